@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// HealthBroker: a local health-data authorization broker. One target per layer; see docs/ARCHITECTURE.md.
+import PackageDescription
+
+let package = Package(
+    name: "HealthBroker",
+    products: [
+        .library(name: "HealthBrokerClient", targets: ["HealthBrokerClient"]),
+        .executable(name: "healthbrokerd", targets: ["healthbrokerd"]),
+        .executable(name: "healthctl", targets: ["healthctl"]),
+        .executable(name: "ping-example", targets: ["PingExample"]),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
+        .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CProtobufC", pkgConfig: "libprotobuf-c", providers: [.apt(["libprotobuf-c-dev"])]),
+
+        // protoc-c output for proto/healthbroker.proto, checked in (scripts/generate-proto.sh).
+        .target(name: "HealthBrokerProto", dependencies: ["CProtobufC"]),
+
+        // Status codes, errors, time and (later) the authorization policy: pure Swift, no I/O.
+        .target(name: "BrokerCore"),
+        // Framing and the message codec: bytes in, Swift values out. No I/O.
+        .target(name: "BrokerWire", dependencies: ["BrokerCore", "HealthBrokerProto"]),
+        // Tokens and hashes through libsodium: the only code that imports it.
+        .target(name: "BrokerCrypto", dependencies: ["CSodium"]),
+        // SQLite storage: the only code that imports SQLite.
+        .target(name: "BrokerStore", dependencies: ["BrokerCore", "CSQLite"]),
+        // The libuv event loop, sockets, timers and cross-thread hand-off: the only code that imports libuv.
+        .target(name: "BrokerTransport", dependencies: ["BrokerCore", "BrokerWire", "CLibUV"]),
+        // The broker service: sessions, calls, dispatch, workers.
+        .target(name: "BrokerServer", dependencies: ["BrokerCore", "BrokerWire", "BrokerTransport", "BrokerStore", "BrokerCrypto"]),
+        // The public Swift client.
+        .target(name: "HealthBrokerClient", dependencies: ["BrokerCore", "BrokerWire"]),
+        // The small argument parser shared by the executables.
+        .target(name: "CommandLineSupport"),
+
+        .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerCore", "CommandLineSupport"]),
+        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "CommandLineSupport"]),
+        .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample"),
+
+        // Shared test helpers: start a daemon on a temporary socket, register apps.
+        .target(name: "TestSupport", dependencies: ["HealthBrokerClient"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "BrokerCoreTests", dependencies: ["BrokerCore"]),
+        .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore"]),
+        .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerCore"]),
+        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient"]),
+    ]
+)

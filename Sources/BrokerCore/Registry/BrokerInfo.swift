@@ -1,0 +1,28 @@
+/// The broker's status as the admin sees it.
+public struct BrokerInfo: Sendable, Hashable {
+    /// The broker's release version.
+    public var brokerVersion: String
+    /// When the daemon started.
+    public var startedMicros: Int64
+    /// App connections open now.
+    public var appConnections: UInt32
+    /// Admin connections open now.
+    public var adminConnections: UInt32
+    /// Calls completed since start.
+    public var callsServed: UInt64
+    /// The data directory.
+    public var dataDirectory: String
+    /// The broker's wall clock.
+    public var brokerTimeMicros: Int64
+
+    /// Creates broker info.
+    public init(brokerVersion: String, startedMicros: Int64, appConnections: UInt32, adminConnections: UInt32, callsServed: UInt64, dataDirectory: String, brokerTimeMicros: Int64) {
+        self.brokerVersion = brokerVersion
+        self.startedMicros = startedMicros
+        self.appConnections = appConnections
+        self.adminConnections = adminConnections
+        self.callsServed = callsServed
+        self.dataDirectory = dataDirectory
+        self.brokerTimeMicros = brokerTimeMicros
+    }
+}
