@@ -1,1 +1,7 @@
-print("healthbrokerd")
+import BrokerServer
+import CommandLineSupport
+
+CommandLineTool.run(spec: DaemonCommand.spec) { command in
+    let broker = try Broker(configuration: try DaemonCommand.configuration(from: command))
+    try broker.run()
+}

@@ -1,0 +1,26 @@
+# HealthBroker: the two commands a newcomer needs.
+#   make demo   install, build, start the daemon on a local data directory, run the example client
+#   make test   install, check the generated code, build, run every test
+.PHONY: demo test build deps proto proto-check clean
+
+deps:
+	scripts/install-deps.sh
+
+proto: deps
+	scripts/generate-proto.sh
+
+proto-check: deps
+	scripts/generate-proto.sh --check
+
+build: deps
+	swift build
+
+demo: deps
+	scripts/demo.sh
+
+test: proto-check
+	swift build --build-tests
+	swift test --skip-build
+
+clean:
+	rm -rf .build run data

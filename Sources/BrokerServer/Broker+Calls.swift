@@ -1,0 +1,137 @@
+import BrokerCore
+import BrokerTransport
+import BrokerWire
+
+extension Broker {
+    /// Validates a call against the session and the limits, registers it, and dispatches it.
+    func handle(_ call: Call, in session: Session) {
+        let connection = session.connection
+        guard call.callID != 0 else {
+            connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id 0 is reserved"))
+            return
+        }
+        guard session.calls[call.callID] == nil else {
+            connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id \(call.callID) is already in flight"))
+            return
+        }
+        if session.kind == .app, session.appID == nil {
+            guard case .hello(let hello) = call.request else {
+                logger.warning("call before Hello", ["session": session.label, "method": call.request.methodName])
+                connection.closeAfterSending(ServerFrame(callID: call.callID, status: Status(.unauthenticated("the first call on the app socket must be Hello"))))
+                return
+            }
+            guard state == .running else {
+                refuse(call, in: session, .shuttingDown())
+                return
+            }
+            handleHello(hello, call: call, session: session)
+            return
+        }
+        guard state == .running else {
+            refuse(call, in: session, .shuttingDown())
+            return
+        }
+        guard session.calls.count < configuration.maxCallsInFlight else {
+            refuse(call, in: session, BrokerError(code: .resourceExhausted, message: "more than \(configuration.maxCallsInFlight) calls in flight on this connection"))
+            return
+        }
+        if let error = placementError(call.request, session: session) {
+            refuse(call, in: session, error)
+            return
+        }
+        guard call.timeoutMicros >= 0 else {
+            refuse(call, in: session, .invalidArgument("timeout_us must not be negative"))
+            return
+        }
+        let credit = call.initialCredit == 0 ? Call.defaultStreamCredit : call.initialCredit
+        let context = CallContext(callID: call.callID, method: call.request.methodName, session: session, credit: credit)
+        session.calls[call.callID] = context
+        if call.timeoutMicros > 0 {
+            context.deadlineTimer = loop.schedule(afterMicros: call.timeoutMicros) { [weak self, weak context] in
+                guard let self, let context, context.isLive else { return }
+                self.finish(context, error: BrokerError(code: .deadlineExceeded, message: "\(context.method) passed its deadline"))
+            }
+        }
+        dispatch(call.request, context: context, session: session)
+    }
+
+    private func placementError(_ request: Request, session: Session) -> BrokerError? {
+        switch (session.kind, request) {
+        case (_, .unknown):
+            return BrokerError(code: .unimplemented, message: "this broker (\(BrokerVersion.broker)) does not know the requested method")
+        case (.app, _) where request.isAdmin:
+            return BrokerError(code: .permissionDenied, message: "\(request.methodName) is served on the admin socket only")
+        case (.admin, .hello):
+            return BrokerError(code: .permissionDenied, message: "Hello is for the app socket; the admin socket needs no session")
+        case (.app, .hello):
+            return BrokerError(code: .failedPrecondition, message: "this connection already said Hello")
+        default:
+            return nil
+        }
+    }
+
+    private func dispatch(_ request: Request, context: CallContext, session: Session) {
+        switch request {
+        case .ping(let ping): handlePing(ping, context: context)
+        case .pingStream(let stream): handlePingStream(stream, context: context)
+        case .adminAddApp(let registration): handleAddApp(registration, context: context)
+        case .adminListApps: handleListApps(context: context)
+        case .adminRemoveApp(let appID): handleRemoveApp(appID, context: context)
+        case .adminRotateToken(let appID): handleRotateToken(appID, context: context)
+        case .adminBrokerInfo: handleBrokerInfo(context: context)
+        case .hello, .unknown: finish(context, error: .internal("unroutable \(request.methodName)"))
+        }
+    }
+
+    /// Answers a call that was never registered (refused at the door) with one status frame.
+    func refuse(_ call: Call, in session: Session, _ error: BrokerError) {
+        session.connection.send(ServerFrame(callID: call.callID, status: Status(error)))
+    }
+
+    /// Ends a live call with a unary result.
+    func reply(_ context: CallContext, _ response: Response) {
+        guard context.isLive, let session = context.session else { return }
+        end(context)
+        session.connection.send(ServerFrame(callID: context.callID, response: response))
+    }
+
+    /// Ends a live call (unary or stream) with an error status.
+    func finish(_ context: CallContext, error: BrokerError) {
+        guard context.isLive, let session = context.session else { return }
+        end(context)
+        session.connection.send(ServerFrame(callID: context.callID, status: Status(error)))
+    }
+
+    /// Ends a live stream with OK.
+    func endStream(_ context: CallContext) {
+        guard context.isLive, let session = context.session else { return }
+        end(context)
+        session.connection.send(ServerFrame(callID: context.callID, status: .ok))
+    }
+
+    /// Sends one stream item if the call is live and has credit; returns false otherwise.
+    @discardableResult
+    func send(_ item: StreamItem, on context: CallContext) -> Bool {
+        guard context.credit > 0, context.isLive, let session = context.session else { return false }
+        context.credit -= 1
+        session.connection.send(ServerFrame(callID: context.callID, response: .streamItem(item)))
+        return true
+    }
+
+    private func end(_ context: CallContext) {
+        context.session?.calls.removeValue(forKey: context.callID)
+        endWithoutReply(context)
+        callsServed += 1
+        checkDrained()
+    }
+
+    /// Releases a call's timers and producers; its session table entry is already gone.
+    func endWithoutReply(_ context: CallContext) {
+        if let timer = context.deadlineTimer { loop.cancelTimer(timer) }
+        context.deadlineTimer = nil
+        context.pump = nil
+        let onEnd = context.onEnd
+        context.onEnd = nil
+        onEnd?()
+    }
+}

@@ -1,0 +1,37 @@
+import BrokerCore
+import BrokerCrypto
+import BrokerWire
+
+extension Broker {
+    /// Opens an app session: the app must be registered, its token must match, and a pinned uid must agree.
+    func handleHello(_ hello: HelloRequest, call: Call, session: Session) {
+        let connection = session.connection
+        func refuse(_ reason: String, _ message: String) {
+            logger.warning("hello refused", ["session": session.label, "app_id": hello.appID, "reason": reason])
+            connection.closeAfterSending(ServerFrame(callID: call.callID, status: Status(.unauthenticated(message))))
+        }
+        guard hello.protocolVersion == BrokerVersion.protocolVersion else {
+            refuse("protocol version \(hello.protocolVersion)", "protocol version \(hello.protocolVersion) is not supported; this broker speaks \(BrokerVersion.protocolVersion)")
+            return
+        }
+        // One message for both cases: a caller cannot probe which app ids exist.
+        guard let app = apps[hello.appID], AppToken.matches(hello.appToken, hash: app.tokenHash) else {
+            refuse(apps[hello.appID] == nil ? "unknown app" : "wrong token", "unknown app or wrong token")
+            return
+        }
+        if let pinned = app.info.pinnedUID, connection.peer?.uid != pinned {
+            refuse("uid \(connection.peer.map { String($0.uid) } ?? "unknown") is not the pinned uid", "app \(hello.appID) may not connect as this user")
+            return
+        }
+        session.appID = hello.appID
+        callsServed += 1
+        logger.info("session opened", ["session": session.label, "app_id": hello.appID])
+        connection.send(ServerFrame(callID: call.callID, response: .hello(HelloResponse(
+            brokerVersion: BrokerVersion.broker,
+            protocolVersion: BrokerVersion.protocolVersion,
+            maxFrameBytes: UInt32(configuration.maxFrameBytes),
+            brokerTimeMicros: Microseconds.now(),
+            maxCallsInFlight: UInt32(configuration.maxCallsInFlight)
+        ))))
+    }
+}

@@ -1,0 +1,41 @@
+import BrokerCore
+import BrokerWire
+
+extension Broker {
+    /// Stops accepting, refuses new calls, and lets calls in flight finish within the grace period.
+    func beginShutdown(reason: String) {
+        guard state == .running else { return }
+        state = .draining
+        let inFlight = sessions.values.reduce(0) { $0 + $1.calls.count }
+        logger.info("shutting down", ["reason": reason, "calls_in_flight": inFlight, "grace_ms": configuration.shutdownGraceMicros / 1_000])
+        appListener?.close()
+        adminListener?.close()
+        shutdownTimer = loop.schedule(afterMicros: configuration.shutdownGraceMicros) { [weak self] in
+            self?.finishShutdown()
+        }
+        checkDrained()
+    }
+
+    /// Finishes the shutdown early once nothing is in flight.
+    func checkDrained() {
+        guard state == .draining else { return }
+        let busy = sessions.values.contains { !$0.calls.isEmpty } || worker.outstanding > 0
+        if !busy { finishShutdown() }
+    }
+
+    /// Fails what is left with UNAVAILABLE, closes connections, the store and the loop.
+    func finishShutdown() {
+        guard state == .draining else { return }
+        state = .stopped
+        if let shutdownTimer { loop.cancelTimer(shutdownTimer) }
+        let error = BrokerError.shuttingDown()
+        for session in Array(sessions.values) {
+            for context in Array(session.calls.values) { finish(context, error: error) }
+            session.connection.closeNow(with: error)
+        }
+        worker.stopAndWait()
+        for watcher in signalWatchers { watcher.close() }
+        signalWatchers.removeAll()
+        loop.close()
+    }
+}

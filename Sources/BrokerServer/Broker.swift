@@ -1,0 +1,165 @@
+import BrokerCore
+import BrokerCrypto
+import BrokerStore
+import BrokerTransport
+import BrokerWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The broker service: listens on the app and admin sockets, runs sessions and calls on one libuv
+/// loop thread, and sends SQLite work to one store worker.
+///
+/// Create it, then call `run()`, which blocks until a shutdown (SIGINT, SIGTERM or
+/// `requestShutdown()`) has finished. All state below is loop-thread only.
+public final class Broker {
+    /// Where the broker is in its life.
+    enum State {
+        case created, running, draining, stopped
+    }
+
+    let configuration: BrokerConfiguration
+    let logger: Logger
+    let loop: EventLoop
+    var state = State.created
+    var worker: StoreWorker!
+    var appListener: PipeListener?
+    var adminListener: PipeListener?
+    var signalWatchers: [SignalWatcher] = []
+    /// The in-memory copy of the app registry, kept in step with SQLite.
+    var apps: [String: StoredApp] = [:]
+    var sessions: [ObjectIdentifier: Session] = [:]
+    var callsServed: UInt64 = 0
+    let startedMicros = Microseconds.now()
+    var shutdownTimer: TimerToken?
+
+    /// Creates a broker; nothing is opened until `run()`.
+    public init(configuration: BrokerConfiguration) throws(BrokerError) {
+        self.configuration = configuration
+        logger = Logger(component: "healthbrokerd", minimumLevel: configuration.logLevel)
+        do {
+            loop = try EventLoop()
+        } catch {
+            throw error.brokerError
+        }
+    }
+
+    /// Opens the store, binds both sockets and serves until shut down; returns after a clean stop.
+    public func run() throws(BrokerError) {
+        signal(SIGPIPE, SIG_IGN)
+        for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
+            throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
+        }
+        let store = try BrokerStore(dataDirectory: configuration.dataDirectory)
+        for app in try store.allApps() { apps[app.info.appID] = app }
+        worker = StoreWorker(store: store, loop: loop)
+        worker.start()
+        do throws(BrokerError) {
+            try startListening()
+        } catch {
+            appListener?.close()
+            adminListener?.close()
+            worker.stopAndWait()
+            loop.close()
+            loop.run()
+            throw error
+        }
+        state = .running
+        logger.info("broker started", [
+            "app_socket": configuration.appSocketPath, "admin_socket": configuration.adminSocketPath,
+            "data_dir": configuration.dataDirectory, "apps": apps.count, "version": BrokerVersion.broker,
+        ])
+        loop.run()
+        logger.info("broker stopped", ["calls_served": callsServed])
+    }
+
+    /// Asks the broker to shut down as SIGTERM would; callable from any thread.
+    public func requestShutdown() {
+        let this = LoopBound(self)
+        loop.execute { this.value.beginShutdown(reason: "requested") }
+    }
+
+    private func startListening() throws(BrokerError) {
+        let limits = OutputLimits(highWater: configuration.outputHighWater)
+        appListener = try PipeListener(
+            loop: loop, path: configuration.appSocketPath, mode: 0o666,
+            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits
+        ) { [unowned self] connection in self.accept(connection, kind: .app) }
+        adminListener = try PipeListener(
+            loop: loop, path: configuration.adminSocketPath, mode: 0o600,
+            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits, firstConnectionID: 1 << 48
+        ) { [unowned self] connection in self.accept(connection, kind: .admin) }
+        for number in [SIGINT, SIGTERM] {
+            do {
+                let watcher = try SignalWatcher(loop: loop, signal: number) { [unowned self] received in
+                    self.beginShutdown(reason: received == SIGINT ? "SIGINT" : "SIGTERM")
+                }
+                signalWatchers.append(watcher)
+            } catch {
+                throw error.brokerError
+            }
+        }
+    }
+
+    private func accept(_ connection: PipeConnection, kind: Session.Kind) {
+        let session = Session(kind: kind, connection: connection)
+        connection.context = session
+        connection.delegate = self
+        sessions[ObjectIdentifier(connection)] = session
+        logger.debug("connection opened", ["session": session.label])
+        guard state == .running else {
+            connection.close(with: .shuttingDown())
+            return
+        }
+        if kind == .admin, !isAdminPeer(connection.peer) {
+            let uid = connection.peer.map { String($0.uid) } ?? "unknown"
+            logger.warning("admin connection refused", ["session": session.label, "uid": uid])
+            connection.close(with: BrokerError(code: .permissionDenied, message: "uid \(uid) may not use the admin socket"))
+        }
+    }
+
+    private func isAdminPeer(_ peer: PeerCredentials?) -> Bool {
+        guard let peer else { return false }
+        return peer.uid == geteuid() || peer.uid == 0 || peer.uid == configuration.adminUID
+    }
+}
+
+extension Broker: PipeConnectionDelegate {
+    /// Decodes one client frame and routes it.
+    public func connection(_ connection: PipeConnection, didReceiveFrame payload: ArraySlice<UInt8>) {
+        guard let session = connection.context as? Session else { return }
+        let frame: ClientFrame
+        do throws(BrokerError) {
+            frame = try WireCodec.decodeClientFrame(payload)
+        } catch {
+            logger.warning("undecodable frame", ["session": session.label])
+            connection.close(with: error)
+            return
+        }
+        switch frame {
+        case .call(let call):
+            handle(call, in: session)
+        case .cancel(let callID):
+            if let context = session.calls[callID] {
+                finish(context, error: BrokerError(code: .cancelled, message: "cancelled by the client"))
+            }
+        case .credit(let callID, let items):
+            if let context = session.calls[callID], let pump = context.pump {
+                let (sum, overflow) = context.credit.addingReportingOverflow(items)
+                context.credit = overflow ? UInt32.max : sum
+                pump()
+            }
+        }
+    }
+
+    /// Ends every call of the closed connection and forgets its session.
+    public func connectionDidClose(_ connection: PipeConnection, error: BrokerError?) {
+        guard let session = sessions.removeValue(forKey: ObjectIdentifier(connection)) else { return }
+        if let error { logger.warning("connection closed by a protocol error", ["session": session.label, "error": error.description]) }
+        logger.debug("connection closed", ["session": session.label, "calls_dropped": session.calls.count])
+        for context in session.calls.values { endWithoutReply(context) }
+        session.calls.removeAll()
+        connection.context = nil
+        checkDrained()
+    }
+}

@@ -1,0 +1,26 @@
+import BrokerCore
+
+/// Everything the daemon is told at start: paths, limits and logging.
+public struct BrokerConfiguration: Sendable {
+    /// The app socket (mode 0666: any local user may connect; identity is the app token).
+    public var appSocketPath: String = DefaultPaths.appSocket
+    /// The admin socket (mode 0600, peer uid checked).
+    public var adminSocketPath: String = DefaultPaths.adminSocket
+    /// The folder holding the SQLite database (created 0700).
+    public var dataDirectory: String = DefaultPaths.dataDirectory
+    /// The largest frame accepted, in bytes.
+    public var maxFrameBytes: Int = 4 * 1024 * 1024
+    /// The most calls one connection may have in flight.
+    public var maxCallsInFlight: Int = 4_096
+    /// Queued output bytes per connection at which the broker stops reading from it.
+    public var outputHighWater: Int = 1024 * 1024
+    /// How long in-flight calls get to finish after SIGTERM, in microseconds.
+    public var shutdownGraceMicros: Int64 = 5 * Microseconds.perSecond
+    /// A uid besides the daemon's own that may use the admin socket.
+    public var adminUID: UInt32?
+    /// The lowest level logged.
+    public var logLevel: Logger.Level = .info
+
+    /// Creates the default configuration.
+    public init() {}
+}

@@ -1,0 +1,32 @@
+import BrokerTransport
+import BrokerWire
+
+/// One call in flight: its id, deadline timer and, for streams, the credit the client granted.
+///
+/// Loop thread only. A call is live while its session's table maps its id to this very object;
+/// results that arrive after it ended (deadline, cancel, disconnect) find it gone and are dropped.
+final class CallContext {
+    let callID: UInt64
+    let method: String
+    weak var session: Session?
+    var deadlineTimer: TimerToken?
+    /// Stream items the client still accepts.
+    var credit: UInt32
+    /// Sends more stream items while credit lasts; set by streaming methods.
+    var pump: (() -> Void)?
+    /// Work to undo when the call ends early (e.g. a ping's delay timer).
+    var onEnd: (() -> Void)?
+
+    init(callID: UInt64, method: String, session: Session, credit: UInt32) {
+        self.callID = callID
+        self.method = method
+        self.session = session
+        self.credit = credit
+    }
+
+    /// True while the call has not ended.
+    var isLive: Bool {
+        guard let session else { return false }
+        return session.calls[callID] === self && !session.connection.isClosed
+    }
+}

@@ -1,0 +1,36 @@
+import BrokerCore
+import BrokerTransport
+
+/// What the broker knows about one connection: which socket, which app, and its calls in flight.
+///
+/// Loop thread only.
+final class Session {
+    /// Which socket the connection came in on.
+    enum Kind {
+        /// The app socket: Hello first, app methods.
+        case app
+        /// The admin socket: admin methods, peer uid checked.
+        case admin
+    }
+
+    let kind: Kind
+    let connection: PipeConnection
+    /// The app this connection proved to be, once Hello succeeded.
+    var appID: String?
+    /// Calls in flight, by the client's call id.
+    var calls: [UInt64: CallContext] = [:]
+
+    init(kind: Kind, connection: PipeConnection) {
+        self.kind = kind
+        self.connection = connection
+    }
+
+    /// A short label for logs.
+    var label: String {
+        let peer = connection.peer.map { " \($0)" } ?? ""
+        switch kind {
+        case .app: return "app#\(connection.id)\(peer)"
+        case .admin: return "admin#\(connection.id)\(peer)"
+        }
+    }
+}

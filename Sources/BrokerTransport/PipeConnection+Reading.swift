@@ -1,0 +1,64 @@
+import BrokerCore
+import CLibUV
+
+extension PipeConnection {
+    func startReading() {
+        guard !isClosed, !isReading, !closeWhenFlushed else { return }
+        let result = uv_read_start(stream, { handle, _, buffer in
+            let connection = uvOwner(handle!.pointee.data, as: PipeConnection.self)
+            let storage = connection.loop.readBuffer
+            buffer!.pointee = uv_buf_init(storage.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(storage.count))
+        }, { stream, count, buffer in
+            let connection = uvOwner(stream!.pointee.data, as: PipeConnection.self)
+            connection.didRead(count: count, base: buffer!.pointee.base)
+        })
+        if result < 0 {
+            closeNow()
+            return
+        }
+        isReading = true
+    }
+
+    func stopReading() {
+        guard isReading else { return }
+        uv_read_stop(stream)
+        isReading = false
+    }
+
+    private func didRead(count: Int, base: UnsafeMutablePointer<CChar>?) {
+        if count < 0 {
+            // UV_EOF or a socket error: either way the peer is gone.
+            closeNow()
+            return
+        }
+        guard count > 0, let base else { return }
+        decoder.append(UnsafeRawBufferPointer(start: base, count: count))
+        deliverBufferedFrames()
+    }
+
+    /// Hands every complete buffered frame to the delegate, until paused or closed.
+    func deliverBufferedFrames() {
+        do throws(BrokerError) {
+            while !isClosed, !closeWhenFlushed, !isPausedForOutput, let payload = try decoder.nextFrame() {
+                delegate?.connection(self, didReceiveFrame: payload)
+            }
+        } catch {
+            close(with: error)
+        }
+    }
+
+    /// Stops reading because too much output is queued for a peer that does not take it.
+    func pauseForOutput() {
+        guard !isPausedForOutput else { return }
+        isPausedForOutput = true
+        stopReading()
+    }
+
+    /// Reads again once queued output has drained below the low-water mark.
+    func resumeIfDrained() {
+        guard isPausedForOutput, queuedOutputBytes <= outputLimits.lowWater, !isClosed, !closeWhenFlushed else { return }
+        isPausedForOutput = false
+        deliverBufferedFrames()
+        if !isPausedForOutput { startReading() }
+    }
+}

@@ -1,0 +1,56 @@
+import CLibUV
+
+extension PipeConnection {
+    /// Hands the turn's gathered output to the kernel: one `uv_try_write`, and a queued write for the rest.
+    func flush() {
+        isDirty = false
+        guard !isClosed else { return }
+        if writeInFlight == nil, !pendingOutput.isEmpty {
+            let written = pendingOutput.withUnsafeMutableBytes { bytes -> Int in
+                var buffer = uv_buf_init(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+                return Int(uv_try_write(stream, &buffer, 1))
+            }
+            if written == pendingOutput.count {
+                pendingOutput.removeAll(keepingCapacity: true)
+            } else if written < 0, written != Int(UV_EAGAIN.rawValue) {
+                closeNow()
+                return
+            } else {
+                let start = max(written, 0)
+                writeInFlight = pendingOutput.withUnsafeBytes { bytes in
+                    WriteRequest(stream: stream, copying: UnsafeRawBufferPointer(rebasing: bytes[start...])) { [unowned self] status in
+                        self.writeDidFinish(status: status)
+                    }
+                }
+                pendingOutput.removeAll(keepingCapacity: true)
+            }
+        }
+        afterOutputChange()
+    }
+
+    private func writeDidFinish(status: Int32) {
+        writeInFlight = nil
+        guard !isClosed else { return }
+        if status < 0 {
+            closeNow()
+            return
+        }
+        if !pendingOutput.isEmpty {
+            flush()
+        } else {
+            afterOutputChange()
+        }
+    }
+
+    private func afterOutputChange() {
+        if closeWhenFlushed {
+            if queuedOutputBytes == 0 { closeNow() }
+            return
+        }
+        if queuedOutputBytes >= outputLimits.highWater {
+            pauseForOutput()
+        } else {
+            resumeIfDrained()
+        }
+    }
+}

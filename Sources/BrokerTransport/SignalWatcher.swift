@@ -1,0 +1,33 @@
+import CLibUV
+
+/// Owns one `uv_signal_t`: runs a callback on the loop thread when the process gets a signal.
+public final class SignalWatcher {
+    private let handle: UnsafeMutablePointer<uv_signal_t>
+    private let action: (Int32) -> Void
+
+    /// Starts watching `signal` on `loop` (loop thread only).
+    public init(loop: EventLoop, signal: Int32, action: @escaping (Int32) -> Void) throws(UVError) {
+        self.action = action
+        handle = uvAllocate(uv_signal_t.self)
+        let result = uv_signal_init(loop.rawLoop, handle)
+        if result < 0 {
+            handle.deallocate()
+            throw UVError(code: result, operation: "uv_signal_init")
+        }
+        handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        try uvCheck(uv_signal_start(handle, { handle, signal in
+            uvOwner(handle!.pointee.data, as: SignalWatcher.self).action(signal)
+        }, signal), "uv_signal_start")
+        // A signal watcher alone does not keep the loop running.
+        uv_unref(uvCast(handle, to: uv_handle_t.self))
+    }
+
+    /// Stops watching and frees the handle in its close callback.
+    public func close() {
+        uv_close(uvCast(handle, to: uv_handle_t.self)) { handle in
+            let owner = Unmanaged<SignalWatcher>.fromOpaque(handle!.pointee.data!)
+            handle!.deallocate()
+            owner.release()
+        }
+    }
+}

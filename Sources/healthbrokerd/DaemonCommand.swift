@@ -1,0 +1,47 @@
+import BrokerCore
+import BrokerServer
+import CommandLineSupport
+
+/// The `healthbrokerd` command line: its flags and how they become a `BrokerConfiguration`.
+enum DaemonCommand {
+    /// The command's flags, defaults and help.
+    static let spec = CommandSpec(
+        "healthbrokerd",
+        summary: "The HealthBroker daemon: serves apps on the app socket and healthctl on the admin socket.",
+        discussion: """
+            Logs structured lines to standard error. SIGINT or SIGTERM stop it cleanly: calls in \
+            flight get the grace period, SQLite is closed and the sockets are removed.
+            """,
+        options: [
+            .option("socket", value: "PATH", help: "The app socket (mode 0666; identity is the app token).", default: DefaultPaths.appSocket, environment: "HEALTHBROKER_APP_SOCKET"),
+            .option("admin-socket", value: "PATH", help: "The admin socket (mode 0600; peer uid checked).", default: DefaultPaths.adminSocket, environment: "HEALTHBROKER_ADMIN_SOCKET"),
+            .option("data-dir", value: "DIR", help: "Where the SQLite database lives (created 0700).", default: DefaultPaths.dataDirectory, environment: "HEALTHBROKER_DATA_DIR"),
+            .option("max-frame-bytes", value: "N", help: "The largest frame accepted.", default: "4194304"),
+            .option("max-calls-in-flight", value: "N", help: "The most calls one connection may have in flight.", default: "4096"),
+            .option("output-high-water", value: "BYTES", help: "Queued reply bytes at which a connection stops being read.", default: "1048576"),
+            .option("shutdown-grace-ms", value: "MS", help: "How long calls in flight may finish after SIGTERM.", default: "5000"),
+            .option("admin-uid", value: "UID", help: "A uid besides the daemon's own allowed on the admin socket."),
+            .option("log-level", value: "LEVEL", help: "debug, info, warning or error.", default: "info", environment: "HEALTHBROKER_LOG_LEVEL"),
+        ]
+    )
+
+    /// Builds the configuration from parsed flags.
+    static func configuration(from command: ParsedCommand) throws(ArgumentError) -> BrokerConfiguration {
+        var configuration = BrokerConfiguration()
+        configuration.appSocketPath = try command.requiredString("socket")
+        configuration.adminSocketPath = try command.requiredString("admin-socket")
+        configuration.dataDirectory = try command.requiredString("data-dir")
+        configuration.maxFrameBytes = try command.int("max-frame-bytes", in: 64...(256 * 1024 * 1024)) ?? configuration.maxFrameBytes
+        configuration.maxCallsInFlight = try command.int("max-calls-in-flight", in: 1...1_000_000) ?? configuration.maxCallsInFlight
+        configuration.outputHighWater = try command.int("output-high-water", in: 4_096...(1 << 30)) ?? configuration.outputHighWater
+        if let grace = try command.int64("shutdown-grace-ms", in: 0...600_000) {
+            configuration.shutdownGraceMicros = grace * 1_000
+        }
+        configuration.adminUID = try command.uint32("admin-uid")
+        configuration.logLevel = try command.value("log-level", expected: "debug, info, warning or error") { Logger.Level(name: $0) } ?? .info
+        guard configuration.appSocketPath != configuration.adminSocketPath else {
+            throw ArgumentError(.invalidValue, "--socket and --admin-socket must differ")
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import HealthBrokerClient
+
+/// A real `healthbrokerd` started on a temporary socket pair and data directory, for end-to-end tests.
+///
+/// The daemon binary is `$HEALTHBROKERD_PATH`, or `healthbrokerd` next to the running test binary
+/// (SwiftPM puts both in the same build folder). Its stderr goes to `logPath`.
+public final class DaemonProcess: @unchecked Sendable {
+    /// The temporary folder holding sockets, data and the log.
+    public let directory: String
+    /// The app socket path.
+    public let appSocket: String
+    /// The admin socket path.
+    public let adminSocket: String
+    /// The data directory.
+    public let dataDirectory: String
+    /// The daemon's stderr.
+    public let logPath: String
+    /// Extra flags passed on every start.
+    public let extraArguments: [String]
+    private var process: Process?
+
+    /// Starts a daemon in a fresh temporary folder and waits until both sockets answer.
+    public init(extraArguments: [String] = []) throws {
+        var template = Array("/tmp/hb-test-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw DaemonError("mkdtemp failed") }
+        directory = String(cString: created)
+        appSocket = directory + "/app.sock"
+        adminSocket = directory + "/admin.sock"
+        dataDirectory = directory + "/data"
+        logPath = directory + "/daemon.log"
+        self.extraArguments = extraArguments
+        try start()
+    }
+
+    deinit {
+        if let process, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The process id of the running daemon.
+    public var pid: Int32 { process?.processIdentifier ?? 0 }
+
+    /// Whether the daemon process is still running.
+    public var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Starts (or restarts) the daemon on the same paths and waits for its sockets.
+    public func start(arguments extra: [String] = []) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
+        process.arguments = [
+            "--socket", appSocket, "--admin-socket", adminSocket, "--data-dir", dataDirectory, "--log-level", "debug",
+        ] + extraArguments + extra
+        if !FileManager.default.fileExists(atPath: logPath) {
+            FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+        self.process = process
+        try waitForSockets()
+    }
+
+    /// Sends `signal` and waits for the daemon to exit; returns its exit status.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) throws -> Int32 {
+        guard let process else { throw DaemonError("daemon not started") }
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                throw DaemonError("daemon did not exit within \(timeout) s after signal \(signal)")
+            }
+            usleep(5_000)
+        }
+        return process.terminationStatus
+    }
+
+    /// The daemon's log so far.
+    public func log() -> String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Opens an admin connection.
+    public func admin() async throws -> BrokerAdmin {
+        try await BrokerAdmin.connect(socketPath: adminSocket)
+    }
+
+    /// Registers an app through the admin socket and returns its credentials.
+    public func registerApp(_ appID: String, name: String? = nil, readUsage: String = "reads for tests", shareUsage: String = "writes for tests") async throws -> AppCredentials {
+        let admin = try await admin()
+        defer { admin.close() }
+        return try await admin.addApp(AppRegistration(appID: appID, name: name ?? appID, readUsage: readUsage, shareUsage: shareUsage))
+    }
+
+    /// Registers an app and opens a session for it.
+    public func connectApp(_ appID: String) async throws -> HealthStore {
+        let credentials = try await registerApp(appID)
+        return try await HealthStore.connect(socketPath: appSocket, appID: appID, appToken: credentials.token)
+    }
+
+    private func waitForSockets() throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let process, !process.isRunning {
+                throw DaemonError("daemon exited with status \(process.terminationStatus) at start:\n\(log())")
+            }
+            if Self.accepts(appSocket), Self.accepts(adminSocket) { return }
+            usleep(10_000)
+        }
+        throw DaemonError("daemon sockets did not appear within 20 s:\n\(log())")
+    }
+
+    /// True when something accepts connections on the Unix socket at `path`.
+    public static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
+    /// Where the daemon binary is.
+    public static func binaryPath() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["HEALTHBROKERD_PATH"] { return path }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // Swift Testing may run from inside a .xctest bundle folder.
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("healthbrokerd").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        throw DaemonError("healthbrokerd not found next to \(executable): run `swift build` first or set HEALTHBROKERD_PATH")
+    }
+}
+
+/// A failure of the test harness itself (not of the broker).
+public struct DaemonError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}
