@@ -1,0 +1,93 @@
+import BrokerCore
+
+/// Reassembles frames from a byte stream: append bytes as they arrive, then take complete frames.
+///
+/// Bytes are kept in one growing buffer with a read index; consumed bytes are dropped lazily, at the
+/// next `append`, and only once they are at least as many as the bytes still waiting, so the cost of
+/// moving the tail is amortised over the bytes consumed (no memmove per frame).
+///
+/// The slices `nextFrame()` returns share the decoder's storage: decode them and drop them before the
+/// next `append`, or that append has to copy the whole buffer.
+///
+/// After `nextFrame()` throws, the decoder is stuck on the bad header and throws the same error
+/// again: the connection is expected to close.
+public struct FrameDecoder: Sendable {
+    /// The size of a frame header in bytes: one flags byte and a 4-byte length.
+    public static let headerSize = 5
+
+    /// Above this capacity an emptied buffer is released rather than kept for reuse, so that one
+    /// large frame does not pin megabytes to an idle connection.
+    static let retainedCapacityLimit = 256 * 1024
+
+    /// The largest message length, in bytes, a frame may declare.
+    public let maxFrameBytes: Int
+
+    private var storage: [UInt8] = []
+    private var readIndex = 0
+
+    /// Creates an empty decoder that refuses frames longer than `maxFrameBytes`.
+    public init(maxFrameBytes: Int) {
+        precondition(maxFrameBytes >= 0, "maxFrameBytes must not be negative")
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    /// Bytes received but not yet returned as frames (including a partial frame's).
+    public var bufferedByteCount: Int { storage.count - readIndex }
+
+    /// The size of the internal buffer, consumed bytes included; for tests of compaction.
+    var storageByteCount: Int { storage.count }
+
+    /// Adds bytes read from the connection.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        compact()
+        bytes.withMemoryRebound(to: UInt8.self) { storage.append(contentsOf: $0) }
+    }
+
+    /// Adds bytes read from the connection.
+    public mutating func append(contentsOf bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        compact()
+        storage.append(contentsOf: bytes)
+    }
+
+    /// Returns the next complete frame's message bytes (without the header), or nil until more bytes arrive.
+    ///
+    /// Throws `INVALID_ARGUMENT` (protocol error) for a non-zero flags byte, and `RESOURCE_EXHAUSTED`
+    /// (protocol error) as soon as a header declares more than `maxFrameBytes`, before its body arrives.
+    public mutating func nextFrame() throws(BrokerError) -> ArraySlice<UInt8>? {
+        let available = storage.count - readIndex
+        guard available >= Self.headerSize else { return nil }
+        let flags = storage[readIndex]
+        guard flags == 0 else {
+            throw BrokerError(code: .invalidArgument, domain: .protocolError, message: "frame flags byte is \(flags), expected 0")
+        }
+        let length = Int(storage[readIndex + 1]) << 24 | Int(storage[readIndex + 2]) << 16
+            | Int(storage[readIndex + 3]) << 8 | Int(storage[readIndex + 4])
+        guard length <= maxFrameBytes else {
+            throw BrokerError(
+                code: .resourceExhausted, domain: .protocolError,
+                message: "frame of \(length) bytes exceeds the limit of \(maxFrameBytes) bytes")
+        }
+        guard available - Self.headerSize >= length else { return nil }
+        let start = readIndex + Self.headerSize
+        readIndex = start + length
+        return storage[start..<readIndex]
+    }
+
+    /// Drops consumed bytes when that is cheap relative to what was consumed.
+    private mutating func compact() {
+        guard readIndex > 0 else { return }
+        if readIndex == storage.count {
+            if storage.capacity > Self.retainedCapacityLimit {
+                storage = []
+            } else {
+                storage.removeAll(keepingCapacity: true)
+            }
+            readIndex = 0
+        } else if readIndex >= storage.count - readIndex {
+            storage.removeSubrange(0..<readIndex)
+            readIndex = 0
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import HealthBrokerProto
+
+extension WireCodec {
+    /// Appends a frame header and the packed `message` to `buffer`, packing in place in its storage.
+    @inline(__always)
+    static func appendFrame<Message>(
+        _ message: UnsafePointer<Message>,
+        to buffer: inout [UInt8],
+        packedSize: (UnsafePointer<Message>?) -> Int,
+        pack: (UnsafePointer<Message>?, UnsafeMutablePointer<UInt8>?) -> Int
+    ) {
+        let size = packedSize(message)
+        let start = buffer.count
+        // Grows geometrically (unlike reserveCapacity), so appending many frames stays linear.
+        buffer.append(contentsOf: repeatElement(0, count: FrameDecoder.headerSize + size))
+        buffer.withUnsafeMutableBufferPointer { out in
+            let frame = out.baseAddress.unsafelyUnwrapped + start
+            FrameHeader.write(length: size, to: frame)
+            let written = pack(message, frame + FrameDecoder.headerSize)
+            precondition(written == size, "protobuf-c packed \(written) bytes, announced \(size)")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import BrokerCore
+import HealthBrokerProto
+
+// ServerFrame: decoding a frame's message bytes and appending an encoded frame.
+extension WireCodec {
+    /// Decodes one frame's message bytes (no header) as a ServerFrame.
+    ///
+    /// Throws `INVALID_ARGUMENT` (protocol error) "undecodable ServerFrame" when the bytes do not
+    /// decode. An absent status decodes as nil; a response case this build does not know as nil.
+    public static func decodeServerFrame(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ServerFrame {
+        try withUnpacked(
+            payload,
+            unpack: healthbroker__v1__server_frame__unpack,
+            free: healthbroker__v1__server_frame__free_unpacked
+        ) { message in
+            Result { () throws(BrokerError) in
+                guard let message else { throw undecodable("ServerFrame") }
+                return ServerFrame(
+                    callID: message.pointee.call_id,
+                    status: message.pointee.status.map { status($0) },
+                    response: try response(message))
+            }
+        }.get()
+    }
+
+    /// Appends `frame` as a whole frame (5-byte header, then the packed message) to `buffer`.
+    public static func append(_ frame: ServerFrame, to buffer: inout [UInt8]) {
+        var message = Healthbroker__V1__ServerFrame()
+        healthbroker__v1__server_frame__init(&message)
+        message.call_id = frame.callID
+        withUnsafeMutablePointer(to: &message) { message in
+            withCStatus(frame.status) { status in
+                message.pointee.status = status
+                withCResponse(frame.response, in: message) {
+                    appendFrame(
+                        message, to: &buffer,
+                        packedSize: healthbroker__v1__server_frame__get_packed_size,
+                        pack: healthbroker__v1__server_frame__pack)
+                }
+            }
+        }
+    }
+}

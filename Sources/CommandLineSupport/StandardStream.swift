@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard output or standard error, written with `write(2)` (no shared `FILE *` globals).
+enum StandardStream: Int32 {
+    /// File descriptor 1.
+    case output = 1
+    /// File descriptor 2.
+    case error = 2
+
+    /// Writes all of `text`, retrying after interruptions; gives up silently if the stream is closed.
+    func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Darwin)
+                Darwin.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset)
+                #elseif canImport(Musl)
+                Musl.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}
