@@ -48,6 +48,6 @@ let package = Package(
         .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore"]),
         .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerCore"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire"]),
     ]
 )

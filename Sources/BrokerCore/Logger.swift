@@ -53,19 +53,19 @@ public struct Logger: Sendable {
     }
 
     /// Logs at debug level.
-    public func debug(_ message: String, _ fields: KeyValuePairs<String, Any> = [:]) { log(.debug, message, fields) }
+    public func debug(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, Any> = [:]) { log(.debug, message, fields) }
     /// Logs at info level.
-    public func info(_ message: String, _ fields: KeyValuePairs<String, Any> = [:]) { log(.info, message, fields) }
+    public func info(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, Any> = [:]) { log(.info, message, fields) }
     /// Logs at warning level.
-    public func warning(_ message: String, _ fields: KeyValuePairs<String, Any> = [:]) { log(.warning, message, fields) }
+    public func warning(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, Any> = [:]) { log(.warning, message, fields) }
     /// Logs at error level.
-    public func error(_ message: String, _ fields: KeyValuePairs<String, Any> = [:]) { log(.error, message, fields) }
+    public func error(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, Any> = [:]) { log(.error, message, fields) }
 
     /// Writes one line if `level` is at or above the minimum.
-    public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, Any>) {
+    public func log(_ level: Level, _ message: () -> String, _ fields: () -> KeyValuePairs<String, Any>) {
         guard level >= minimumLevel else { return }
-        var line = "ts=\(Logger.timestamp()) level=\(level.name) component=\(component) msg=\(Logger.quote(message))"
-        for (key, value) in fields {
+        var line = "ts=\(Logger.timestamp()) level=\(level.name) component=\(component) msg=\(Logger.quote(message()))"
+        for (key, value) in fields() {
             line += " \(key)=\(Logger.quote(String(describing: value)))"
         }
         line += "\n"

@@ -91,22 +91,22 @@ extension Broker {
     /// Ends a live call with a unary result.
     func reply(_ context: CallContext, _ response: Response) {
         guard context.isLive, let session = context.session else { return }
-        end(context)
         session.connection.send(ServerFrame(callID: context.callID, response: response))
+        end(context)
     }
 
     /// Ends a live call (unary or stream) with an error status.
     func finish(_ context: CallContext, error: BrokerError) {
         guard context.isLive, let session = context.session else { return }
-        end(context)
         session.connection.send(ServerFrame(callID: context.callID, status: Status(error)))
+        end(context)
     }
 
     /// Ends a live stream with OK.
     func endStream(_ context: CallContext) {
         guard context.isLive, let session = context.session else { return }
-        end(context)
         session.connection.send(ServerFrame(callID: context.callID, status: .ok))
+        end(context)
     }
 
     /// Sends one stream item if the call is live and has credit; returns false otherwise.
@@ -118,6 +118,7 @@ extension Broker {
         return true
     }
 
+    /// Forgets a call whose last frame is already queued; may complete a pending shutdown.
     private func end(_ context: CallContext) {
         context.session?.calls.removeValue(forKey: context.callID)
         endWithoutReply(context)

@@ -27,6 +27,7 @@ extension Broker {
     func finishShutdown() {
         guard state == .draining else { return }
         state = .stopped
+        logger.info("closing connections", ["calls_failed": sessions.values.reduce(0) { $0 + $1.calls.count }])
         if let shutdownTimer { loop.cancelTimer(shutdownTimer) }
         let error = BrokerError.shuttingDown()
         for session in Array(sessions.values) {

@@ -47,6 +47,7 @@ public final class Broker {
     /// Opens the store, binds both sockets and serves until shut down; returns after a clean stop.
     public func run() throws(BrokerError) {
         signal(SIGPIPE, SIG_IGN)
+        Self.unblockShutdownSignals()
         for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
             throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
         }
@@ -77,6 +78,15 @@ public final class Broker {
     public func requestShutdown() {
         let this = LoopBound(self)
         loop.execute { this.value.beginShutdown(reason: "requested") }
+    }
+
+    /// A parent may have started us with SIGINT/SIGTERM blocked (the mask survives exec): unblock them.
+    private static func unblockShutdownSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     private func startListening() throws(BrokerError) {
@@ -155,7 +165,7 @@ extension Broker: PipeConnectionDelegate {
     /// Ends every call of the closed connection and forgets its session.
     public func connectionDidClose(_ connection: PipeConnection, error: BrokerError?) {
         guard let session = sessions.removeValue(forKey: ObjectIdentifier(connection)) else { return }
-        if let error { logger.warning("connection closed by a protocol error", ["session": session.label, "error": error.description]) }
+        if let error { logger.warning("connection closed with an error", ["session": session.label, "error": error.description]) }
         logger.debug("connection closed", ["session": session.label, "calls_dropped": session.calls.count])
         for context in session.calls.values { endWithoutReply(context) }
         session.calls.removeAll()

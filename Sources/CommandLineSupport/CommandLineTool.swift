@@ -107,6 +107,8 @@ public enum CommandLineTool {
     }
 
     private static func finish(_ ending: Ending) -> Never {
+        // Let the body's buffered print() output go first, so the ending follows it in a shared log.
+        fflush(nil)
         if !ending.standardOutput.isEmpty { StandardStream.output.write(ending.standardOutput) }
         if !ending.standardError.isEmpty { StandardStream.error.write(ending.standardError) }
         exit(ending.code)

@@ -1,0 +1,85 @@
+import BrokerCore
+
+/// The broker's durable state in one SQLite database: the app registry and broker metadata.
+///
+/// Confined to one thread at a time, like the `Database` it owns: the daemon creates it, moves it
+/// to its single storage worker thread, and calls it only from there (that hand-off is why it is
+/// `@unchecked Sendable`). Every statement is prepared once, at `init`, and reused. Token hashing
+/// is the caller's job: the store only keeps the hashes it is given.
+public final class BrokerStore: @unchecked Sendable {
+    /// The data directory this store opened.
+    public let dataDirectory: String
+
+    /// The SQLite file inside `dataDirectory`.
+    public let databasePath: String
+
+    private let database: Database
+    private let apps: AppTable
+    private let meta: MetaTable
+
+    /// Prepares `dataDirectory` (0700, files 0600), opens its database and applies pending migrations.
+    ///
+    /// - Throws: `database_inaccessible` when the directory or database cannot be used;
+    ///   `FAILED_PRECONDITION` when the database was written by a newer broker.
+    public init(dataDirectory: String, durability: Durability = .normal) throws(BrokerError) {
+        let path = try DataDirectory.prepare(dataDirectory)
+        let database = try Database(path: path, durability: durability)
+        do {
+            try BrokerSchema.migrations.apply(to: database)
+            try DataDirectory.restrictDatabaseFiles(path)
+            apps = try AppTable(database: database)
+            meta = try MetaTable(database: database)
+        } catch {
+            database.close()
+            throw error
+        }
+        self.dataDirectory = dataDirectory
+        self.databasePath = path
+        self.database = database
+    }
+
+    /// Registers an app with the hash of its first token; a duplicate id is `ALREADY_EXISTS`.
+    public func addApp(_ registration: AppRegistration, tokenHash: [UInt8], now: Int64) throws(BrokerError) -> AppInfo {
+        try apps.add(registration, tokenHash: tokenHash, now: now)
+    }
+
+    /// Every registered app, sorted by id.
+    public func listApps() throws(BrokerError) -> [AppInfo] {
+        try apps.all().map(\.info)
+    }
+
+    /// Every registered app with its token hash, sorted by id (the daemon loads these at start).
+    public func allApps() throws(BrokerError) -> [StoredApp] {
+        try apps.all()
+    }
+
+    /// The app with `id` and its token hash, or nil.
+    public func app(_ id: String) throws(BrokerError) -> StoredApp? {
+        try apps.app(id)
+    }
+
+    /// Removes the app with `id`; false when there was none.
+    public func removeApp(_ id: String) throws(BrokerError) -> Bool {
+        try apps.remove(id)
+    }
+
+    /// Replaces an app's token hash and stamps the rotation time; nil when there is no such app.
+    public func replaceTokenHash(appID: String, hash: [UInt8], now: Int64) throws(BrokerError) -> AppInfo? {
+        try apps.replaceTokenHash(appID: appID, hash: hash, now: now)
+    }
+
+    /// The metadata blob stored under `key`, or nil.
+    public func metaValue(_ key: String) throws(BrokerError) -> [UInt8]? {
+        try meta.value(key)
+    }
+
+    /// Stores a metadata blob under `key`, replacing any previous value.
+    public func setMetaValue(_ key: String, _ value: [UInt8]) throws(BrokerError) {
+        try meta.setValue(key, value)
+    }
+
+    /// Closes the database (finalizing every statement); later calls throw `INTERNAL`. Idempotent.
+    public func close() {
+        database.close()
+    }
+}

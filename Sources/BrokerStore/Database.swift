@@ -1,0 +1,167 @@
+import BrokerCore
+import CSQLite
+
+/// One SQLite connection, confined to one thread at a time.
+///
+/// Opened with `SQLITE_OPEN_NOMUTEX`, so SQLite does no locking of its own: the owner must use
+/// the connection (and every `Statement` it prepared) from a single thread, or hand it between
+/// threads with a proper happens-before edge (a lock or queue) and never use it from two threads
+/// at once. That confinement is why the class is `@unchecked Sendable`: it may be created on one
+/// thread and moved to the worker thread that then owns it.
+///
+/// Statements from `prepare(_:)` live until `close()`, which finalizes them all before closing
+/// the connection. `close()` is idempotent and also runs from `deinit`.
+public final class Database: @unchecked Sendable {
+    /// The file this connection opened.
+    public let path: String
+
+    /// The `sqlite3*`, or nil once closed.
+    private var handle: OpaquePointer?
+
+    /// Every statement prepared through `prepare(_:)`, finalized by `close()`.
+    private var statements: [Statement] = []
+
+    /// Opens (creating if needed) the database at `path` in WAL mode with foreign keys on.
+    ///
+    /// - Parameters:
+    ///   - durability: the `PRAGMA synchronous` level.
+    ///   - busyTimeoutMilliseconds: how long a locked database is retried before `SQLITE_BUSY`.
+    /// - Throws: `database_inaccessible` when the file cannot be opened or is not a database.
+    public init(path: String, durability: Durability = .normal, busyTimeoutMilliseconds: Int32 = 5_000) throws(BrokerError) {
+        self.path = path
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(code: code, connection: connection, context: "cannot open database at \(path)")
+            sqlite3_close_v2(connection)
+            throw error.brokerError
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
+        do {
+            try configure(durability)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Sets WAL journaling, the durability level and foreign keys.
+    private func configure(_ durability: Durability) throws(BrokerError) {
+        let mode = try withTemporaryStatement("PRAGMA journal_mode=WAL") { statement throws(BrokerError) in
+            try statement.step() ? statement.string(at: 0).lowercased() : ""
+        }
+        guard mode == "wal" || mode == "memory" else {
+            throw .databaseInaccessible("cannot switch \(path) to WAL journal mode (it reports \"\(mode)\")")
+        }
+        try execute("PRAGMA synchronous=\(durability.pragmaValue)")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// The live connection, or an error once closed.
+    private func live() throws(BrokerError) -> OpaquePointer {
+        guard let handle else { throw .internal("database \(path) is closed") }
+        return handle
+    }
+
+    /// Runs one or more SQL statements that take no parameters (`sqlite3_exec`), discarding rows.
+    public func execute(_ sql: String) throws(BrokerError) {
+        let connection = try live()
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(connection, sql, nil, nil, &message)
+        guard code != SQLITE_OK else { return }
+        let text = message.map { String(cString: $0) }
+        sqlite3_free(message)
+        let error = text.map { SQLiteError(code: code, message: $0, context: "SQL failed") }
+            ?? SQLiteError(code: code, connection: connection, context: "SQL failed")
+        throw error.brokerError
+    }
+
+    /// Prepares the first statement in `sql` for reuse until `close()`; prepare each statement once.
+    public func prepare(_ sql: String) throws(BrokerError) -> Statement {
+        let statement = try compile(sql, persistent: true)
+        statements.append(statement)
+        return statement
+    }
+
+    /// Compiles `sql` into a statement that the caller must track or finalize.
+    private func compile(_ sql: String, persistent: Bool) throws(BrokerError) -> Statement {
+        let connection = try live()
+        var compiled: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(connection, sql, -1, flags, &compiled, nil)
+        guard code == SQLITE_OK, let compiled else {
+            sqlite3_finalize(compiled)
+            if code == SQLITE_OK { throw .internal("no SQL statement in \"\(sql)\"") }
+            throw SQLiteError(code: code, connection: connection, context: "cannot prepare \"\(sql)\"").brokerError
+        }
+        return Statement(handle: compiled)
+    }
+
+    /// Prepares `sql`, hands it to `body` once, and finalizes it (for one-off queries such as pragmas).
+    private func withTemporaryStatement<T>(_ sql: String, _ body: (Statement) throws(BrokerError) -> T) throws(BrokerError) -> T {
+        let statement = try compile(sql, persistent: false)
+        defer { statement.finalize() }
+        return try body(statement)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`, rolling back if it (or the commit) fails.
+    ///
+    /// Transactions do not nest: calling this inside another transaction throws `INTERNAL`.
+    public func transaction<T>(_ body: () throws(BrokerError) -> T) throws(BrokerError) -> T {
+        let connection = try live()
+        guard sqlite3_get_autocommit(connection) != 0 else {
+            throw .internal("nested transactions are not supported")
+        }
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+            try execute("COMMIT")
+        } catch {
+            rollBack()
+            throw error
+        }
+        return result
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so; errors are ignored.
+    private func rollBack() {
+        guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+    }
+
+    /// The schema version stored in the file header (`PRAGMA user_version`).
+    public func userVersion() throws(BrokerError) -> Int64 {
+        try withTemporaryStatement("PRAGMA user_version") { statement throws(BrokerError) in
+            try statement.step() ? statement.int64(at: 0) : 0
+        }
+    }
+
+    /// Sets `PRAGMA user_version` (transactional: it rolls back with an enclosing transaction).
+    public func setUserVersion(_ version: Int64) throws(BrokerError) {
+        try execute("PRAGMA user_version=\(version)")
+    }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE on this connection.
+    public var changedRowCount: Int64 {
+        handle.map { sqlite3_changes64($0) } ?? 0
+    }
+
+    /// Whether `close()` has run.
+    public var isClosed: Bool { handle == nil }
+
+    /// Finalizes every prepared statement and closes the connection; later calls do nothing.
+    public func close() {
+        for statement in statements { statement.finalize() }
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+}

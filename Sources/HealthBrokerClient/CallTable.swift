@@ -1,0 +1,108 @@
+import BrokerCore
+import BrokerWire
+
+/// Every call in flight on one connection: ids, waiters, early results, stream buffers, deadlines.
+///
+/// Pure bookkeeping with no I/O, no locks and no clock: the connection keeps it under its lock,
+/// passes the time in, and hands the returned deliveries to their waiters after unlocking. Generic
+/// over the waiter so tests can drive it without continuations.
+package struct CallTable<Waiter> {
+    /// A waiter and the event to hand it.
+    package struct Delivery {
+        /// Who to resume.
+        package var waiter: Waiter
+        /// What to resume it with.
+        package var event: CallEvent
+    }
+
+    /// A newly registered call.
+    package struct Opened: Equatable {
+        /// Its call id.
+        package var id: UInt64
+        /// True when its deadline is earlier than any the reader waits for: wake the reader.
+        package var wakeReader: Bool
+    }
+
+    /// Set once the connection is closed: the error every later call fails with.
+    package internal(set) var closedError: BrokerError?
+    /// Monotonic microseconds by which the reader must call `expire`; nil: no deadline pending.
+    package internal(set) var wakeAt: Int64?
+    private var nextCallID: UInt64 = 1
+    /// Unary calls by id (internal: the `CallTable+…` extensions use it).
+    var unaryCalls: [UInt64: UnaryCall<Waiter>] = [:]
+    /// Streaming calls by id (internal: the `CallTable+…` extensions use it).
+    var streamCalls: [UInt64: StreamCall<Waiter>] = [:]
+
+    /// Creates an empty table; the first call id is 1.
+    package init() {}
+
+    /// Calls registered and not yet finished from the caller's side (delivered, cancelled or discarded).
+    package var count: Int { unaryCalls.count + streamCalls.count }
+
+    /// True when `id` is a registered call.
+    package func contains(_ id: UInt64) -> Bool {
+        unaryCalls[id] != nil || streamCalls[id] != nil
+    }
+
+    /// Registers a unary call; `waiter` may be attached now (callbacks) or later with `attach`.
+    package mutating func openUnary(deadline: Int64?, waiter: Waiter? = nil) -> Result<Opened, BrokerError> {
+        if let closedError { return .failure(closedError) }
+        let id = takeCallID()
+        unaryCalls[id] = UnaryCall(waiter: waiter, outcome: nil, deadline: deadline)
+        return .success(Opened(id: id, wakeReader: arm(deadline)))
+    }
+
+    /// Registers a server-streaming call with `window` items of credit.
+    package mutating func openStream(deadline: Int64?, window: UInt32) -> Result<Opened, BrokerError> {
+        if let closedError { return .failure(closedError) }
+        let id = takeCallID()
+        streamCalls[id] = StreamCall(window: window, deadline: deadline)
+        return .success(Opened(id: id, wakeReader: arm(deadline)))
+    }
+
+    /// Forgets a call without delivering anything (its frame could not be written).
+    package mutating func discard(_ id: UInt64) {
+        unaryCalls[id] = nil
+        streamCalls[id] = nil
+    }
+
+    /// Attaches the caller to unary call `id`: returns its result if it is already known (the call is
+    /// then finished), else stores `waiter` and returns nil.
+    package mutating func attach(_ id: UInt64, waiter: Waiter) -> CallEvent? {
+        guard let call = unaryCalls[id] else { return .failure(.callCancelled) }
+        if let outcome = call.outcome {
+            unaryCalls[id] = nil
+            return outcome
+        }
+        unaryCalls[id]?.waiter = waiter
+        return nil
+    }
+
+    /// The stream's next event if one is ready (an item, or its end, which finishes the call); else
+    /// stores `waiter` (when given) and returns nil. A call that is gone was cancelled.
+    package mutating func nextStreamEvent(_ id: UInt64, waiter: Waiter?) -> CallEvent? {
+        guard streamCalls[id] != nil else { return .failure(.callCancelled) }
+        if let item = streamCalls[id]?.takeBuffered() { return item }
+        if let end = streamCalls[id]?.end {
+            streamCalls[id] = nil
+            return end
+        }
+        if let waiter { streamCalls[id]?.waiter = waiter }
+        return nil
+    }
+
+    private mutating func takeCallID() -> UInt64 {
+        let id = nextCallID
+        nextCallID &+= 1
+        if nextCallID == 0 { nextCallID = 1 }
+        return id
+    }
+
+    /// Lowers `wakeAt` to `deadline` if earlier; true when it did (the reader must be woken).
+    private mutating func arm(_ deadline: Int64?) -> Bool {
+        guard let deadline else { return false }
+        if let wakeAt, wakeAt <= deadline { return false }
+        wakeAt = deadline
+        return true
+    }
+}

@@ -1,0 +1,15 @@
+/// Who is waiting for a call's next event: a suspended task, or a completion callback.
+enum CallWaiter: Sendable {
+    /// A task suspended in `withCheckedContinuation`.
+    case task(CheckedContinuation<CallEvent, Never>)
+    /// A callback; it runs on the thread that delivers (the reader thread), so it must not block.
+    case callback(@Sendable (CallEvent) -> Void)
+
+    /// Hands `event` over. Never call this while holding a lock.
+    func deliver(_ event: CallEvent) {
+        switch self {
+        case .task(let continuation): continuation.resume(returning: event)
+        case .callback(let callback): callback(event)
+        }
+    }
+}

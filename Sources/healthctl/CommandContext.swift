@@ -1,0 +1,32 @@
+import CommandLineSupport
+import HealthBrokerClient
+
+/// The global options every subcommand shares, and the admin connection they lead to.
+struct CommandContext {
+    /// The admin socket to connect to.
+    let adminSocket: String
+    /// Whether to print JSON instead of text.
+    let json: Bool
+
+    /// Reads `--admin-socket` and `--json`.
+    init(_ command: ParsedCommand) throws(ArgumentError) {
+        adminSocket = try command.requiredString("admin-socket")
+        json = command.flag("json")
+    }
+
+    /// Connects to the admin socket, runs `body`, closes the connection; broker errors become `CommandFailure`s.
+    func withAdmin<T>(_ body: (BrokerAdmin) async throws(BrokerError) -> T) async throws(CommandFailure) -> T {
+        let admin: BrokerAdmin
+        do {
+            admin = try await BrokerAdmin.connect(socketPath: adminSocket)
+        } catch {
+            throw CommandFailure(connecting: error, socket: adminSocket)
+        }
+        defer { admin.close() }
+        do {
+            return try await body(admin)
+        } catch {
+            throw CommandFailure(calling: error, socket: adminSocket)
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Writes finished text to standard output or standard error.
+enum Console {
+    /// Prints `text` and a newline on standard output.
+    static func output(_ text: String) {
+        print(text)
+    }
+
+    /// Writes `text` as is on standard error (unbuffered).
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,17 @@
+import CommandLineSupport
+
+/// Runs the parsed command: reads the global options, then hands over to the subcommand.
+enum HealthctlCommand {
+    /// Runs `command`; throws `ArgumentError` for a bad command line and `CommandFailure` for broker errors.
+    static func run(_ command: ParsedCommand) async throws {
+        let context = try CommandContext(command)
+        switch command.path {
+        case ["apps", "add"]: try await AppsCommands.add(command, context: context)
+        case ["apps", "list"]: try await AppsCommands.list(context: context)
+        case ["apps", "remove"]: try await AppsCommands.remove(command, context: context)
+        case ["apps", "rotate-token"]: try await AppsCommands.rotateToken(command, context: context)
+        case ["status"]: try await StatusCommand.run(context: context)
+        default: preconditionFailure("no handler for '\(command.commandName)'")
+        }
+    }
+}

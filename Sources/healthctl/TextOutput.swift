@@ -1,0 +1,77 @@
+import BrokerCore
+
+/// The human-readable output of each command, as pure functions of what the broker returned.
+enum TextOutput {
+    /// Why a token is being shown.
+    enum TokenEvent {
+        /// `apps add` registered the app.
+        case registered
+        /// `apps rotate-token` replaced its token.
+        case rotated
+    }
+
+    /// The widest a usage text is shown in the app table; `--json` has the full text.
+    static let usageColumnWidth = 32
+
+    /// The line saying the token will not be shown again.
+    static let tokenWarning = "This token is not shown again: hand it to the app now (e.g. as HEALTHBROKER_APP_TOKEN)."
+
+    /// The app table, or a friendly line when nothing is registered.
+    static func appTable(_ apps: [AppInfo]) -> String {
+        guard !apps.isEmpty else {
+            return "no apps registered (add one with 'healthctl apps add APP_ID --name NAME')"
+        }
+        let rows = apps.map { app in
+            [
+                app.appID, app.name,
+                orDash(TableFormatter.clip(app.readUsage, to: usageColumnWidth)),
+                orDash(TableFormatter.clip(app.shareUsage, to: usageColumnWidth)),
+                app.pinnedUID.map(String.init) ?? "-",
+                UTCTimestamp.string(micros: app.createdMicros),
+            ]
+        }
+        return TableFormatter.render(
+            header: ["APP ID", "NAME", "READ USAGE", "SHARE USAGE", "UID", "CREATED (UTC)"], rows: rows)
+    }
+
+    /// An app and its freshly issued token, with the warning that it is shown only once.
+    static func credentials(_ credentials: AppCredentials, event: TokenEvent) -> String {
+        let app = credentials.app
+        let heading: String
+        switch event {
+        case .registered: heading = "registered \(app.appID)"
+        case .rotated: heading = "new token for \(app.appID) (the old token no longer opens sessions)"
+        }
+        let details = TableFormatter.render(rows: [
+            ["  name", app.name],
+            ["  read usage", orDash(app.readUsage)],
+            ["  share usage", orDash(app.shareUsage)],
+            ["  uid", app.pinnedUID.map(String.init) ?? "any"],
+            ["  created", UTCTimestamp.string(micros: app.createdMicros)],
+            ["  token issued", UTCTimestamp.string(micros: app.tokenRotatedMicros)],
+        ])
+        return [heading, details, "", "token: \(credentials.token)", tokenWarning].joined(separator: "\n")
+    }
+
+    /// `removed APP (N connections closed)`.
+    static func removal(appID: String, connectionsClosed: UInt32) -> String {
+        "removed \(appID) (\(connectionsClosed) connection\(connectionsClosed == 1 ? "" : "s") closed)"
+    }
+
+    /// The broker's status as aligned `label  value` lines.
+    static func status(_ info: BrokerInfo) -> String {
+        let connections = Int(info.appConnections) + Int(info.adminConnections)
+        return TableFormatter.render(rows: [
+            ["broker version", info.brokerVersion],
+            ["started", UTCTimestamp.string(micros: info.startedMicros)],
+            ["uptime", UptimeFormatter.string(micros: info.brokerTimeMicros - info.startedMicros)],
+            ["connections", "\(connections) (\(info.appConnections) app, \(info.adminConnections) admin)"],
+            ["calls served", String(info.callsServed)],
+            ["data directory", info.dataDirectory],
+        ])
+    }
+
+    private static func orDash(_ text: String) -> String {
+        text.isEmpty ? "-" : text
+    }
+}

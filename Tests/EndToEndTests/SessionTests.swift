@@ -1,0 +1,103 @@
+import BrokerWire
+import Foundation
+@testable import HealthBrokerClient
+import TestSupport
+import Testing
+
+/// Hello: who may open an app session, and what the broker says when it does.
+@Suite("Session")
+struct SessionTests {
+    @Test func helloIsAcceptedAndReportsBrokerLimitsAndClock() async throws {
+        let daemon = try DaemonProcess()
+        let before = Date()
+        let store = try await daemon.connectApp("com.example.hello")
+        defer { store.close() }
+        #expect(store.session.protocolVersion == 1)
+        #expect(store.session.maxFrameBytes == 4 * 1024 * 1024)
+        #expect(store.session.maxCallsInFlight == 4_096)
+        #expect(!store.session.brokerVersion.isEmpty)
+        #expect(abs(store.session.brokerClock.timeIntervalSince(before)) < 5)
+        let reply = try await store.ping(payload: [1, 2, 3])
+        #expect(reply.payload == [1, 2, 3])
+    }
+
+    @Test func helloWithAWrongTokenIsUnauthenticatedAndClosesTheConnection() async throws {
+        let daemon = try DaemonProcess()
+        _ = try await daemon.registerApp("com.example.victim")
+        let error = await #expect(throws: BrokerError.self) {
+            _ = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.victim", appToken: "hbt_wrong")
+        }
+        #expect(error?.code == .unauthenticated)
+        #expect(error?.domain == .unauthenticated)
+        // The log says why; it never holds the presented token.
+        #expect(daemon.log().contains("wrong token"))
+        #expect(!daemon.log().contains("hbt_wrong"))
+    }
+
+    @Test func helloForAnUnknownAppIsUnauthenticated() async throws {
+        let daemon = try DaemonProcess()
+        let error = await #expect(throws: BrokerError.self) {
+            _ = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.nobody", appToken: "hbt_x")
+        }
+        #expect(error?.code == .unauthenticated)
+        #expect(error?.message == "unknown app or wrong token")
+    }
+
+    @Test func aCallBeforeHelloIsUnauthenticatedAndClosesTheConnection() async throws {
+        let daemon = try DaemonProcess()
+        let connection = try BrokerConnection.connect(socketPath: daemon.appSocket)
+        defer { connection.close() }
+        let error = await #expect(throws: BrokerError.self) {
+            _ = try await connection.unary(.ping(PingRequest()), timeout: .seconds(5))
+        }
+        #expect(error?.code == .unauthenticated)
+        try await waitUntil { connection.isClosed }
+    }
+
+    @Test func adminMethodsAreRefusedOnTheAppSocket() async throws {
+        let daemon = try DaemonProcess()
+        let store = try await daemon.connectApp("com.example.sneaky")
+        defer { store.close() }
+        let error = await #expect(throws: BrokerError.self) {
+            _ = try await store.connection.unary(.adminListApps, timeout: .seconds(5))
+        }
+        #expect(error?.code == .permissionDenied)
+        // The refusal affects only that call.
+        _ = try await store.ping()
+    }
+
+    @Test func aSecondHelloOnTheSameConnectionIsRefused() async throws {
+        let daemon = try DaemonProcess()
+        let credentials = try await daemon.registerApp("com.example.twice")
+        let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.twice", appToken: credentials.token)
+        defer { store.close() }
+        let hello = HelloRequest(appID: "com.example.twice", appToken: credentials.token, protocolVersion: 1)
+        let error = await #expect(throws: BrokerError.self) {
+            _ = try await store.connection.unary(.hello(hello), timeout: .seconds(5))
+        }
+        #expect(error?.code == .failedPrecondition)
+    }
+
+    @Test func anUnknownMethodIsUnimplemented() async throws {
+        let daemon = try DaemonProcess()
+        let store = try await daemon.connectApp("com.example.future")
+        defer { store.close() }
+        let error = await #expect(throws: BrokerError.self) {
+            _ = try await store.connection.unary(.unknown, timeout: .seconds(5))
+        }
+        #expect(error?.code == .unimplemented)
+        _ = try await store.ping()
+    }
+}
+
+/// Polls `condition` every 10 ms for up to `seconds`; fails the test when it never holds.
+func waitUntil(seconds: Double = 5, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline {
+            Issue.record("condition did not hold within \(seconds) s", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
