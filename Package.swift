@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "healthbrokerd", targets: ["healthbrokerd"]),
         .executable(name: "healthctl", targets: ["healthctl"]),
         .executable(name: "ping-example", targets: ["PingExample"]),
+        .executable(name: "authorization-example", targets: ["AuthorizationExample"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
@@ -40,6 +41,7 @@ let package = Package(
         .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerCore", "CommandLineSupport"]),
         .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "CommandLineSupport"]),
         .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample"),
+        .executableTarget(name: "AuthorizationExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/AuthorizationExample"),
 
         // Shared test helpers: start a daemon on a temporary socket, register apps.
         .target(name: "TestSupport", dependencies: ["HealthBrokerClient"], path: "Tests/TestSupport"),
@@ -48,6 +50,8 @@ let package = Package(
         .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore"]),
         .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerCore"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+        .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"]),
+        .testTarget(name: "HealthctlTests", dependencies: ["healthctl"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire"]),
     ]
 )

@@ -49,6 +49,7 @@ extension Broker {
             switch result {
             case .success:
                 self.apps[appID] = nil
+                self.grants[appID] = nil
                 var closed: UInt32 = 0
                 for session in self.sessions.values where session.kind == .app && session.appID == appID {
                     session.connection.close(with: .unauthenticated("app \(appID) was removed"))
@@ -90,7 +91,7 @@ extension Broker {
     /// Reports the broker's status.
     func handleBrokerInfo(context: CallContext) {
         let appCount = sessions.values.filter { $0.kind == .app }.count
-        reply(context, .adminBrokerInfo(BrokerInfo(
+        var info = BrokerInfo(
             brokerVersion: BrokerVersion.broker,
             startedMicros: startedMicros,
             appConnections: UInt32(appCount),
@@ -98,7 +99,10 @@ extension Broker {
             callsServed: callsServed,
             dataDirectory: configuration.dataDirectory,
             brokerTimeMicros: Microseconds.now()
-        )))
+        )
+        info.framesSent = loop.framesSent
+        info.writeCalls = loop.writeCalls
+        reply(context, .adminBrokerInfo(info))
     }
 
     static func validate(_ registration: AppRegistration) -> BrokerError? {

@@ -32,6 +32,19 @@ public final class Broker {
     var callsServed: UInt64 = 0
     let startedMicros = Microseconds.now()
     var shutdownTimer: TimerToken?
+    /// The in-memory copy of every app's grants, kept in step with SQLite.
+    var grants: [String: AppGrants] = [:]
+    /// The person's characteristics (date of birth, …), kept in step with SQLite.
+    var characteristics: [ObjectType: String] = [:]
+    /// Authorization requests by app: the one being prompted and those waiting their turn.
+    var requestQueues: [String: RequestQueue] = [:]
+    /// Requests whose prompt is out for an answer, by prompt id.
+    var openPrompts: [UInt64: AuthorizationRequest] = [:]
+    var nextPromptID: UInt64 = 1
+    /// Consent agents watching prompts.
+    var agents: [ObjectIdentifier: ConsentAgent] = [:]
+    /// False after a store job failed because the database is inaccessible, until one succeeds.
+    var storeHealthy = true
 
     /// Creates a broker; nothing is opened until `run()`.
     public init(configuration: BrokerConfiguration) throws(BrokerError) {
@@ -53,6 +66,8 @@ public final class Broker {
         }
         let store = try BrokerStore(dataDirectory: configuration.dataDirectory)
         for app in try store.allApps() { apps[app.info.appID] = app }
+        for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
+        characteristics = try store.allCharacteristics()
         worker = StoreWorker(store: store, loop: loop)
         worker.start()
         do throws(BrokerError) {

@@ -18,6 +18,10 @@ public struct BrokerConfiguration: Sendable {
     public var shutdownGraceMicros: Int64 = 5 * Microseconds.perSecond
     /// A uid besides the daemon's own that may use the admin socket.
     public var adminUID: UInt32?
+    /// The store-wide floor: no app reads or writes samples before it (default 2000-01-01T00:00:00Z).
+    public var earliestPermittedMicros: Int64 = 946_684_800 * Microseconds.perSecond
+    /// Rules that decide authorization prompts before any person sees them.
+    public var consentPolicy: ConsentPolicy?
     /// The lowest level logged.
     public var logLevel: Logger.Level = .info
 

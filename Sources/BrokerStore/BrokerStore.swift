@@ -1,6 +1,7 @@
 import BrokerCore
 
-/// The broker's durable state in one SQLite database: the app registry and broker metadata.
+/// The broker's durable state in one SQLite database: the app registry, broker metadata,
+/// authorization grants, sources and characteristics.
 ///
 /// Confined to one thread at a time, like the `Database` it owns: the daemon creates it, moves it
 /// to its single storage worker thread, and calls it only from there (that hand-off is why it is
@@ -13,9 +14,16 @@ public final class BrokerStore: @unchecked Sendable {
     /// The SQLite file inside `dataDirectory`.
     public let databasePath: String
 
-    private let database: Database
+    /// The connection; internal so the extensions in other files can open transactions.
+    let database: Database
     private let apps: AppTable
     private let meta: MetaTable
+    /// The `grants` table (used by `BrokerStore+Authorization.swift`).
+    let grants: GrantTable
+    /// The `sources` table (used by `BrokerStore+Authorization.swift`).
+    let sources: SourceTable
+    /// The `characteristics` table (used by `BrokerStore+Authorization.swift`).
+    let characteristics: CharacteristicTable
 
     /// Prepares `dataDirectory` (0700, files 0600), opens its database and applies pending migrations.
     ///
@@ -29,6 +37,9 @@ public final class BrokerStore: @unchecked Sendable {
             try DataDirectory.restrictDatabaseFiles(path)
             apps = try AppTable(database: database)
             meta = try MetaTable(database: database)
+            grants = try GrantTable(database: database)
+            sources = try SourceTable(database: database)
+            characteristics = try CharacteristicTable(database: database)
         } catch {
             database.close()
             throw error
@@ -58,9 +69,16 @@ public final class BrokerStore: @unchecked Sendable {
         try apps.app(id)
     }
 
-    /// Removes the app with `id`; false when there was none.
+    /// Removes the app with `id` and, in the same transaction, its grants; false when there was no app.
+    ///
+    /// Its source row stays (shown as no longer registered). Grants are deleted even when the app
+    /// row is already gone, so stray grants of an unknown id are cleaned up too.
     public func removeApp(_ id: String) throws(BrokerError) -> Bool {
-        try apps.remove(id)
+        try database.transaction { () throws(BrokerError) -> Bool in
+            let removed = try apps.remove(id)
+            _ = try grants.removeAll(appID: id)
+            return removed
+        }
     }
 
     /// Replaces an app's token hash and stamps the rotation time; nil when there is no such app.

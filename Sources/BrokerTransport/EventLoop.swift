@@ -17,6 +17,11 @@ public final class EventLoop: @unchecked Sendable {
     private var armedDeadline: Int64?
     private var isClosing = false
 
+    /// Frames queued for writing since the loop started (all connections).
+    public internal(set) var framesSent: UInt64 = 0
+    /// Write syscalls made for them (`uv_try_write` and `uv_write`); far fewer than frames under load.
+    public internal(set) var writeCalls: UInt64 = 0
+
     /// A shared receive buffer: libuv fills it and the read callback consumes it before the next read.
     let readBuffer: UnsafeMutableRawBufferPointer
 

@@ -6,6 +6,7 @@ extension PipeConnection {
         isDirty = false
         guard !isClosed else { return }
         if writeInFlight == nil, !pendingOutput.isEmpty {
+            loop.writeCalls &+= 1
             let written = pendingOutput.withUnsafeMutableBytes { bytes -> Int in
                 var buffer = uv_buf_init(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
                 return Int(uv_try_write(stream, &buffer, 1))
@@ -17,6 +18,7 @@ extension PipeConnection {
                 return
             } else {
                 let start = max(written, 0)
+                loop.writeCalls &+= 1
                 writeInFlight = pendingOutput.withUnsafeBytes { bytes in
                     WriteRequest(stream: stream, copying: UnsafeRawBufferPointer(rebasing: bytes[start...])) { [unowned self] status in
                         self.writeDidFinish(status: status)

@@ -61,6 +61,7 @@ public final class PipeConnection {
     public func send(_ frame: ServerFrame) {
         guard !isClosed, !closeWhenFlushed else { return }
         WireCodec.append(frame, to: &pendingOutput)
+        loop.framesSent &+= 1
         if !isDirty {
             isDirty = true
             loop.markDirty(self)

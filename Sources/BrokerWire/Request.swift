@@ -8,6 +8,18 @@ public enum Request: Sendable, Hashable {
     case ping(PingRequest)
     /// Streams ping items under flow control.
     case pingStream(PingStreamRequest)
+    /// Asks the person for share and read access; waits until every type is decided.
+    case requestAuthorization(share: [ObjectType], read: [ObjectType])
+    /// The app's share status for one type.
+    case authorizationStatus(ObjectType)
+    /// Whether asking for these sets would prompt.
+    case requestStatus(share: [ObjectType], read: [ObjectType])
+    /// Earliest readable dates for limited grants among these types.
+    case earliestAuthorizedSampleDate([ObjectType])
+    /// The store-wide earliest permitted date.
+    case earliestPermittedSampleDate
+    /// Characteristic values the app may read.
+    case readCharacteristics([ObjectType])
     /// Admin: registers an app and returns its token once.
     case adminAddApp(AppRegistration)
     /// Admin: lists registered apps.
@@ -18,6 +30,22 @@ public enum Request: Sendable, Hashable {
     case adminRotateToken(appID: String)
     /// Admin: broker status.
     case adminBrokerInfo
+    /// Admin: streams pending prompts, then prompt events (a consent agent).
+    case adminWatchPrompts
+    /// Admin: answers a prompt.
+    case adminAnswerPrompt(promptID: UInt64, decisions: [TypeDecision])
+    /// Admin: cancels a prompt on the person's behalf.
+    case adminCancelPrompt(promptID: UInt64)
+    /// Admin: an app's recorded grants.
+    case adminListGrants(appID: String)
+    /// Admin: forgets an app's decisions for these types (all when empty).
+    case adminRevoke(appID: String, types: [ObjectType])
+    /// Admin: every app that ever asked.
+    case adminListSources
+    /// Admin: sets or clears a characteristic of the person.
+    case adminSetCharacteristic(CharacteristicValue)
+    /// Admin: why an app sees what it sees for a type.
+    case adminExplain(appID: String, type: ObjectType)
     /// A request case this build does not know (a newer client); answered UNIMPLEMENTED.
     case unknown
 
@@ -32,6 +60,20 @@ public enum Request: Sendable, Hashable {
         case .adminRemoveApp: "AdminRemoveApp"
         case .adminRotateToken: "AdminRotateToken"
         case .adminBrokerInfo: "AdminBrokerInfo"
+        case .requestAuthorization: "RequestAuthorization"
+        case .authorizationStatus: "AuthorizationStatus"
+        case .requestStatus: "RequestStatus"
+        case .earliestAuthorizedSampleDate: "EarliestAuthorizedSampleDate"
+        case .earliestPermittedSampleDate: "EarliestPermittedSampleDate"
+        case .readCharacteristics: "ReadCharacteristics"
+        case .adminWatchPrompts: "AdminWatchPrompts"
+        case .adminAnswerPrompt: "AdminAnswerPrompt"
+        case .adminCancelPrompt: "AdminCancelPrompt"
+        case .adminListGrants: "AdminListGrants"
+        case .adminRevoke: "AdminRevoke"
+        case .adminListSources: "AdminListSources"
+        case .adminSetCharacteristic: "AdminSetCharacteristic"
+        case .adminExplain: "AdminExplain"
         case .unknown: "Unknown"
         }
     }
@@ -39,14 +81,21 @@ public enum Request: Sendable, Hashable {
     /// True for methods served only on the admin socket.
     public var isAdmin: Bool {
         switch self {
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo: true
-        case .hello, .ping, .pingStream, .unknown: false
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo,
+             .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke,
+             .adminListSources, .adminSetCharacteristic, .adminExplain:
+            true
+        case .hello, .ping, .pingStream, .unknown, .requestAuthorization, .authorizationStatus, .requestStatus,
+             .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics:
+            false
         }
     }
 
     /// True for methods that answer with a stream of items.
     public var isStreaming: Bool {
-        if case .pingStream = self { return true }
-        return false
+        switch self {
+        case .pingStream, .adminWatchPrompts: true
+        default: false
+        }
     }
 }

@@ -8,6 +8,18 @@ public enum Response: Sendable, Hashable {
     case hello(HelloResponse)
     /// A ping's answer.
     case ping(PingResponse)
+    /// The authorization request was handled (also when everything was denied).
+    case requestAuthorization
+    /// The share status.
+    case authorizationStatus(AuthorizationStatus)
+    /// Whether a request would prompt.
+    case requestStatus(RequestStatus)
+    /// Earliest readable dates (µs) for limited grants; types without one are absent.
+    case earliestAuthorizedSampleDate([ObjectType: Int64])
+    /// The store-wide earliest permitted date (µs).
+    case earliestPermittedSampleDate(Int64)
+    /// Characteristic values, one per requested type.
+    case readCharacteristics([CharacteristicValue])
     /// The new app and its token (shown once).
     case adminAddApp(AppCredentials)
     /// Every registered app.
@@ -18,10 +30,26 @@ public enum Response: Sendable, Hashable {
     case adminRotateToken(AppCredentials)
     /// Broker status.
     case adminBrokerInfo(BrokerInfo)
+    /// The answer was recorded.
+    case adminAnswerPrompt
+    /// The prompt was cancelled.
+    case adminCancelPrompt
+    /// An app's grants.
+    case adminListGrants([Grant])
+    /// How many types were revoked.
+    case adminRevoke(revoked: UInt32)
+    /// Every app that ever asked.
+    case adminListSources([Source])
+    /// The characteristic was set.
+    case adminSetCharacteristic
+    /// Why an app sees what it sees.
+    case adminExplain(Explanation)
 }
 
 /// One item of a server stream; the case matches the call's method.
 public enum StreamItem: Sendable, Hashable {
     /// An item of PingStream.
     case ping(PingResponse)
+    /// An item of AdminWatchPrompts.
+    case promptEvent(PromptEvent)
 }

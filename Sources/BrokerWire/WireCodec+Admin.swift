@@ -60,6 +60,8 @@ extension WireCodec {
         message.admin_connections = info.adminConnections
         message.calls_served = info.callsServed
         message.broker_time_us = info.brokerTimeMicros
+        message.frames_sent = info.framesSent
+        message.write_calls = info.writeCalls
         return info.brokerVersion.withCString { version in
             info.dataDirectory.withCString { dataDirectory in
                 message.broker_version = field(version)
@@ -71,7 +73,7 @@ extension WireCodec {
 
     /// The Swift form of an unpacked AdminBrokerInfo response.
     static func brokerInfo(_ message: UnsafePointer<Healthbroker__V1__AdminBrokerInfoResponse>) -> BrokerInfo {
-        BrokerInfo(
+        var info = BrokerInfo(
             brokerVersion: string(message.pointee.broker_version),
             startedMicros: message.pointee.started_us,
             appConnections: message.pointee.app_connections,
@@ -79,5 +81,8 @@ extension WireCodec {
             callsServed: message.pointee.calls_served,
             dataDirectory: string(message.pointee.data_dir),
             brokerTimeMicros: message.pointee.broker_time_us)
+        info.framesSent = message.pointee.frames_sent
+        info.writeCalls = message.pointee.write_calls
+        return info
     }
 }

@@ -29,6 +29,44 @@ extension WireCodec {
                 message.ping_stream = pingStream
                 return withUnsafeMutablePointer(to: &message, body)
             }
+        case .requestAuthorization(let share, let read):
+            return withCRequestAuthorizationRequest(share: share, read: read) { requestAuthorization in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_REQUEST_AUTHORIZATION
+                message.request_authorization = requestAuthorization
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .authorizationStatus(let type):
+            return withCAuthorizationStatusRequest(type) { authorizationStatus in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_AUTHORIZATION_STATUS
+                message.authorization_status = authorizationStatus
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .requestStatus(let share, let read):
+            return withCRequestStatusRequest(share: share, read: read) { requestStatus in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_REQUEST_STATUS
+                message.request_status = requestStatus
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .earliestAuthorizedSampleDate(let types):
+            return withCEarliestAuthorizedSampleDateRequest(types) { earliestAuthorized in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_AUTHORIZED_SAMPLE_DATE
+                message.earliest_authorized_sample_date = earliestAuthorized
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .earliestPermittedSampleDate:
+            var request = Healthbroker__V1__EarliestPermittedSampleDateRequest()
+            healthbroker__v1__earliest_permitted_sample_date_request__init(&request)
+            return withUnsafeMutablePointer(to: &request) { earliestPermitted in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_PERMITTED_SAMPLE_DATE
+                message.earliest_permitted_sample_date = earliestPermitted
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .readCharacteristics(let types):
+            return withCReadCharacteristicsRequest(types) { readCharacteristics in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_READ_CHARACTERISTICS
+                message.read_characteristics = readCharacteristics
+                return withUnsafeMutablePointer(to: &message, body)
+            }
         case .adminAddApp(let registration):
             return withCAdminAddAppRequest(registration) { addApp in
                 message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ADD_APP
@@ -73,6 +111,66 @@ extension WireCodec {
                 message.admin_broker_info = brokerInfo
                 return withUnsafeMutablePointer(to: &message, body)
             }
+        case .adminWatchPrompts:
+            var request = Healthbroker__V1__AdminWatchPromptsRequest()
+            healthbroker__v1__admin_watch_prompts_request__init(&request)
+            return withUnsafeMutablePointer(to: &request) { watchPrompts in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_WATCH_PROMPTS
+                message.admin_watch_prompts = watchPrompts
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminAnswerPrompt(let promptID, let decisions):
+            return withCAdminAnswerPromptRequest(promptID: promptID, decisions: decisions) { answerPrompt in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ANSWER_PROMPT
+                message.admin_answer_prompt = answerPrompt
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminCancelPrompt(let promptID):
+            var request = Healthbroker__V1__AdminCancelPromptRequest()
+            healthbroker__v1__admin_cancel_prompt_request__init(&request)
+            request.prompt_id = promptID
+            return withUnsafeMutablePointer(to: &request) { cancelPrompt in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_CANCEL_PROMPT
+                message.admin_cancel_prompt = cancelPrompt
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminListGrants(let appID):
+            var request = Healthbroker__V1__AdminListGrantsRequest()
+            healthbroker__v1__admin_list_grants_request__init(&request)
+            return appID.withCString { appID in
+                request.app_id = field(appID)
+                return withUnsafeMutablePointer(to: &request) { listGrants in
+                    message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_GRANTS
+                    message.admin_list_grants = listGrants
+                    return withUnsafeMutablePointer(to: &message, body)
+                }
+            }
+        case .adminRevoke(let appID, let types):
+            return withCAdminRevokeRequest(appID: appID, types: types) { revoke in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_REVOKE
+                message.admin_revoke = revoke
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminListSources:
+            var request = Healthbroker__V1__AdminListSourcesRequest()
+            healthbroker__v1__admin_list_sources_request__init(&request)
+            return withUnsafeMutablePointer(to: &request) { listSources in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_SOURCES
+                message.admin_list_sources = listSources
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminSetCharacteristic(let value):
+            return withCAdminSetCharacteristicRequest(value) { setCharacteristic in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_CHARACTERISTIC
+                message.admin_set_characteristic = setCharacteristic
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminExplain(let appID, let type):
+            return withCAdminExplainRequest(appID: appID, type: type) { explain in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN
+                message.admin_explain = explain
+                return withUnsafeMutablePointer(to: &message, body)
+            }
         case .unknown:
             return withUnsafeMutablePointer(to: &message, body)
         }
@@ -89,6 +187,23 @@ extension WireCodec {
             request = .ping(pingRequest(try present(call.ping, in: "ClientFrame")))
         case HEALTHBROKER__V1__CALL__REQUEST_PING_STREAM:
             request = .pingStream(pingStreamRequest(try present(call.ping_stream, in: "ClientFrame")))
+        case HEALTHBROKER__V1__CALL__REQUEST_REQUEST_AUTHORIZATION:
+            request = try requestAuthorizationRequest(try present(call.request_authorization, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_AUTHORIZATION_STATUS:
+            let authorizationStatus = try present(call.authorization_status, in: "ClientFrame")
+            request = .authorizationStatus(ObjectType(string(authorizationStatus.pointee.type)))
+        case HEALTHBROKER__V1__CALL__REQUEST_REQUEST_STATUS:
+            request = try requestStatusRequest(try present(call.request_status, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_AUTHORIZED_SAMPLE_DATE:
+            let earliestAuthorized = try present(call.earliest_authorized_sample_date, in: "ClientFrame")
+            request = .earliestAuthorizedSampleDate(try objectTypes(
+                earliestAuthorized.pointee.types, count: earliestAuthorized.pointee.n_types, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_PERMITTED_SAMPLE_DATE:
+            request = .earliestPermittedSampleDate
+        case HEALTHBROKER__V1__CALL__REQUEST_READ_CHARACTERISTICS:
+            let readCharacteristics = try present(call.read_characteristics, in: "ClientFrame")
+            request = .readCharacteristics(try objectTypes(
+                readCharacteristics.pointee.types, count: readCharacteristics.pointee.n_types, in: "ClientFrame"))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ADD_APP:
             request = .adminAddApp(appRegistration(try present(call.admin_add_app, in: "ClientFrame")))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_APPS:
@@ -101,6 +216,25 @@ extension WireCodec {
             request = .adminRotateToken(appID: string(rotateToken.pointee.app_id))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_BROKER_INFO:
             request = .adminBrokerInfo
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_WATCH_PROMPTS:
+            request = .adminWatchPrompts
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ANSWER_PROMPT:
+            request = try adminAnswerPromptRequest(try present(call.admin_answer_prompt, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_CANCEL_PROMPT:
+            request = .adminCancelPrompt(promptID: try present(call.admin_cancel_prompt, in: "ClientFrame").pointee.prompt_id)
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_GRANTS:
+            let listGrants = try present(call.admin_list_grants, in: "ClientFrame")
+            request = .adminListGrants(appID: string(listGrants.pointee.app_id))
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_REVOKE:
+            request = try adminRevokeRequest(try present(call.admin_revoke, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_SOURCES:
+            request = .adminListSources
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_CHARACTERISTIC:
+            request = .adminSetCharacteristic(
+                adminSetCharacteristicRequest(try present(call.admin_set_characteristic, in: "ClientFrame")))
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN:
+            let explain = try present(call.admin_explain, in: "ClientFrame")
+            request = .adminExplain(appID: string(explain.pointee.app_id), type: ObjectType(string(explain.pointee.type)))
         default:
             request = .unknown
         }

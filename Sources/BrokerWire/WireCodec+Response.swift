@@ -9,17 +9,11 @@ extension WireCodec {
     ) -> R {
         guard let response else { return body() }
         switch response {
-        case .streamItem(.ping(let ping)):
-            return withCPingResponse(ping) { ping in
-                var item = Healthbroker__V1__StreamItem()
-                healthbroker__v1__stream_item__init(&item)
-                item.item_case = HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING
-                item.ping = ping
-                return withUnsafeMutablePointer(to: &item) { item in
-                    frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_STREAM_ITEM
-                    frame.pointee.stream_item = item
-                    return body()
-                }
+        case .streamItem(let item):
+            return withCStreamItem(item) { item in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_STREAM_ITEM
+                frame.pointee.stream_item = item
+                return body()
             }
         case .hello(let hello):
             return withCHelloResponse(hello) { hello in
@@ -32,6 +26,59 @@ extension WireCodec {
                 frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_PING
                 frame.pointee.ping = ping
                 return body()
+            }
+        case .requestAuthorization:
+            var requestAuthorization = Healthbroker__V1__RequestAuthorizationResponse()
+            healthbroker__v1__request_authorization_response__init(&requestAuthorization)
+            return withUnsafeMutablePointer(to: &requestAuthorization) { requestAuthorization in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_REQUEST_AUTHORIZATION
+                frame.pointee.request_authorization = requestAuthorization
+                return body()
+            }
+        case .authorizationStatus(let status):
+            var authorizationStatus = Healthbroker__V1__AuthorizationStatusResponse()
+            healthbroker__v1__authorization_status_response__init(&authorizationStatus)
+            authorizationStatus.status = cAuthorizationStatus(status)
+            return withUnsafeMutablePointer(to: &authorizationStatus) { authorizationStatus in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_AUTHORIZATION_STATUS
+                frame.pointee.authorization_status = authorizationStatus
+                return body()
+            }
+        case .requestStatus(let status):
+            var requestStatus = Healthbroker__V1__RequestStatusResponse()
+            healthbroker__v1__request_status_response__init(&requestStatus)
+            requestStatus.status = cRequestStatus(status)
+            return withUnsafeMutablePointer(to: &requestStatus) { requestStatus in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_REQUEST_STATUS
+                frame.pointee.request_status = requestStatus
+                return body()
+            }
+        case .earliestAuthorizedSampleDate(let dates):
+            return withCEarliestAuthorizedSampleDateResponse(dates) { earliestAuthorized in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_AUTHORIZED_SAMPLE_DATE
+                frame.pointee.earliest_authorized_sample_date = earliestAuthorized
+                return body()
+            }
+        case .earliestPermittedSampleDate(let dateMicros):
+            var earliestPermitted = Healthbroker__V1__EarliestPermittedSampleDateResponse()
+            healthbroker__v1__earliest_permitted_sample_date_response__init(&earliestPermitted)
+            earliestPermitted.date_us = dateMicros
+            return withUnsafeMutablePointer(to: &earliestPermitted) { earliestPermitted in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_PERMITTED_SAMPLE_DATE
+                frame.pointee.earliest_permitted_sample_date = earliestPermitted
+                return body()
+            }
+        case .readCharacteristics(let values):
+            return withCCharacteristicValues(values) { values, count in
+                var readCharacteristics = Healthbroker__V1__ReadCharacteristicsResponse()
+                healthbroker__v1__read_characteristics_response__init(&readCharacteristics)
+                readCharacteristics.n_values = count
+                readCharacteristics.values = values
+                return withUnsafeMutablePointer(to: &readCharacteristics) { readCharacteristics in
+                    frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_READ_CHARACTERISTICS
+                    frame.pointee.read_characteristics = readCharacteristics
+                    return body()
+                }
             }
         case .adminAddApp(let credentials):
             return withCAdminAddAppResponse(credentials) { addApp in
@@ -72,6 +119,91 @@ extension WireCodec {
                 frame.pointee.admin_broker_info = brokerInfo
                 return body()
             }
+        case .adminAnswerPrompt:
+            var answerPrompt = Healthbroker__V1__AdminAnswerPromptResponse()
+            healthbroker__v1__admin_answer_prompt_response__init(&answerPrompt)
+            return withUnsafeMutablePointer(to: &answerPrompt) { answerPrompt in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ANSWER_PROMPT
+                frame.pointee.admin_answer_prompt = answerPrompt
+                return body()
+            }
+        case .adminCancelPrompt:
+            var cancelPrompt = Healthbroker__V1__AdminCancelPromptResponse()
+            healthbroker__v1__admin_cancel_prompt_response__init(&cancelPrompt)
+            return withUnsafeMutablePointer(to: &cancelPrompt) { cancelPrompt in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_CANCEL_PROMPT
+                frame.pointee.admin_cancel_prompt = cancelPrompt
+                return body()
+            }
+        case .adminListGrants(let grants):
+            return withCGrants(grants) { grants, count in
+                var listGrants = Healthbroker__V1__AdminListGrantsResponse()
+                healthbroker__v1__admin_list_grants_response__init(&listGrants)
+                listGrants.n_grants = count
+                listGrants.grants = grants
+                return withUnsafeMutablePointer(to: &listGrants) { listGrants in
+                    frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_GRANTS
+                    frame.pointee.admin_list_grants = listGrants
+                    return body()
+                }
+            }
+        case .adminRevoke(let revoked):
+            var revoke = Healthbroker__V1__AdminRevokeResponse()
+            healthbroker__v1__admin_revoke_response__init(&revoke)
+            revoke.revoked = revoked
+            return withUnsafeMutablePointer(to: &revoke) { revoke in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_REVOKE
+                frame.pointee.admin_revoke = revoke
+                return body()
+            }
+        case .adminListSources(let sources):
+            return withCSources(sources) { sources, count in
+                var listSources = Healthbroker__V1__AdminListSourcesResponse()
+                healthbroker__v1__admin_list_sources_response__init(&listSources)
+                listSources.n_sources = count
+                listSources.sources = sources
+                return withUnsafeMutablePointer(to: &listSources) { listSources in
+                    frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_SOURCES
+                    frame.pointee.admin_list_sources = listSources
+                    return body()
+                }
+            }
+        case .adminSetCharacteristic:
+            var setCharacteristic = Healthbroker__V1__AdminSetCharacteristicResponse()
+            healthbroker__v1__admin_set_characteristic_response__init(&setCharacteristic)
+            return withUnsafeMutablePointer(to: &setCharacteristic) { setCharacteristic in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_CHARACTERISTIC
+                frame.pointee.admin_set_characteristic = setCharacteristic
+                return body()
+            }
+        case .adminExplain(let explanation):
+            return withCAdminExplainResponse(explanation) { explain in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN
+                frame.pointee.admin_explain = explain
+                return body()
+            }
+        }
+    }
+
+    /// Runs `body` with the C form of `item`, valid only inside `body`.
+    static func withCStreamItem<R>(
+        _ item: StreamItem, _ body: (UnsafeMutablePointer<Healthbroker__V1__StreamItem>) -> R
+    ) -> R {
+        var message = Healthbroker__V1__StreamItem()
+        healthbroker__v1__stream_item__init(&message)
+        switch item {
+        case .ping(let ping):
+            return withCPingResponse(ping) { ping in
+                message.item_case = HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING
+                message.ping = ping
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .promptEvent(let event):
+            return withCPromptEvent(event) { event in
+                message.item_case = HEALTHBROKER__V1__STREAM_ITEM__ITEM_PROMPT_EVENT
+                message.prompt_event = event
+                return withUnsafeMutablePointer(to: &message, body)
+            }
         }
     }
 
@@ -87,6 +219,8 @@ extension WireCodec {
             switch item.pointee.item_case {
             case HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING:
                 return .streamItem(.ping(pingResponse(try present(item.pointee.ping, in: "ServerFrame"))))
+            case HEALTHBROKER__V1__STREAM_ITEM__ITEM_PROMPT_EVENT:
+                return .streamItem(.promptEvent(try promptEvent(try present(item.pointee.prompt_event, in: "ServerFrame"))))
             default:
                 throw undecodable("ServerFrame")
             }
@@ -94,6 +228,25 @@ extension WireCodec {
             return .hello(helloResponse(try present(message.hello, in: "ServerFrame")))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_PING:
             return .ping(pingResponse(try present(message.ping, in: "ServerFrame")))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_REQUEST_AUTHORIZATION:
+            return .requestAuthorization
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_AUTHORIZATION_STATUS:
+            let statusResponse = try present(message.authorization_status, in: "ServerFrame")
+            return .authorizationStatus(authorizationStatus(statusResponse.pointee.status))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_REQUEST_STATUS:
+            let statusResponse = try present(message.request_status, in: "ServerFrame")
+            return .requestStatus(requestStatus(statusResponse.pointee.status))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_AUTHORIZED_SAMPLE_DATE:
+            return .earliestAuthorizedSampleDate(
+                try earliestAuthorizedSampleDates(try present(message.earliest_authorized_sample_date, in: "ServerFrame")))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_PERMITTED_SAMPLE_DATE:
+            return .earliestPermittedSampleDate(
+                try present(message.earliest_permitted_sample_date, in: "ServerFrame").pointee.date_us)
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_READ_CHARACTERISTICS:
+            let readCharacteristics = try present(message.read_characteristics, in: "ServerFrame")
+            return .readCharacteristics(try decodedList(
+                readCharacteristics.pointee.values, count: readCharacteristics.pointee.n_values, in: "ServerFrame",
+                characteristicValue))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ADD_APP:
             return .adminAddApp(try adminAddAppResponse(try present(message.admin_add_app, in: "ServerFrame")))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_APPS:
@@ -107,6 +260,24 @@ extension WireCodec {
                 try adminRotateTokenResponse(try present(message.admin_rotate_token, in: "ServerFrame")))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_BROKER_INFO:
             return .adminBrokerInfo(brokerInfo(try present(message.admin_broker_info, in: "ServerFrame")))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ANSWER_PROMPT:
+            return .adminAnswerPrompt
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_CANCEL_PROMPT:
+            return .adminCancelPrompt
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_GRANTS:
+            let listGrants = try present(message.admin_list_grants, in: "ServerFrame")
+            return .adminListGrants(try decodedList(
+                listGrants.pointee.grants, count: listGrants.pointee.n_grants, in: "ServerFrame", grant))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_REVOKE:
+            return .adminRevoke(revoked: try present(message.admin_revoke, in: "ServerFrame").pointee.revoked)
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_SOURCES:
+            let listSources = try present(message.admin_list_sources, in: "ServerFrame")
+            return .adminListSources(try decodedList(
+                listSources.pointee.sources, count: listSources.pointee.n_sources, in: "ServerFrame", source))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_CHARACTERISTIC:
+            return .adminSetCharacteristic
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN:
+            return .adminExplain(explanation(try present(message.admin_explain, in: "ServerFrame")))
         default:
             return nil
         }

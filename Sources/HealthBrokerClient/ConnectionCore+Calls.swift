@@ -5,7 +5,7 @@ extension ConnectionCore {
     /// Registers a unary call and writes it; returns its id. With a `waiter` the result goes to it,
     /// otherwise the caller collects it with `awaitUnary`.
     func startUnary(_ request: Request, timeout: Duration?, waiter: CallWaiter?) throws(BrokerError) -> UInt64 {
-        let (wireMicros, deadline) = try Self.deadline(for: timeout, now: Microseconds.monotonic())
+        let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }.get()
         if opened.wakeReader { wakeReader() }
         try send(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), discarding: opened.id)
@@ -28,7 +28,7 @@ extension ConnectionCore {
     /// Registers a streaming call with `window` items of credit and writes it; returns its id.
     func startStream(_ request: Request, timeout: Duration?, window: UInt32) throws(BrokerError) -> UInt64 {
         let credit = window == 0 ? Call.defaultStreamCredit : window
-        let (wireMicros, deadline) = try Self.deadline(for: timeout, now: Microseconds.monotonic())
+        let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
         if opened.wakeReader { wakeReader() }
         let call = Call(callID: opened.id, timeoutMicros: wireMicros, initialCredit: credit, request: request)

@@ -30,9 +30,8 @@ public struct PingStream: AsyncSequence, Sendable {
         /// The next reply, or nil once the broker has sent them all.
         public mutating func next() async throws(BrokerError) -> PingReply? {
             guard let item = try await base.next() else { return nil }
-            switch item {
-            case .ping(let response): return PingReply(response)
-            }
+            guard case .ping(let response) = item else { throw .unexpectedResponse("PingStream") }
+            return PingReply(response)
         }
 
         /// The next reply (isolation-preserving form); see `next()`.

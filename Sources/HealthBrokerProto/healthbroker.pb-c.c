@@ -1042,6 +1042,1581 @@ void   healthbroker__v1__admin_broker_info_response__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__admin_broker_info_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__request_authorization_request__init
+                     (Healthbroker__V1__RequestAuthorizationRequest         *message)
+{
+  static const Healthbroker__V1__RequestAuthorizationRequest init_value = HEALTHBROKER__V1__REQUEST_AUTHORIZATION_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__request_authorization_request__get_packed_size
+                     (const Healthbroker__V1__RequestAuthorizationRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__request_authorization_request__pack
+                     (const Healthbroker__V1__RequestAuthorizationRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__request_authorization_request__pack_to_buffer
+                     (const Healthbroker__V1__RequestAuthorizationRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__RequestAuthorizationRequest *
+       healthbroker__v1__request_authorization_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__RequestAuthorizationRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__request_authorization_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__request_authorization_request__free_unpacked
+                     (Healthbroker__V1__RequestAuthorizationRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__request_authorization_response__init
+                     (Healthbroker__V1__RequestAuthorizationResponse         *message)
+{
+  static const Healthbroker__V1__RequestAuthorizationResponse init_value = HEALTHBROKER__V1__REQUEST_AUTHORIZATION_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__request_authorization_response__get_packed_size
+                     (const Healthbroker__V1__RequestAuthorizationResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__request_authorization_response__pack
+                     (const Healthbroker__V1__RequestAuthorizationResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__request_authorization_response__pack_to_buffer
+                     (const Healthbroker__V1__RequestAuthorizationResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__RequestAuthorizationResponse *
+       healthbroker__v1__request_authorization_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__RequestAuthorizationResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__request_authorization_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__request_authorization_response__free_unpacked
+                     (Healthbroker__V1__RequestAuthorizationResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__request_authorization_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__authorization_status_request__init
+                     (Healthbroker__V1__AuthorizationStatusRequest         *message)
+{
+  static const Healthbroker__V1__AuthorizationStatusRequest init_value = HEALTHBROKER__V1__AUTHORIZATION_STATUS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__authorization_status_request__get_packed_size
+                     (const Healthbroker__V1__AuthorizationStatusRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__authorization_status_request__pack
+                     (const Healthbroker__V1__AuthorizationStatusRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__authorization_status_request__pack_to_buffer
+                     (const Healthbroker__V1__AuthorizationStatusRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AuthorizationStatusRequest *
+       healthbroker__v1__authorization_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AuthorizationStatusRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__authorization_status_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__authorization_status_request__free_unpacked
+                     (Healthbroker__V1__AuthorizationStatusRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__authorization_status_response__init
+                     (Healthbroker__V1__AuthorizationStatusResponse         *message)
+{
+  static const Healthbroker__V1__AuthorizationStatusResponse init_value = HEALTHBROKER__V1__AUTHORIZATION_STATUS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__authorization_status_response__get_packed_size
+                     (const Healthbroker__V1__AuthorizationStatusResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__authorization_status_response__pack
+                     (const Healthbroker__V1__AuthorizationStatusResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__authorization_status_response__pack_to_buffer
+                     (const Healthbroker__V1__AuthorizationStatusResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AuthorizationStatusResponse *
+       healthbroker__v1__authorization_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AuthorizationStatusResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__authorization_status_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__authorization_status_response__free_unpacked
+                     (Healthbroker__V1__AuthorizationStatusResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__authorization_status_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__request_status_request__init
+                     (Healthbroker__V1__RequestStatusRequest         *message)
+{
+  static const Healthbroker__V1__RequestStatusRequest init_value = HEALTHBROKER__V1__REQUEST_STATUS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__request_status_request__get_packed_size
+                     (const Healthbroker__V1__RequestStatusRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_status_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__request_status_request__pack
+                     (const Healthbroker__V1__RequestStatusRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_status_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__request_status_request__pack_to_buffer
+                     (const Healthbroker__V1__RequestStatusRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_status_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__RequestStatusRequest *
+       healthbroker__v1__request_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__RequestStatusRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__request_status_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__request_status_request__free_unpacked
+                     (Healthbroker__V1__RequestStatusRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__request_status_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__request_status_response__init
+                     (Healthbroker__V1__RequestStatusResponse         *message)
+{
+  static const Healthbroker__V1__RequestStatusResponse init_value = HEALTHBROKER__V1__REQUEST_STATUS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__request_status_response__get_packed_size
+                     (const Healthbroker__V1__RequestStatusResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_status_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__request_status_response__pack
+                     (const Healthbroker__V1__RequestStatusResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_status_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__request_status_response__pack_to_buffer
+                     (const Healthbroker__V1__RequestStatusResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__request_status_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__RequestStatusResponse *
+       healthbroker__v1__request_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__RequestStatusResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__request_status_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__request_status_response__free_unpacked
+                     (Healthbroker__V1__RequestStatusResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__request_status_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__earliest_authorized_sample_date_request__init
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateRequest         *message)
+{
+  static const Healthbroker__V1__EarliestAuthorizedSampleDateRequest init_value = HEALTHBROKER__V1__EARLIEST_AUTHORIZED_SAMPLE_DATE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__earliest_authorized_sample_date_request__get_packed_size
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__earliest_authorized_sample_date_request__pack
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__earliest_authorized_sample_date_request__pack_to_buffer
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__EarliestAuthorizedSampleDateRequest *
+       healthbroker__v1__earliest_authorized_sample_date_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__EarliestAuthorizedSampleDateRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__earliest_authorized_sample_date_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__earliest_authorized_sample_date_request__free_unpacked
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__type_date__init
+                     (Healthbroker__V1__TypeDate         *message)
+{
+  static const Healthbroker__V1__TypeDate init_value = HEALTHBROKER__V1__TYPE_DATE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__type_date__get_packed_size
+                     (const Healthbroker__V1__TypeDate *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__type_date__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__type_date__pack
+                     (const Healthbroker__V1__TypeDate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__type_date__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__type_date__pack_to_buffer
+                     (const Healthbroker__V1__TypeDate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__type_date__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__TypeDate *
+       healthbroker__v1__type_date__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__TypeDate *)
+     protobuf_c_message_unpack (&healthbroker__v1__type_date__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__type_date__free_unpacked
+                     (Healthbroker__V1__TypeDate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__type_date__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__earliest_authorized_sample_date_response__init
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateResponse         *message)
+{
+  static const Healthbroker__V1__EarliestAuthorizedSampleDateResponse init_value = HEALTHBROKER__V1__EARLIEST_AUTHORIZED_SAMPLE_DATE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__earliest_authorized_sample_date_response__get_packed_size
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__earliest_authorized_sample_date_response__pack
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__earliest_authorized_sample_date_response__pack_to_buffer
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__EarliestAuthorizedSampleDateResponse *
+       healthbroker__v1__earliest_authorized_sample_date_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__EarliestAuthorizedSampleDateResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__earliest_authorized_sample_date_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__earliest_authorized_sample_date_response__free_unpacked
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__earliest_authorized_sample_date_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__earliest_permitted_sample_date_request__init
+                     (Healthbroker__V1__EarliestPermittedSampleDateRequest         *message)
+{
+  static const Healthbroker__V1__EarliestPermittedSampleDateRequest init_value = HEALTHBROKER__V1__EARLIEST_PERMITTED_SAMPLE_DATE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__earliest_permitted_sample_date_request__get_packed_size
+                     (const Healthbroker__V1__EarliestPermittedSampleDateRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__earliest_permitted_sample_date_request__pack
+                     (const Healthbroker__V1__EarliestPermittedSampleDateRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__earliest_permitted_sample_date_request__pack_to_buffer
+                     (const Healthbroker__V1__EarliestPermittedSampleDateRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__EarliestPermittedSampleDateRequest *
+       healthbroker__v1__earliest_permitted_sample_date_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__EarliestPermittedSampleDateRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__earliest_permitted_sample_date_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__earliest_permitted_sample_date_request__free_unpacked
+                     (Healthbroker__V1__EarliestPermittedSampleDateRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__earliest_permitted_sample_date_response__init
+                     (Healthbroker__V1__EarliestPermittedSampleDateResponse         *message)
+{
+  static const Healthbroker__V1__EarliestPermittedSampleDateResponse init_value = HEALTHBROKER__V1__EARLIEST_PERMITTED_SAMPLE_DATE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__earliest_permitted_sample_date_response__get_packed_size
+                     (const Healthbroker__V1__EarliestPermittedSampleDateResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__earliest_permitted_sample_date_response__pack
+                     (const Healthbroker__V1__EarliestPermittedSampleDateResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__earliest_permitted_sample_date_response__pack_to_buffer
+                     (const Healthbroker__V1__EarliestPermittedSampleDateResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__EarliestPermittedSampleDateResponse *
+       healthbroker__v1__earliest_permitted_sample_date_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__EarliestPermittedSampleDateResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__earliest_permitted_sample_date_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__earliest_permitted_sample_date_response__free_unpacked
+                     (Healthbroker__V1__EarliestPermittedSampleDateResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__earliest_permitted_sample_date_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__read_characteristics_request__init
+                     (Healthbroker__V1__ReadCharacteristicsRequest         *message)
+{
+  static const Healthbroker__V1__ReadCharacteristicsRequest init_value = HEALTHBROKER__V1__READ_CHARACTERISTICS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__read_characteristics_request__get_packed_size
+                     (const Healthbroker__V1__ReadCharacteristicsRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__read_characteristics_request__pack
+                     (const Healthbroker__V1__ReadCharacteristicsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__read_characteristics_request__pack_to_buffer
+                     (const Healthbroker__V1__ReadCharacteristicsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__ReadCharacteristicsRequest *
+       healthbroker__v1__read_characteristics_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__ReadCharacteristicsRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__read_characteristics_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__read_characteristics_request__free_unpacked
+                     (Healthbroker__V1__ReadCharacteristicsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__characteristic_value__init
+                     (Healthbroker__V1__CharacteristicValue         *message)
+{
+  static const Healthbroker__V1__CharacteristicValue init_value = HEALTHBROKER__V1__CHARACTERISTIC_VALUE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__characteristic_value__get_packed_size
+                     (const Healthbroker__V1__CharacteristicValue *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__characteristic_value__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__characteristic_value__pack
+                     (const Healthbroker__V1__CharacteristicValue *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__characteristic_value__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__characteristic_value__pack_to_buffer
+                     (const Healthbroker__V1__CharacteristicValue *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__characteristic_value__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__CharacteristicValue *
+       healthbroker__v1__characteristic_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__CharacteristicValue *)
+     protobuf_c_message_unpack (&healthbroker__v1__characteristic_value__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__characteristic_value__free_unpacked
+                     (Healthbroker__V1__CharacteristicValue *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__characteristic_value__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__read_characteristics_response__init
+                     (Healthbroker__V1__ReadCharacteristicsResponse         *message)
+{
+  static const Healthbroker__V1__ReadCharacteristicsResponse init_value = HEALTHBROKER__V1__READ_CHARACTERISTICS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__read_characteristics_response__get_packed_size
+                     (const Healthbroker__V1__ReadCharacteristicsResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__read_characteristics_response__pack
+                     (const Healthbroker__V1__ReadCharacteristicsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__read_characteristics_response__pack_to_buffer
+                     (const Healthbroker__V1__ReadCharacteristicsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__ReadCharacteristicsResponse *
+       healthbroker__v1__read_characteristics_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__ReadCharacteristicsResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__read_characteristics_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__read_characteristics_response__free_unpacked
+                     (Healthbroker__V1__ReadCharacteristicsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__read_characteristics_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__type_decision__init
+                     (Healthbroker__V1__TypeDecision         *message)
+{
+  static const Healthbroker__V1__TypeDecision init_value = HEALTHBROKER__V1__TYPE_DECISION__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__type_decision__get_packed_size
+                     (const Healthbroker__V1__TypeDecision *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__type_decision__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__type_decision__pack
+                     (const Healthbroker__V1__TypeDecision *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__type_decision__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__type_decision__pack_to_buffer
+                     (const Healthbroker__V1__TypeDecision *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__type_decision__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__TypeDecision *
+       healthbroker__v1__type_decision__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__TypeDecision *)
+     protobuf_c_message_unpack (&healthbroker__v1__type_decision__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__type_decision__free_unpacked
+                     (Healthbroker__V1__TypeDecision *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__type_decision__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__prompt__init
+                     (Healthbroker__V1__Prompt         *message)
+{
+  static const Healthbroker__V1__Prompt init_value = HEALTHBROKER__V1__PROMPT__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__prompt__get_packed_size
+                     (const Healthbroker__V1__Prompt *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__prompt__pack
+                     (const Healthbroker__V1__Prompt *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__prompt__pack_to_buffer
+                     (const Healthbroker__V1__Prompt *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__Prompt *
+       healthbroker__v1__prompt__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__Prompt *)
+     protobuf_c_message_unpack (&healthbroker__v1__prompt__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__prompt__free_unpacked
+                     (Healthbroker__V1__Prompt *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__prompt__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__prompt_event__init
+                     (Healthbroker__V1__PromptEvent         *message)
+{
+  static const Healthbroker__V1__PromptEvent init_value = HEALTHBROKER__V1__PROMPT_EVENT__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__prompt_event__get_packed_size
+                     (const Healthbroker__V1__PromptEvent *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt_event__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__prompt_event__pack
+                     (const Healthbroker__V1__PromptEvent *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt_event__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__prompt_event__pack_to_buffer
+                     (const Healthbroker__V1__PromptEvent *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt_event__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__PromptEvent *
+       healthbroker__v1__prompt_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__PromptEvent *)
+     protobuf_c_message_unpack (&healthbroker__v1__prompt_event__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__prompt_event__free_unpacked
+                     (Healthbroker__V1__PromptEvent *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__prompt_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__prompt_resolved__init
+                     (Healthbroker__V1__PromptResolved         *message)
+{
+  static const Healthbroker__V1__PromptResolved init_value = HEALTHBROKER__V1__PROMPT_RESOLVED__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__prompt_resolved__get_packed_size
+                     (const Healthbroker__V1__PromptResolved *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt_resolved__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__prompt_resolved__pack
+                     (const Healthbroker__V1__PromptResolved *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt_resolved__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__prompt_resolved__pack_to_buffer
+                     (const Healthbroker__V1__PromptResolved *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__prompt_resolved__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__PromptResolved *
+       healthbroker__v1__prompt_resolved__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__PromptResolved *)
+     protobuf_c_message_unpack (&healthbroker__v1__prompt_resolved__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__prompt_resolved__free_unpacked
+                     (Healthbroker__V1__PromptResolved *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__prompt_resolved__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_watch_prompts_request__init
+                     (Healthbroker__V1__AdminWatchPromptsRequest         *message)
+{
+  static const Healthbroker__V1__AdminWatchPromptsRequest init_value = HEALTHBROKER__V1__ADMIN_WATCH_PROMPTS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_watch_prompts_request__get_packed_size
+                     (const Healthbroker__V1__AdminWatchPromptsRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_watch_prompts_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_watch_prompts_request__pack
+                     (const Healthbroker__V1__AdminWatchPromptsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_watch_prompts_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_watch_prompts_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminWatchPromptsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_watch_prompts_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminWatchPromptsRequest *
+       healthbroker__v1__admin_watch_prompts_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminWatchPromptsRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_watch_prompts_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_watch_prompts_request__free_unpacked
+                     (Healthbroker__V1__AdminWatchPromptsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_watch_prompts_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_answer_prompt_request__init
+                     (Healthbroker__V1__AdminAnswerPromptRequest         *message)
+{
+  static const Healthbroker__V1__AdminAnswerPromptRequest init_value = HEALTHBROKER__V1__ADMIN_ANSWER_PROMPT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_answer_prompt_request__get_packed_size
+                     (const Healthbroker__V1__AdminAnswerPromptRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_answer_prompt_request__pack
+                     (const Healthbroker__V1__AdminAnswerPromptRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_answer_prompt_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminAnswerPromptRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminAnswerPromptRequest *
+       healthbroker__v1__admin_answer_prompt_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminAnswerPromptRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_answer_prompt_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_answer_prompt_request__free_unpacked
+                     (Healthbroker__V1__AdminAnswerPromptRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_answer_prompt_response__init
+                     (Healthbroker__V1__AdminAnswerPromptResponse         *message)
+{
+  static const Healthbroker__V1__AdminAnswerPromptResponse init_value = HEALTHBROKER__V1__ADMIN_ANSWER_PROMPT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_answer_prompt_response__get_packed_size
+                     (const Healthbroker__V1__AdminAnswerPromptResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_answer_prompt_response__pack
+                     (const Healthbroker__V1__AdminAnswerPromptResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_answer_prompt_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminAnswerPromptResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminAnswerPromptResponse *
+       healthbroker__v1__admin_answer_prompt_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminAnswerPromptResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_answer_prompt_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_answer_prompt_response__free_unpacked
+                     (Healthbroker__V1__AdminAnswerPromptResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_answer_prompt_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_cancel_prompt_request__init
+                     (Healthbroker__V1__AdminCancelPromptRequest         *message)
+{
+  static const Healthbroker__V1__AdminCancelPromptRequest init_value = HEALTHBROKER__V1__ADMIN_CANCEL_PROMPT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_cancel_prompt_request__get_packed_size
+                     (const Healthbroker__V1__AdminCancelPromptRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_cancel_prompt_request__pack
+                     (const Healthbroker__V1__AdminCancelPromptRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_cancel_prompt_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminCancelPromptRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminCancelPromptRequest *
+       healthbroker__v1__admin_cancel_prompt_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminCancelPromptRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_cancel_prompt_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_cancel_prompt_request__free_unpacked
+                     (Healthbroker__V1__AdminCancelPromptRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_cancel_prompt_response__init
+                     (Healthbroker__V1__AdminCancelPromptResponse         *message)
+{
+  static const Healthbroker__V1__AdminCancelPromptResponse init_value = HEALTHBROKER__V1__ADMIN_CANCEL_PROMPT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_cancel_prompt_response__get_packed_size
+                     (const Healthbroker__V1__AdminCancelPromptResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_cancel_prompt_response__pack
+                     (const Healthbroker__V1__AdminCancelPromptResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_cancel_prompt_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminCancelPromptResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminCancelPromptResponse *
+       healthbroker__v1__admin_cancel_prompt_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminCancelPromptResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_cancel_prompt_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_cancel_prompt_response__free_unpacked
+                     (Healthbroker__V1__AdminCancelPromptResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_cancel_prompt_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__grant__init
+                     (Healthbroker__V1__Grant         *message)
+{
+  static const Healthbroker__V1__Grant init_value = HEALTHBROKER__V1__GRANT__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__grant__get_packed_size
+                     (const Healthbroker__V1__Grant *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__grant__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__grant__pack
+                     (const Healthbroker__V1__Grant *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__grant__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__grant__pack_to_buffer
+                     (const Healthbroker__V1__Grant *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__grant__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__Grant *
+       healthbroker__v1__grant__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__Grant *)
+     protobuf_c_message_unpack (&healthbroker__v1__grant__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__grant__free_unpacked
+                     (Healthbroker__V1__Grant *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__grant__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_list_grants_request__init
+                     (Healthbroker__V1__AdminListGrantsRequest         *message)
+{
+  static const Healthbroker__V1__AdminListGrantsRequest init_value = HEALTHBROKER__V1__ADMIN_LIST_GRANTS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_list_grants_request__get_packed_size
+                     (const Healthbroker__V1__AdminListGrantsRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_list_grants_request__pack
+                     (const Healthbroker__V1__AdminListGrantsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_list_grants_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminListGrantsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminListGrantsRequest *
+       healthbroker__v1__admin_list_grants_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminListGrantsRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_list_grants_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_list_grants_request__free_unpacked
+                     (Healthbroker__V1__AdminListGrantsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_list_grants_response__init
+                     (Healthbroker__V1__AdminListGrantsResponse         *message)
+{
+  static const Healthbroker__V1__AdminListGrantsResponse init_value = HEALTHBROKER__V1__ADMIN_LIST_GRANTS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_list_grants_response__get_packed_size
+                     (const Healthbroker__V1__AdminListGrantsResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_list_grants_response__pack
+                     (const Healthbroker__V1__AdminListGrantsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_list_grants_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminListGrantsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminListGrantsResponse *
+       healthbroker__v1__admin_list_grants_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminListGrantsResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_list_grants_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_list_grants_response__free_unpacked
+                     (Healthbroker__V1__AdminListGrantsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_grants_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_revoke_request__init
+                     (Healthbroker__V1__AdminRevokeRequest         *message)
+{
+  static const Healthbroker__V1__AdminRevokeRequest init_value = HEALTHBROKER__V1__ADMIN_REVOKE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_revoke_request__get_packed_size
+                     (const Healthbroker__V1__AdminRevokeRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_revoke_request__pack
+                     (const Healthbroker__V1__AdminRevokeRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_revoke_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminRevokeRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminRevokeRequest *
+       healthbroker__v1__admin_revoke_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminRevokeRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_revoke_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_revoke_request__free_unpacked
+                     (Healthbroker__V1__AdminRevokeRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_revoke_response__init
+                     (Healthbroker__V1__AdminRevokeResponse         *message)
+{
+  static const Healthbroker__V1__AdminRevokeResponse init_value = HEALTHBROKER__V1__ADMIN_REVOKE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_revoke_response__get_packed_size
+                     (const Healthbroker__V1__AdminRevokeResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_revoke_response__pack
+                     (const Healthbroker__V1__AdminRevokeResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_revoke_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminRevokeResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminRevokeResponse *
+       healthbroker__v1__admin_revoke_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminRevokeResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_revoke_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_revoke_response__free_unpacked
+                     (Healthbroker__V1__AdminRevokeResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_revoke_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__source__init
+                     (Healthbroker__V1__Source         *message)
+{
+  static const Healthbroker__V1__Source init_value = HEALTHBROKER__V1__SOURCE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__source__get_packed_size
+                     (const Healthbroker__V1__Source *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__source__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__source__pack
+                     (const Healthbroker__V1__Source *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__source__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__source__pack_to_buffer
+                     (const Healthbroker__V1__Source *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__source__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__Source *
+       healthbroker__v1__source__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__Source *)
+     protobuf_c_message_unpack (&healthbroker__v1__source__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__source__free_unpacked
+                     (Healthbroker__V1__Source *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__source__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_list_sources_request__init
+                     (Healthbroker__V1__AdminListSourcesRequest         *message)
+{
+  static const Healthbroker__V1__AdminListSourcesRequest init_value = HEALTHBROKER__V1__ADMIN_LIST_SOURCES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_list_sources_request__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcesRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_list_sources_request__pack
+                     (const Healthbroker__V1__AdminListSourcesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_list_sources_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminListSourcesRequest *
+       healthbroker__v1__admin_list_sources_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminListSourcesRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_list_sources_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_list_sources_request__free_unpacked
+                     (Healthbroker__V1__AdminListSourcesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_list_sources_response__init
+                     (Healthbroker__V1__AdminListSourcesResponse         *message)
+{
+  static const Healthbroker__V1__AdminListSourcesResponse init_value = HEALTHBROKER__V1__ADMIN_LIST_SOURCES_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_list_sources_response__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcesResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_list_sources_response__pack
+                     (const Healthbroker__V1__AdminListSourcesResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_list_sources_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcesResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminListSourcesResponse *
+       healthbroker__v1__admin_list_sources_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminListSourcesResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_list_sources_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_list_sources_response__free_unpacked
+                     (Healthbroker__V1__AdminListSourcesResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_sources_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_set_characteristic_request__init
+                     (Healthbroker__V1__AdminSetCharacteristicRequest         *message)
+{
+  static const Healthbroker__V1__AdminSetCharacteristicRequest init_value = HEALTHBROKER__V1__ADMIN_SET_CHARACTERISTIC_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_set_characteristic_request__get_packed_size
+                     (const Healthbroker__V1__AdminSetCharacteristicRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_set_characteristic_request__pack
+                     (const Healthbroker__V1__AdminSetCharacteristicRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_set_characteristic_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetCharacteristicRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminSetCharacteristicRequest *
+       healthbroker__v1__admin_set_characteristic_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminSetCharacteristicRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_set_characteristic_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_set_characteristic_request__free_unpacked
+                     (Healthbroker__V1__AdminSetCharacteristicRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_set_characteristic_response__init
+                     (Healthbroker__V1__AdminSetCharacteristicResponse         *message)
+{
+  static const Healthbroker__V1__AdminSetCharacteristicResponse init_value = HEALTHBROKER__V1__ADMIN_SET_CHARACTERISTIC_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_set_characteristic_response__get_packed_size
+                     (const Healthbroker__V1__AdminSetCharacteristicResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_set_characteristic_response__pack
+                     (const Healthbroker__V1__AdminSetCharacteristicResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_set_characteristic_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetCharacteristicResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminSetCharacteristicResponse *
+       healthbroker__v1__admin_set_characteristic_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminSetCharacteristicResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_set_characteristic_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_set_characteristic_response__free_unpacked
+                     (Healthbroker__V1__AdminSetCharacteristicResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_characteristic_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_explain_request__init
+                     (Healthbroker__V1__AdminExplainRequest         *message)
+{
+  static const Healthbroker__V1__AdminExplainRequest init_value = HEALTHBROKER__V1__ADMIN_EXPLAIN_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_explain_request__get_packed_size
+                     (const Healthbroker__V1__AdminExplainRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_explain_request__pack
+                     (const Healthbroker__V1__AdminExplainRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_explain_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminExplainRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminExplainRequest *
+       healthbroker__v1__admin_explain_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminExplainRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_explain_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_explain_request__free_unpacked
+                     (Healthbroker__V1__AdminExplainRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_explain_response__init
+                     (Healthbroker__V1__AdminExplainResponse         *message)
+{
+  static const Healthbroker__V1__AdminExplainResponse init_value = HEALTHBROKER__V1__ADMIN_EXPLAIN_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_explain_response__get_packed_size
+                     (const Healthbroker__V1__AdminExplainResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_explain_response__pack
+                     (const Healthbroker__V1__AdminExplainResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_explain_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminExplainResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminExplainResponse *
+       healthbroker__v1__admin_explain_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminExplainResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_explain_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_explain_response__free_unpacked
+                     (Healthbroker__V1__AdminExplainResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_explain_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor healthbroker__v1__status__field_descriptors[3] =
 {
   {
@@ -1170,7 +2745,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__client_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[11] =
+static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[25] =
 {
   {
     "call_id",
@@ -1245,6 +2820,78 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "request_authorization",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, request_authorization),
+    &healthbroker__v1__request_authorization_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "authorization_status",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, authorization_status),
+    &healthbroker__v1__authorization_status_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "request_status",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, request_status),
+    &healthbroker__v1__request_status_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "earliest_authorized_sample_date",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, earliest_authorized_sample_date),
+    &healthbroker__v1__earliest_authorized_sample_date_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "earliest_permitted_sample_date",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, earliest_permitted_sample_date),
+    &healthbroker__v1__earliest_permitted_sample_date_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_characteristics",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, read_characteristics),
+    &healthbroker__v1__read_characteristics_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_add_app",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -1304,26 +2951,138 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "admin_watch_prompts",
+    110,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_watch_prompts),
+    &healthbroker__v1__admin_watch_prompts_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_answer_prompt",
+    111,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_answer_prompt),
+    &healthbroker__v1__admin_answer_prompt_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_cancel_prompt",
+    112,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_cancel_prompt),
+    &healthbroker__v1__admin_cancel_prompt_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_list_grants",
+    113,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_list_grants),
+    &healthbroker__v1__admin_list_grants_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_revoke",
+    114,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_revoke),
+    &healthbroker__v1__admin_revoke_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_list_sources",
+    115,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_list_sources),
+    &healthbroker__v1__admin_list_sources_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_set_characteristic",
+    116,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_set_characteristic),
+    &healthbroker__v1__admin_set_characteristic_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_explain",
+    117,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_explain),
+    &healthbroker__v1__admin_explain_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
-  6,   /* field[6] = admin_add_app */
-  10,   /* field[10] = admin_broker_info */
-  7,   /* field[7] = admin_list_apps */
-  8,   /* field[8] = admin_remove_app */
-  9,   /* field[9] = admin_rotate_token */
+  12,   /* field[12] = admin_add_app */
+  18,   /* field[18] = admin_answer_prompt */
+  16,   /* field[16] = admin_broker_info */
+  19,   /* field[19] = admin_cancel_prompt */
+  24,   /* field[24] = admin_explain */
+  13,   /* field[13] = admin_list_apps */
+  20,   /* field[20] = admin_list_grants */
+  22,   /* field[22] = admin_list_sources */
+  14,   /* field[14] = admin_remove_app */
+  21,   /* field[21] = admin_revoke */
+  15,   /* field[15] = admin_rotate_token */
+  23,   /* field[23] = admin_set_characteristic */
+  17,   /* field[17] = admin_watch_prompts */
+  7,   /* field[7] = authorization_status */
   0,   /* field[0] = call_id */
+  9,   /* field[9] = earliest_authorized_sample_date */
+  10,   /* field[10] = earliest_permitted_sample_date */
   3,   /* field[3] = hello */
   2,   /* field[2] = initial_credit */
   4,   /* field[4] = ping */
   5,   /* field[5] = ping_stream */
+  11,   /* field[11] = read_characteristics */
+  6,   /* field[6] = request_authorization */
+  8,   /* field[8] = request_status */
   1,   /* field[1] = timeout_us */
 };
-static const ProtobufCIntRange healthbroker__v1__call__number_ranges[3 + 1] =
+static const ProtobufCIntRange healthbroker__v1__call__number_ranges[5 + 1] =
 {
   { 1, 0 },
   { 10, 3 },
-  { 100, 6 },
-  { 0, 11 }
+  { 20, 6 },
+  { 100, 12 },
+  { 110, 17 },
+  { 0, 25 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
 {
@@ -1333,10 +3092,10 @@ const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
   "Healthbroker__V1__Call",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Call),
-  11,
+  25,
   healthbroker__v1__call__field_descriptors,
   healthbroker__v1__call__field_indices_by_name,
-  3,  healthbroker__v1__call__number_ranges,
+  5,  healthbroker__v1__call__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__call__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -1429,7 +3188,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__credit__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__credit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[10] =
+static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[23] =
 {
   {
     "call_id",
@@ -1487,6 +3246,78 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     offsetof(Healthbroker__V1__ServerFrame, response_case),
     offsetof(Healthbroker__V1__ServerFrame, ping),
     &healthbroker__v1__ping_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "request_authorization",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, request_authorization),
+    &healthbroker__v1__request_authorization_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "authorization_status",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, authorization_status),
+    &healthbroker__v1__authorization_status_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "request_status",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, request_status),
+    &healthbroker__v1__request_status_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "earliest_authorized_sample_date",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, earliest_authorized_sample_date),
+    &healthbroker__v1__earliest_authorized_sample_date_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "earliest_permitted_sample_date",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, earliest_permitted_sample_date),
+    &healthbroker__v1__earliest_permitted_sample_date_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_characteristics",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, read_characteristics),
+    &healthbroker__v1__read_characteristics_response__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1551,25 +3382,124 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "admin_answer_prompt",
+    111,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_answer_prompt),
+    &healthbroker__v1__admin_answer_prompt_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_cancel_prompt",
+    112,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_cancel_prompt),
+    &healthbroker__v1__admin_cancel_prompt_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_list_grants",
+    113,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_list_grants),
+    &healthbroker__v1__admin_list_grants_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_revoke",
+    114,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_revoke),
+    &healthbroker__v1__admin_revoke_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_list_sources",
+    115,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_list_sources),
+    &healthbroker__v1__admin_list_sources_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_set_characteristic",
+    116,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_set_characteristic),
+    &healthbroker__v1__admin_set_characteristic_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_explain",
+    117,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_explain),
+    &healthbroker__v1__admin_explain_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = {
-  5,   /* field[5] = admin_add_app */
-  9,   /* field[9] = admin_broker_info */
-  6,   /* field[6] = admin_list_apps */
-  7,   /* field[7] = admin_remove_app */
-  8,   /* field[8] = admin_rotate_token */
+  11,   /* field[11] = admin_add_app */
+  16,   /* field[16] = admin_answer_prompt */
+  15,   /* field[15] = admin_broker_info */
+  17,   /* field[17] = admin_cancel_prompt */
+  22,   /* field[22] = admin_explain */
+  12,   /* field[12] = admin_list_apps */
+  18,   /* field[18] = admin_list_grants */
+  20,   /* field[20] = admin_list_sources */
+  13,   /* field[13] = admin_remove_app */
+  19,   /* field[19] = admin_revoke */
+  14,   /* field[14] = admin_rotate_token */
+  21,   /* field[21] = admin_set_characteristic */
+  6,   /* field[6] = authorization_status */
   0,   /* field[0] = call_id */
+  8,   /* field[8] = earliest_authorized_sample_date */
+  9,   /* field[9] = earliest_permitted_sample_date */
   3,   /* field[3] = hello */
   4,   /* field[4] = ping */
+  10,   /* field[10] = read_characteristics */
+  5,   /* field[5] = request_authorization */
+  7,   /* field[7] = request_status */
   1,   /* field[1] = status */
   2,   /* field[2] = stream_item */
 };
-static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[3 + 1] =
+static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[5 + 1] =
 {
   { 1, 0 },
   { 10, 3 },
-  { 100, 5 },
-  { 0, 10 }
+  { 20, 5 },
+  { 100, 11 },
+  { 111, 16 },
+  { 0, 23 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
 {
@@ -1579,14 +3509,14 @@ const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
   "Healthbroker__V1__ServerFrame",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__ServerFrame),
-  10,
+  23,
   healthbroker__v1__server_frame__field_descriptors,
   healthbroker__v1__server_frame__field_indices_by_name,
-  3,  healthbroker__v1__server_frame__number_ranges,
+  5,  healthbroker__v1__server_frame__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__server_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__stream_item__field_descriptors[1] =
+static const ProtobufCFieldDescriptor healthbroker__v1__stream_item__field_descriptors[2] =
 {
   {
     "ping",
@@ -1600,14 +3530,28 @@ static const ProtobufCFieldDescriptor healthbroker__v1__stream_item__field_descr
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "prompt_event",
+    110,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__StreamItem, item_case),
+    offsetof(Healthbroker__V1__StreamItem, prompt_event),
+    &healthbroker__v1__prompt_event__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__stream_item__field_indices_by_name[] = {
   0,   /* field[0] = ping */
+  1,   /* field[1] = prompt_event */
 };
-static const ProtobufCIntRange healthbroker__v1__stream_item__number_ranges[1 + 1] =
+static const ProtobufCIntRange healthbroker__v1__stream_item__number_ranges[2 + 1] =
 {
   { 12, 0 },
-  { 0, 1 }
+  { 110, 1 },
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__stream_item__descriptor =
 {
@@ -1617,10 +3561,10 @@ const ProtobufCMessageDescriptor healthbroker__v1__stream_item__descriptor =
   "Healthbroker__V1__StreamItem",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__StreamItem),
-  1,
+  2,
   healthbroker__v1__stream_item__field_descriptors,
   healthbroker__v1__stream_item__field_indices_by_name,
-  1,  healthbroker__v1__stream_item__number_ranges,
+  2,  healthbroker__v1__stream_item__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__stream_item__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -2466,7 +4410,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_request__de
   (ProtobufCMessageInit) healthbroker__v1__admin_broker_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[7] =
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[9] =
 {
   {
     "broker_version",
@@ -2552,6 +4496,30 @@ static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_respon
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "frames_sent",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, frames_sent),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "write_calls",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, write_calls),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__admin_broker_info_response__field_indices_by_name[] = {
   3,   /* field[3] = admin_connections */
@@ -2560,12 +4528,14 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
   0,   /* field[0] = broker_version */
   4,   /* field[4] = calls_served */
   5,   /* field[5] = data_dir */
+  7,   /* field[7] = frames_sent */
   1,   /* field[1] = started_us */
+  8,   /* field[8] = write_calls */
 };
 static const ProtobufCIntRange healthbroker__v1__admin_broker_info_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__descriptor =
 {
@@ -2575,11 +4545,1656 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__d
   "Healthbroker__V1__AdminBrokerInfoResponse",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AdminBrokerInfoResponse),
-  7,
+  9,
   healthbroker__v1__admin_broker_info_response__field_descriptors,
   healthbroker__v1__admin_broker_info_response__field_indices_by_name,
   1,  healthbroker__v1__admin_broker_info_response__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__admin_broker_info_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__request_authorization_request__field_descriptors[2] =
+{
+  {
+    "share_types",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__RequestAuthorizationRequest, n_share_types),
+    offsetof(Healthbroker__V1__RequestAuthorizationRequest, share_types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_types",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__RequestAuthorizationRequest, n_read_types),
+    offsetof(Healthbroker__V1__RequestAuthorizationRequest, read_types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__request_authorization_request__field_indices_by_name[] = {
+  1,   /* field[1] = read_types */
+  0,   /* field[0] = share_types */
+};
+static const ProtobufCIntRange healthbroker__v1__request_authorization_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__request_authorization_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.RequestAuthorizationRequest",
+  "RequestAuthorizationRequest",
+  "Healthbroker__V1__RequestAuthorizationRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__RequestAuthorizationRequest),
+  2,
+  healthbroker__v1__request_authorization_request__field_descriptors,
+  healthbroker__v1__request_authorization_request__field_indices_by_name,
+  1,  healthbroker__v1__request_authorization_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__request_authorization_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__request_authorization_response__field_descriptors NULL
+#define healthbroker__v1__request_authorization_response__field_indices_by_name NULL
+#define healthbroker__v1__request_authorization_response__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__request_authorization_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.RequestAuthorizationResponse",
+  "RequestAuthorizationResponse",
+  "Healthbroker__V1__RequestAuthorizationResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__RequestAuthorizationResponse),
+  0,
+  healthbroker__v1__request_authorization_response__field_descriptors,
+  healthbroker__v1__request_authorization_response__field_indices_by_name,
+  0,  healthbroker__v1__request_authorization_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__request_authorization_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__authorization_status_request__field_descriptors[1] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AuthorizationStatusRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__authorization_status_request__field_indices_by_name[] = {
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__authorization_status_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__authorization_status_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AuthorizationStatusRequest",
+  "AuthorizationStatusRequest",
+  "Healthbroker__V1__AuthorizationStatusRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AuthorizationStatusRequest),
+  1,
+  healthbroker__v1__authorization_status_request__field_descriptors,
+  healthbroker__v1__authorization_status_request__field_indices_by_name,
+  1,  healthbroker__v1__authorization_status_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__authorization_status_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__authorization_status_response__field_descriptors[1] =
+{
+  {
+    "status",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AuthorizationStatusResponse, status),
+    &healthbroker__v1__authorization_status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__authorization_status_response__field_indices_by_name[] = {
+  0,   /* field[0] = status */
+};
+static const ProtobufCIntRange healthbroker__v1__authorization_status_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__authorization_status_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AuthorizationStatusResponse",
+  "AuthorizationStatusResponse",
+  "Healthbroker__V1__AuthorizationStatusResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AuthorizationStatusResponse),
+  1,
+  healthbroker__v1__authorization_status_response__field_descriptors,
+  healthbroker__v1__authorization_status_response__field_indices_by_name,
+  1,  healthbroker__v1__authorization_status_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__authorization_status_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__request_status_request__field_descriptors[2] =
+{
+  {
+    "share_types",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__RequestStatusRequest, n_share_types),
+    offsetof(Healthbroker__V1__RequestStatusRequest, share_types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_types",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__RequestStatusRequest, n_read_types),
+    offsetof(Healthbroker__V1__RequestStatusRequest, read_types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__request_status_request__field_indices_by_name[] = {
+  1,   /* field[1] = read_types */
+  0,   /* field[0] = share_types */
+};
+static const ProtobufCIntRange healthbroker__v1__request_status_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__request_status_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.RequestStatusRequest",
+  "RequestStatusRequest",
+  "Healthbroker__V1__RequestStatusRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__RequestStatusRequest),
+  2,
+  healthbroker__v1__request_status_request__field_descriptors,
+  healthbroker__v1__request_status_request__field_indices_by_name,
+  1,  healthbroker__v1__request_status_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__request_status_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__request_status_response__field_descriptors[1] =
+{
+  {
+    "status",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__RequestStatusResponse, status),
+    &healthbroker__v1__request_status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__request_status_response__field_indices_by_name[] = {
+  0,   /* field[0] = status */
+};
+static const ProtobufCIntRange healthbroker__v1__request_status_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__request_status_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.RequestStatusResponse",
+  "RequestStatusResponse",
+  "Healthbroker__V1__RequestStatusResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__RequestStatusResponse),
+  1,
+  healthbroker__v1__request_status_response__field_descriptors,
+  healthbroker__v1__request_status_response__field_indices_by_name,
+  1,  healthbroker__v1__request_status_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__request_status_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__earliest_authorized_sample_date_request__field_descriptors[1] =
+{
+  {
+    "types",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__EarliestAuthorizedSampleDateRequest, n_types),
+    offsetof(Healthbroker__V1__EarliestAuthorizedSampleDateRequest, types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__earliest_authorized_sample_date_request__field_indices_by_name[] = {
+  0,   /* field[0] = types */
+};
+static const ProtobufCIntRange healthbroker__v1__earliest_authorized_sample_date_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__earliest_authorized_sample_date_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.EarliestAuthorizedSampleDateRequest",
+  "EarliestAuthorizedSampleDateRequest",
+  "Healthbroker__V1__EarliestAuthorizedSampleDateRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__EarliestAuthorizedSampleDateRequest),
+  1,
+  healthbroker__v1__earliest_authorized_sample_date_request__field_descriptors,
+  healthbroker__v1__earliest_authorized_sample_date_request__field_indices_by_name,
+  1,  healthbroker__v1__earliest_authorized_sample_date_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__earliest_authorized_sample_date_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__type_date__field_descriptors[2] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__TypeDate, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__TypeDate, date_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__type_date__field_indices_by_name[] = {
+  1,   /* field[1] = date_us */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__type_date__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__type_date__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.TypeDate",
+  "TypeDate",
+  "Healthbroker__V1__TypeDate",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__TypeDate),
+  2,
+  healthbroker__v1__type_date__field_descriptors,
+  healthbroker__v1__type_date__field_indices_by_name,
+  1,  healthbroker__v1__type_date__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__type_date__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__earliest_authorized_sample_date_response__field_descriptors[1] =
+{
+  {
+    "dates",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__EarliestAuthorizedSampleDateResponse, n_dates),
+    offsetof(Healthbroker__V1__EarliestAuthorizedSampleDateResponse, dates),
+    &healthbroker__v1__type_date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__earliest_authorized_sample_date_response__field_indices_by_name[] = {
+  0,   /* field[0] = dates */
+};
+static const ProtobufCIntRange healthbroker__v1__earliest_authorized_sample_date_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__earliest_authorized_sample_date_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.EarliestAuthorizedSampleDateResponse",
+  "EarliestAuthorizedSampleDateResponse",
+  "Healthbroker__V1__EarliestAuthorizedSampleDateResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__EarliestAuthorizedSampleDateResponse),
+  1,
+  healthbroker__v1__earliest_authorized_sample_date_response__field_descriptors,
+  healthbroker__v1__earliest_authorized_sample_date_response__field_indices_by_name,
+  1,  healthbroker__v1__earliest_authorized_sample_date_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__earliest_authorized_sample_date_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__earliest_permitted_sample_date_request__field_descriptors NULL
+#define healthbroker__v1__earliest_permitted_sample_date_request__field_indices_by_name NULL
+#define healthbroker__v1__earliest_permitted_sample_date_request__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__earliest_permitted_sample_date_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.EarliestPermittedSampleDateRequest",
+  "EarliestPermittedSampleDateRequest",
+  "Healthbroker__V1__EarliestPermittedSampleDateRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__EarliestPermittedSampleDateRequest),
+  0,
+  healthbroker__v1__earliest_permitted_sample_date_request__field_descriptors,
+  healthbroker__v1__earliest_permitted_sample_date_request__field_indices_by_name,
+  0,  healthbroker__v1__earliest_permitted_sample_date_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__earliest_permitted_sample_date_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__earliest_permitted_sample_date_response__field_descriptors[1] =
+{
+  {
+    "date_us",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__EarliestPermittedSampleDateResponse, date_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__earliest_permitted_sample_date_response__field_indices_by_name[] = {
+  0,   /* field[0] = date_us */
+};
+static const ProtobufCIntRange healthbroker__v1__earliest_permitted_sample_date_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__earliest_permitted_sample_date_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.EarliestPermittedSampleDateResponse",
+  "EarliestPermittedSampleDateResponse",
+  "Healthbroker__V1__EarliestPermittedSampleDateResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__EarliestPermittedSampleDateResponse),
+  1,
+  healthbroker__v1__earliest_permitted_sample_date_response__field_descriptors,
+  healthbroker__v1__earliest_permitted_sample_date_response__field_indices_by_name,
+  1,  healthbroker__v1__earliest_permitted_sample_date_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__earliest_permitted_sample_date_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__read_characteristics_request__field_descriptors[1] =
+{
+  {
+    "types",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__ReadCharacteristicsRequest, n_types),
+    offsetof(Healthbroker__V1__ReadCharacteristicsRequest, types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__read_characteristics_request__field_indices_by_name[] = {
+  0,   /* field[0] = types */
+};
+static const ProtobufCIntRange healthbroker__v1__read_characteristics_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__read_characteristics_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.ReadCharacteristicsRequest",
+  "ReadCharacteristicsRequest",
+  "Healthbroker__V1__ReadCharacteristicsRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__ReadCharacteristicsRequest),
+  1,
+  healthbroker__v1__read_characteristics_request__field_descriptors,
+  healthbroker__v1__read_characteristics_request__field_indices_by_name,
+  1,  healthbroker__v1__read_characteristics_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__read_characteristics_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__characteristic_value__field_descriptors[3] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__CharacteristicValue, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__CharacteristicValue, has_value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__CharacteristicValue, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__characteristic_value__field_indices_by_name[] = {
+  1,   /* field[1] = has_value */
+  0,   /* field[0] = type */
+  2,   /* field[2] = value */
+};
+static const ProtobufCIntRange healthbroker__v1__characteristic_value__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__characteristic_value__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.CharacteristicValue",
+  "CharacteristicValue",
+  "Healthbroker__V1__CharacteristicValue",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__CharacteristicValue),
+  3,
+  healthbroker__v1__characteristic_value__field_descriptors,
+  healthbroker__v1__characteristic_value__field_indices_by_name,
+  1,  healthbroker__v1__characteristic_value__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__characteristic_value__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__read_characteristics_response__field_descriptors[1] =
+{
+  {
+    "values",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ReadCharacteristicsResponse, n_values),
+    offsetof(Healthbroker__V1__ReadCharacteristicsResponse, values),
+    &healthbroker__v1__characteristic_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__read_characteristics_response__field_indices_by_name[] = {
+  0,   /* field[0] = values */
+};
+static const ProtobufCIntRange healthbroker__v1__read_characteristics_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__read_characteristics_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.ReadCharacteristicsResponse",
+  "ReadCharacteristicsResponse",
+  "Healthbroker__V1__ReadCharacteristicsResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__ReadCharacteristicsResponse),
+  1,
+  healthbroker__v1__read_characteristics_response__field_descriptors,
+  healthbroker__v1__read_characteristics_response__field_indices_by_name,
+  1,  healthbroker__v1__read_characteristics_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__read_characteristics_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__type_decision__field_descriptors[4] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__TypeDecision, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "share",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__TypeDecision, share),
+    &healthbroker__v1__share_decision__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__TypeDecision, read),
+    &healthbroker__v1__read_decision__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limited_from_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__TypeDecision, limited_from_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__type_decision__field_indices_by_name[] = {
+  3,   /* field[3] = limited_from_us */
+  2,   /* field[2] = read */
+  1,   /* field[1] = share */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__type_decision__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__type_decision__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.TypeDecision",
+  "TypeDecision",
+  "Healthbroker__V1__TypeDecision",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__TypeDecision),
+  4,
+  healthbroker__v1__type_decision__field_descriptors,
+  healthbroker__v1__type_decision__field_indices_by_name,
+  1,  healthbroker__v1__type_decision__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__type_decision__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__prompt__field_descriptors[8] =
+{
+  {
+    "prompt_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, prompt_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, app_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_usage",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, read_usage),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "share_usage",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, share_usage),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "share_types",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__Prompt, n_share_types),
+    offsetof(Healthbroker__V1__Prompt, share_types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_types",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__Prompt, n_read_types),
+    offsetof(Healthbroker__V1__Prompt, read_types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_us",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, created_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__prompt__field_indices_by_name[] = {
+  1,   /* field[1] = app_id */
+  2,   /* field[2] = app_name */
+  7,   /* field[7] = created_us */
+  0,   /* field[0] = prompt_id */
+  6,   /* field[6] = read_types */
+  3,   /* field[3] = read_usage */
+  5,   /* field[5] = share_types */
+  4,   /* field[4] = share_usage */
+};
+static const ProtobufCIntRange healthbroker__v1__prompt__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__prompt__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.Prompt",
+  "Prompt",
+  "Healthbroker__V1__Prompt",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__Prompt),
+  8,
+  healthbroker__v1__prompt__field_descriptors,
+  healthbroker__v1__prompt__field_indices_by_name,
+  1,  healthbroker__v1__prompt__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__prompt__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__prompt_event__field_descriptors[2] =
+{
+  {
+    "raised",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__PromptEvent, event_case),
+    offsetof(Healthbroker__V1__PromptEvent, raised),
+    &healthbroker__v1__prompt__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "resolved",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__PromptEvent, event_case),
+    offsetof(Healthbroker__V1__PromptEvent, resolved),
+    &healthbroker__v1__prompt_resolved__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__prompt_event__field_indices_by_name[] = {
+  0,   /* field[0] = raised */
+  1,   /* field[1] = resolved */
+};
+static const ProtobufCIntRange healthbroker__v1__prompt_event__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__prompt_event__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.PromptEvent",
+  "PromptEvent",
+  "Healthbroker__V1__PromptEvent",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__PromptEvent),
+  2,
+  healthbroker__v1__prompt_event__field_descriptors,
+  healthbroker__v1__prompt_event__field_indices_by_name,
+  1,  healthbroker__v1__prompt_event__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__prompt_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__prompt_resolved__field_descriptors[2] =
+{
+  {
+    "prompt_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__PromptResolved, prompt_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "resolution",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__PromptResolved, resolution),
+    &healthbroker__v1__prompt_resolution__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__prompt_resolved__field_indices_by_name[] = {
+  0,   /* field[0] = prompt_id */
+  1,   /* field[1] = resolution */
+};
+static const ProtobufCIntRange healthbroker__v1__prompt_resolved__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__prompt_resolved__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.PromptResolved",
+  "PromptResolved",
+  "Healthbroker__V1__PromptResolved",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__PromptResolved),
+  2,
+  healthbroker__v1__prompt_resolved__field_descriptors,
+  healthbroker__v1__prompt_resolved__field_indices_by_name,
+  1,  healthbroker__v1__prompt_resolved__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__prompt_resolved__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__admin_watch_prompts_request__field_descriptors NULL
+#define healthbroker__v1__admin_watch_prompts_request__field_indices_by_name NULL
+#define healthbroker__v1__admin_watch_prompts_request__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__admin_watch_prompts_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminWatchPromptsRequest",
+  "AdminWatchPromptsRequest",
+  "Healthbroker__V1__AdminWatchPromptsRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminWatchPromptsRequest),
+  0,
+  healthbroker__v1__admin_watch_prompts_request__field_descriptors,
+  healthbroker__v1__admin_watch_prompts_request__field_indices_by_name,
+  0,  healthbroker__v1__admin_watch_prompts_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_watch_prompts_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_answer_prompt_request__field_descriptors[2] =
+{
+  {
+    "prompt_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminAnswerPromptRequest, prompt_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "decisions",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminAnswerPromptRequest, n_decisions),
+    offsetof(Healthbroker__V1__AdminAnswerPromptRequest, decisions),
+    &healthbroker__v1__type_decision__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_answer_prompt_request__field_indices_by_name[] = {
+  1,   /* field[1] = decisions */
+  0,   /* field[0] = prompt_id */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_answer_prompt_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_answer_prompt_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminAnswerPromptRequest",
+  "AdminAnswerPromptRequest",
+  "Healthbroker__V1__AdminAnswerPromptRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminAnswerPromptRequest),
+  2,
+  healthbroker__v1__admin_answer_prompt_request__field_descriptors,
+  healthbroker__v1__admin_answer_prompt_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_answer_prompt_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_answer_prompt_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__admin_answer_prompt_response__field_descriptors NULL
+#define healthbroker__v1__admin_answer_prompt_response__field_indices_by_name NULL
+#define healthbroker__v1__admin_answer_prompt_response__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__admin_answer_prompt_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminAnswerPromptResponse",
+  "AdminAnswerPromptResponse",
+  "Healthbroker__V1__AdminAnswerPromptResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminAnswerPromptResponse),
+  0,
+  healthbroker__v1__admin_answer_prompt_response__field_descriptors,
+  healthbroker__v1__admin_answer_prompt_response__field_indices_by_name,
+  0,  healthbroker__v1__admin_answer_prompt_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_answer_prompt_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_cancel_prompt_request__field_descriptors[1] =
+{
+  {
+    "prompt_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminCancelPromptRequest, prompt_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_cancel_prompt_request__field_indices_by_name[] = {
+  0,   /* field[0] = prompt_id */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_cancel_prompt_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_cancel_prompt_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminCancelPromptRequest",
+  "AdminCancelPromptRequest",
+  "Healthbroker__V1__AdminCancelPromptRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminCancelPromptRequest),
+  1,
+  healthbroker__v1__admin_cancel_prompt_request__field_descriptors,
+  healthbroker__v1__admin_cancel_prompt_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_cancel_prompt_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_cancel_prompt_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__admin_cancel_prompt_response__field_descriptors NULL
+#define healthbroker__v1__admin_cancel_prompt_response__field_indices_by_name NULL
+#define healthbroker__v1__admin_cancel_prompt_response__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__admin_cancel_prompt_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminCancelPromptResponse",
+  "AdminCancelPromptResponse",
+  "Healthbroker__V1__AdminCancelPromptResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminCancelPromptResponse),
+  0,
+  healthbroker__v1__admin_cancel_prompt_response__field_descriptors,
+  healthbroker__v1__admin_cancel_prompt_response__field_indices_by_name,
+  0,  healthbroker__v1__admin_cancel_prompt_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_cancel_prompt_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__grant__field_descriptors[6] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Grant, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "share",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Grant, share),
+    &healthbroker__v1__share_decision__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Grant, read),
+    &healthbroker__v1__read_decision__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limited_from_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Grant, limited_from_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "decided_us",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Grant, decided_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "decided_by",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Grant, decided_by),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__grant__field_indices_by_name[] = {
+  5,   /* field[5] = decided_by */
+  4,   /* field[4] = decided_us */
+  3,   /* field[3] = limited_from_us */
+  2,   /* field[2] = read */
+  1,   /* field[1] = share */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__grant__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__grant__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.Grant",
+  "Grant",
+  "Healthbroker__V1__Grant",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__Grant),
+  6,
+  healthbroker__v1__grant__field_descriptors,
+  healthbroker__v1__grant__field_indices_by_name,
+  1,  healthbroker__v1__grant__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__grant__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_list_grants_request__field_descriptors[1] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminListGrantsRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_list_grants_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_list_grants_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_list_grants_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminListGrantsRequest",
+  "AdminListGrantsRequest",
+  "Healthbroker__V1__AdminListGrantsRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminListGrantsRequest),
+  1,
+  healthbroker__v1__admin_list_grants_request__field_descriptors,
+  healthbroker__v1__admin_list_grants_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_list_grants_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_list_grants_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_list_grants_response__field_descriptors[1] =
+{
+  {
+    "grants",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminListGrantsResponse, n_grants),
+    offsetof(Healthbroker__V1__AdminListGrantsResponse, grants),
+    &healthbroker__v1__grant__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_list_grants_response__field_indices_by_name[] = {
+  0,   /* field[0] = grants */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_list_grants_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_list_grants_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminListGrantsResponse",
+  "AdminListGrantsResponse",
+  "Healthbroker__V1__AdminListGrantsResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminListGrantsResponse),
+  1,
+  healthbroker__v1__admin_list_grants_response__field_descriptors,
+  healthbroker__v1__admin_list_grants_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_list_grants_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_list_grants_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_revoke_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminRevokeRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "types",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__AdminRevokeRequest, n_types),
+    offsetof(Healthbroker__V1__AdminRevokeRequest, types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_revoke_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = types */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_revoke_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminRevokeRequest",
+  "AdminRevokeRequest",
+  "Healthbroker__V1__AdminRevokeRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminRevokeRequest),
+  2,
+  healthbroker__v1__admin_revoke_request__field_descriptors,
+  healthbroker__v1__admin_revoke_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_revoke_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_revoke_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_revoke_response__field_descriptors[1] =
+{
+  {
+    "revoked",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminRevokeResponse, revoked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_revoke_response__field_indices_by_name[] = {
+  0,   /* field[0] = revoked */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_revoke_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminRevokeResponse",
+  "AdminRevokeResponse",
+  "Healthbroker__V1__AdminRevokeResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminRevokeResponse),
+  1,
+  healthbroker__v1__admin_revoke_response__field_descriptors,
+  healthbroker__v1__admin_revoke_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_revoke_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_revoke_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptors[5] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Source, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Source, app_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first_request_us",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Source, first_request_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_request_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Source, last_request_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "registered",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Source, registered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__source__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = app_name */
+  2,   /* field[2] = first_request_us */
+  3,   /* field[3] = last_request_us */
+  4,   /* field[4] = registered */
+};
+static const ProtobufCIntRange healthbroker__v1__source__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.Source",
+  "Source",
+  "Healthbroker__V1__Source",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__Source),
+  5,
+  healthbroker__v1__source__field_descriptors,
+  healthbroker__v1__source__field_indices_by_name,
+  1,  healthbroker__v1__source__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__source__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__admin_list_sources_request__field_descriptors NULL
+#define healthbroker__v1__admin_list_sources_request__field_indices_by_name NULL
+#define healthbroker__v1__admin_list_sources_request__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminListSourcesRequest",
+  "AdminListSourcesRequest",
+  "Healthbroker__V1__AdminListSourcesRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminListSourcesRequest),
+  0,
+  healthbroker__v1__admin_list_sources_request__field_descriptors,
+  healthbroker__v1__admin_list_sources_request__field_indices_by_name,
+  0,  healthbroker__v1__admin_list_sources_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_list_sources_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_list_sources_response__field_descriptors[1] =
+{
+  {
+    "sources",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminListSourcesResponse, n_sources),
+    offsetof(Healthbroker__V1__AdminListSourcesResponse, sources),
+    &healthbroker__v1__source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_list_sources_response__field_indices_by_name[] = {
+  0,   /* field[0] = sources */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_list_sources_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminListSourcesResponse",
+  "AdminListSourcesResponse",
+  "Healthbroker__V1__AdminListSourcesResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminListSourcesResponse),
+  1,
+  healthbroker__v1__admin_list_sources_response__field_descriptors,
+  healthbroker__v1__admin_list_sources_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_list_sources_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_list_sources_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_set_characteristic_request__field_descriptors[3] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetCharacteristicRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetCharacteristicRequest, has_value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetCharacteristicRequest, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_set_characteristic_request__field_indices_by_name[] = {
+  1,   /* field[1] = has_value */
+  0,   /* field[0] = type */
+  2,   /* field[2] = value */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_set_characteristic_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_set_characteristic_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminSetCharacteristicRequest",
+  "AdminSetCharacteristicRequest",
+  "Healthbroker__V1__AdminSetCharacteristicRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminSetCharacteristicRequest),
+  3,
+  healthbroker__v1__admin_set_characteristic_request__field_descriptors,
+  healthbroker__v1__admin_set_characteristic_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_set_characteristic_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_set_characteristic_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__admin_set_characteristic_response__field_descriptors NULL
+#define healthbroker__v1__admin_set_characteristic_response__field_indices_by_name NULL
+#define healthbroker__v1__admin_set_characteristic_response__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__admin_set_characteristic_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminSetCharacteristicResponse",
+  "AdminSetCharacteristicResponse",
+  "Healthbroker__V1__AdminSetCharacteristicResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminSetCharacteristicResponse),
+  0,
+  healthbroker__v1__admin_set_characteristic_response__field_descriptors,
+  healthbroker__v1__admin_set_characteristic_response__field_indices_by_name,
+  0,  healthbroker__v1__admin_set_characteristic_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_set_characteristic_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_explain_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExplainRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExplainRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_explain_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_explain_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminExplainRequest",
+  "AdminExplainRequest",
+  "Healthbroker__V1__AdminExplainRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminExplainRequest),
+  2,
+  healthbroker__v1__admin_explain_request__field_descriptors,
+  healthbroker__v1__admin_explain_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_explain_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_explain_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_explain_response__field_descriptors[5] =
+{
+  {
+    "grant",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExplainResponse, grant),
+    &healthbroker__v1__grant__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ever_asked",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExplainResponse, ever_asked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "earliest_permitted_us",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExplainResponse, earliest_permitted_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "effective_read_from_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExplainResponse, effective_read_from_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "explanation",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExplainResponse, explanation),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_explain_response__field_indices_by_name[] = {
+  2,   /* field[2] = earliest_permitted_us */
+  3,   /* field[3] = effective_read_from_us */
+  1,   /* field[1] = ever_asked */
+  4,   /* field[4] = explanation */
+  0,   /* field[0] = grant */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_explain_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminExplainResponse",
+  "AdminExplainResponse",
+  "Healthbroker__V1__AdminExplainResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminExplainResponse),
+  5,
+  healthbroker__v1__admin_explain_response__field_descriptors,
+  healthbroker__v1__admin_explain_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_explain_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_explain_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue healthbroker__v1__status_code__enum_values_by_number[17] =
@@ -2686,5 +6301,159 @@ const ProtobufCEnumDescriptor healthbroker__v1__domain_code__descriptor =
   healthbroker__v1__domain_code__enum_values_by_name,
   1,
   healthbroker__v1__domain_code__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue healthbroker__v1__authorization_status__enum_values_by_number[3] =
+{
+  { "AUTHORIZATION_NOT_DETERMINED", "HEALTHBROKER__V1__AUTHORIZATION_STATUS__AUTHORIZATION_NOT_DETERMINED", 0 },
+  { "SHARING_DENIED", "HEALTHBROKER__V1__AUTHORIZATION_STATUS__SHARING_DENIED", 1 },
+  { "SHARING_AUTHORIZED", "HEALTHBROKER__V1__AUTHORIZATION_STATUS__SHARING_AUTHORIZED", 2 },
+};
+static const ProtobufCIntRange healthbroker__v1__authorization_status__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex healthbroker__v1__authorization_status__enum_values_by_name[3] =
+{
+  { "AUTHORIZATION_NOT_DETERMINED", 0 },
+  { "SHARING_AUTHORIZED", 2 },
+  { "SHARING_DENIED", 1 },
+};
+const ProtobufCEnumDescriptor healthbroker__v1__authorization_status__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AuthorizationStatus",
+  "AuthorizationStatus",
+  "Healthbroker__V1__AuthorizationStatus",
+  "healthbroker.v1",
+  3,
+  healthbroker__v1__authorization_status__enum_values_by_number,
+  3,
+  healthbroker__v1__authorization_status__enum_values_by_name,
+  1,
+  healthbroker__v1__authorization_status__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue healthbroker__v1__request_status__enum_values_by_number[3] =
+{
+  { "REQUEST_STATUS_UNKNOWN", "HEALTHBROKER__V1__REQUEST_STATUS__REQUEST_STATUS_UNKNOWN", 0 },
+  { "REQUEST_STATUS_SHOULD_REQUEST", "HEALTHBROKER__V1__REQUEST_STATUS__REQUEST_STATUS_SHOULD_REQUEST", 1 },
+  { "REQUEST_STATUS_UNNECESSARY", "HEALTHBROKER__V1__REQUEST_STATUS__REQUEST_STATUS_UNNECESSARY", 2 },
+};
+static const ProtobufCIntRange healthbroker__v1__request_status__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex healthbroker__v1__request_status__enum_values_by_name[3] =
+{
+  { "REQUEST_STATUS_SHOULD_REQUEST", 1 },
+  { "REQUEST_STATUS_UNKNOWN", 0 },
+  { "REQUEST_STATUS_UNNECESSARY", 2 },
+};
+const ProtobufCEnumDescriptor healthbroker__v1__request_status__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.RequestStatus",
+  "RequestStatus",
+  "Healthbroker__V1__RequestStatus",
+  "healthbroker.v1",
+  3,
+  healthbroker__v1__request_status__enum_values_by_number,
+  3,
+  healthbroker__v1__request_status__enum_values_by_name,
+  1,
+  healthbroker__v1__request_status__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue healthbroker__v1__share_decision__enum_values_by_number[3] =
+{
+  { "SHARE_UNDECIDED", "HEALTHBROKER__V1__SHARE_DECISION__SHARE_UNDECIDED", 0 },
+  { "SHARE_DENY", "HEALTHBROKER__V1__SHARE_DECISION__SHARE_DENY", 1 },
+  { "SHARE_ALLOW", "HEALTHBROKER__V1__SHARE_DECISION__SHARE_ALLOW", 2 },
+};
+static const ProtobufCIntRange healthbroker__v1__share_decision__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex healthbroker__v1__share_decision__enum_values_by_name[3] =
+{
+  { "SHARE_ALLOW", 2 },
+  { "SHARE_DENY", 1 },
+  { "SHARE_UNDECIDED", 0 },
+};
+const ProtobufCEnumDescriptor healthbroker__v1__share_decision__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.ShareDecision",
+  "ShareDecision",
+  "Healthbroker__V1__ShareDecision",
+  "healthbroker.v1",
+  3,
+  healthbroker__v1__share_decision__enum_values_by_number,
+  3,
+  healthbroker__v1__share_decision__enum_values_by_name,
+  1,
+  healthbroker__v1__share_decision__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue healthbroker__v1__read_decision__enum_values_by_number[4] =
+{
+  { "READ_UNDECIDED", "HEALTHBROKER__V1__READ_DECISION__READ_UNDECIDED", 0 },
+  { "READ_DENY", "HEALTHBROKER__V1__READ_DECISION__READ_DENY", 1 },
+  { "READ_FULL", "HEALTHBROKER__V1__READ_DECISION__READ_FULL", 2 },
+  { "READ_LIMITED", "HEALTHBROKER__V1__READ_DECISION__READ_LIMITED", 3 },
+};
+static const ProtobufCIntRange healthbroker__v1__read_decision__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex healthbroker__v1__read_decision__enum_values_by_name[4] =
+{
+  { "READ_DENY", 1 },
+  { "READ_FULL", 2 },
+  { "READ_LIMITED", 3 },
+  { "READ_UNDECIDED", 0 },
+};
+const ProtobufCEnumDescriptor healthbroker__v1__read_decision__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.ReadDecision",
+  "ReadDecision",
+  "Healthbroker__V1__ReadDecision",
+  "healthbroker.v1",
+  4,
+  healthbroker__v1__read_decision__enum_values_by_number,
+  4,
+  healthbroker__v1__read_decision__enum_values_by_name,
+  1,
+  healthbroker__v1__read_decision__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue healthbroker__v1__prompt_resolution__enum_values_by_number[4] =
+{
+  { "RESOLUTION_UNSPECIFIED", "HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_UNSPECIFIED", 0 },
+  { "RESOLUTION_ANSWERED", "HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_ANSWERED", 1 },
+  { "RESOLUTION_CANCELLED", "HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_CANCELLED", 2 },
+  { "RESOLUTION_WITHDRAWN", "HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_WITHDRAWN", 3 },
+};
+static const ProtobufCIntRange healthbroker__v1__prompt_resolution__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex healthbroker__v1__prompt_resolution__enum_values_by_name[4] =
+{
+  { "RESOLUTION_ANSWERED", 1 },
+  { "RESOLUTION_CANCELLED", 2 },
+  { "RESOLUTION_UNSPECIFIED", 0 },
+  { "RESOLUTION_WITHDRAWN", 3 },
+};
+const ProtobufCEnumDescriptor healthbroker__v1__prompt_resolution__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.PromptResolution",
+  "PromptResolution",
+  "Healthbroker__V1__PromptResolution",
+  "healthbroker.v1",
+  4,
+  healthbroker__v1__prompt_resolution__enum_values_by_number,
+  4,
+  healthbroker__v1__prompt_resolution__enum_values_by_name,
+  1,
+  healthbroker__v1__prompt_resolution__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

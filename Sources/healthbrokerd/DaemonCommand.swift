@@ -1,4 +1,5 @@
 import BrokerCore
+import Foundation
 import BrokerServer
 import CommandLineSupport
 
@@ -21,6 +22,8 @@ enum DaemonCommand {
             .option("output-high-water", value: "BYTES", help: "Queued reply bytes at which a connection stops being read.", default: "1048576"),
             .option("shutdown-grace-ms", value: "MS", help: "How long calls in flight may finish after SIGTERM.", default: "5000"),
             .option("admin-uid", value: "UID", help: "A uid besides the daemon's own allowed on the admin socket."),
+            .option("earliest-permitted-date", value: "DATE", help: "The store-wide floor: YYYY-MM-DD or an ISO-8601 UTC instant.", default: "2000-01-01"),
+            .option("consent-policy", value: "FILE", help: "A JSON consent policy that decides prompts before any agent sees them.", environment: "HEALTHBROKER_CONSENT_POLICY"),
             .option("log-level", value: "LEVEL", help: "debug, info, warning or error.", default: "info", environment: "HEALTHBROKER_LOG_LEVEL"),
         ]
     )
@@ -39,9 +42,25 @@ enum DaemonCommand {
         }
         configuration.adminUID = try command.uint32("admin-uid")
         configuration.logLevel = try command.value("log-level", expected: "debug, info, warning or error") { Logger.Level(name: $0) } ?? .info
+        configuration.earliestPermittedMicros = try command.value("earliest-permitted-date", expected: "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ") { ISODate.parse($0) } ?? configuration.earliestPermittedMicros
+        if let path = command.string("consent-policy") {
+            configuration.consentPolicy = try loadPolicy(path)
+        }
         guard configuration.appSocketPath != configuration.adminSocketPath else {
             throw ArgumentError(.invalidValue, "--socket and --admin-socket must differ")
         }
         return configuration
+    }
+
+    /// Reads and parses a consent policy file; any problem is a usage error naming the file.
+    static func loadPolicy(_ path: String) throws(ArgumentError) -> ConsentPolicy {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ArgumentError(.invalidValue, "cannot read the consent policy \(path)")
+        }
+        do throws(BrokerError) {
+            return try ConsentPolicy(jsonData: Array(data))
+        } catch {
+            throw ArgumentError(.invalidValue, "consent policy \(path): \(error.message)")
+        }
     }
 }

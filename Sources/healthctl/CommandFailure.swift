@@ -5,6 +5,11 @@ struct CommandFailure: Error, Equatable {
     /// The explanation, one line each; the first is the error itself, the rest are hints.
     var lines: [String]
 
+    /// A failure explained by `lines` (the first is the error, the rest are hints).
+    init(_ lines: [String]) {
+        self.lines = lines
+    }
+
     /// A failure to open the admin connection at `socket`.
     init(connecting error: BrokerError, socket: String) {
         switch error.code {

@@ -11,6 +11,14 @@ enum HealthctlCommand {
         case ["apps", "remove"]: try await AppsCommands.remove(command, context: context)
         case ["apps", "rotate-token"]: try await AppsCommands.rotateToken(command, context: context)
         case ["status"]: try await StatusCommand.run(context: context)
+        case ["consent"]: try await ConsentCommand.run(command, context: context)
+        case ["grants"]: try await GrantsCommands.grants(command, context: context)
+        case ["revoke"]: try await GrantsCommands.revoke(command, context: context)
+        case ["sources"]: try await SourcesCommand.run(context: context)
+        case ["characteristics", "set"]: try await CharacteristicsCommands.set(command, context: context)
+        case ["characteristics", "clear"]: try await CharacteristicsCommands.clear(command, context: context)
+        case ["explain"]: try await GrantsCommands.explain(command, context: context)
+        case ["types"]: TypesCommand.run(context: context)
         default: preconditionFailure("no handler for '\(command.commandName)'")
         }
     }

@@ -1,7 +1,7 @@
 import BrokerCore
 import CommandLineSupport
 
-/// The `healthctl` command tree: global options, `apps add|list|remove|rotate-token` and `status`.
+/// The `healthctl` command tree: global options, `apps …`, `status`, and the authorization commands.
 enum HealthctlSpec {
     /// The program name used in help and in error messages.
     static let programName = "healthctl"
@@ -11,8 +11,10 @@ enum HealthctlSpec {
         programName,
         summary: "Administer a running HealthBroker daemon over its admin socket.",
         discussion: """
-            Registers apps, issues their tokens and shows the daemon's status. The admin socket only \
-            admits the daemon's own user. Add --json for machine-readable output on standard output; \
+            Registers apps, issues their tokens, shows the daemon's status, answers authorization \
+            prompts as the person (consent), and shows or revokes what each app was granted. Type \
+            arguments take a HealthKit identifier or its short alias ('healthctl types' lists both). \
+            The admin socket only admits the daemon's own user. Add --json for machine-readable output on standard output; \
             errors always go to standard error as 'healthctl: MESSAGE' with exit status 1 (64 for a \
             command line healthctl cannot accept).
             """,
@@ -22,7 +24,7 @@ enum HealthctlSpec {
                 default: DefaultPaths.adminSocket, environment: "HEALTHBROKER_ADMIN_SOCKET"),
             .flag("json", help: "Print JSON (keys sorted; instants as ISO-8601 plus *_us microseconds)."),
         ],
-        subcommands: [apps, status]
+        subcommands: [apps, status, consent, grants, revoke, sources, characteristics, explain, types]
     )
 
     /// `healthctl apps …`.

@@ -29,6 +29,41 @@ enum UTCTimestamp {
         return (year, month, day)
     }
 
+    /// Midnight UTC of a `YYYY-MM-DD` date, in microseconds since the epoch; nil when malformed or not a real date.
+    static func micros(fromDate text: String) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]),
+              (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        return daysSince1970(year: year, month: month, day: day) * secondsPerDay * microsPerSecond
+    }
+
+    /// The day count from 1970-01-01 of a proleptic Gregorian date (the inverse of `civilDate`).
+    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = floorDivide(shiftedYear, 400).quotient
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// 29 for February of a leap year, else the month's usual length.
+    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// `2025-06-01`: the UTC calendar date of an instant.
+    static func dateString(micros: Int64) -> String {
+        String(string(micros: micros).prefix(while: { $0 != "T" }))
+    }
+
     /// Division rounding towards −∞, with a remainder in `0..<divisor`.
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let quotient = value / divisor

@@ -17,6 +17,49 @@ enum Samples {
         AppInfo(appID: "max", name: "uid max", pinnedUID: UInt32.max, createdMicros: Int64.min),
     ]
 
+    /// Broker info with every counter set, the write counters included.
+    static let busyBroker: BrokerInfo = {
+        var info = BrokerInfo(
+            brokerVersion: "0.1.0", startedMicros: 1_699_999_999_000_000, appConnections: 12,
+            adminConnections: 1, callsServed: UInt64.max, dataDirectory: "/home/zoë/.local/share/健康",
+            brokerTimeMicros: 1_700_000_000_000_000)
+        info.framesSent = 1_234_567_890_123
+        info.writeCalls = UInt64.max - 1
+        return info
+    }()
+
+    /// Type identifiers a newer client could send: the codec copies them without validating.
+    static let oddType = ObjectType("HKQuantityTypeIdentifier心拍数🫀")
+    static let emptyType = ObjectType("")
+    static let longType = ObjectType(String(repeating: "HKCategoryTypeIdentifierÜ", count: 40))
+
+    static let decisions: [TypeDecision] = [
+        TypeDecision(type: .stepCount, share: .allow, read: .limited(fromMicros: 1_700_000_000_000_000)),
+        TypeDecision(type: .heartRate, share: nil, read: .full),
+        TypeDecision(type: .workout, share: .deny, read: .deny),
+        TypeDecision(type: .sleepAnalysis, share: .deny, read: nil),
+        TypeDecision(type: oddType, share: nil, read: nil),
+        TypeDecision(type: .bodyMass, share: .allow, read: .limited(fromMicros: -86_400_000_000)),
+        TypeDecision(type: emptyType, read: .limited(fromMicros: 0)),
+        TypeDecision(type: .mindfulSession, read: .limited(fromMicros: Int64.min)),
+    ]
+
+    static let grants: [Grant] = [
+        Grant(
+            type: .stepCount, share: .allow, read: .limited(fromMicros: 1_690_000_000_000_000),
+            decidedMicros: 1_700_000_000_000_000, decidedBy: "agent"),
+        Grant(type: .heartRate, read: .full, decidedMicros: 1, decidedBy: "policy"),
+        Grant(type: .workout, share: .deny, decidedMicros: -1, decidedBy: ""),
+        Grant(type: oddType, share: .deny, read: .deny, decidedMicros: Int64.max, decidedBy: "person 👤 \(unicode)"),
+        Grant(type: emptyType, decidedMicros: 0, decidedBy: "nobody asked"),
+        Grant(type: .bodyMass, read: .limited(fromMicros: -5), decidedMicros: Int64.min, decidedBy: "agent"),
+    ]
+
+    static let prompt = Prompt(
+        id: 17, appID: "com.example.心", appName: "Heart ♥ \(unicode)", readUsage: "reads your heart rate",
+        shareUsage: "écrit des séances", shareTypes: [.workout, .activeEnergyBurned, oddType],
+        readTypes: [.heartRate, .restingHeartRate, .dateOfBirth, longType], createdMicros: 1_700_000_000_654_321)
+
     static let clientFrames: [ClientFrame] = [
         .call(Call(
             callID: 1, timeoutMicros: 250_000, initialCredit: 0,
@@ -46,6 +89,43 @@ enum Samples {
         .call(Call(callID: 105, request: .adminRemoveApp(appID: ""))),
         .call(Call(callID: 106, request: .adminRotateToken(appID: "org.example.睡眠"))),
         .call(Call(callID: 107, request: .adminBrokerInfo)),
+        .call(Call(
+            callID: 20, timeoutMicros: 120_000_000,
+            request: .requestAuthorization(share: [.stepCount, .workout, oddType], read: [.heartRate, .dateOfBirth, longType]))),
+        .call(Call(callID: 21, request: .requestAuthorization(share: [], read: []))),
+        .call(Call(callID: 22, request: .requestAuthorization(share: [], read: [.sleepAnalysis]))),
+        .call(Call(callID: 23, request: .requestAuthorization(share: [emptyType, emptyType], read: []))),
+        .call(Call(callID: 24, request: .authorizationStatus(.stepCount))),
+        .call(Call(callID: 25, request: .authorizationStatus(oddType))),
+        .call(Call(callID: 26, request: .authorizationStatus(emptyType))),
+        .call(Call(callID: 27, request: .requestStatus(share: [.bodyMass], read: []))),
+        .call(Call(callID: 28, request: .requestStatus(share: [], read: [oddType, .heartRate, .heartRate]))),
+        .call(Call(callID: 29, request: .requestStatus(share: [], read: []))),
+        .call(Call(callID: 30, request: .earliestAuthorizedSampleDate([.stepCount, .heartRate, oddType, longType]))),
+        .call(Call(callID: 31, request: .earliestAuthorizedSampleDate([]))),
+        .call(Call(callID: 32, timeoutMicros: 1, request: .earliestPermittedSampleDate)),
+        .call(Call(callID: 33, request: .readCharacteristics([.dateOfBirth, .biologicalSex, .bloodType, oddType]))),
+        .call(Call(callID: 34, request: .readCharacteristics([]))),
+        .call(Call(callID: 110, initialCredit: 8, request: .adminWatchPrompts)),
+        .call(Call(callID: 111, request: .adminAnswerPrompt(promptID: 17, decisions: decisions))),
+        .call(Call(callID: 112, request: .adminAnswerPrompt(promptID: UInt64.max, decisions: []))),
+        .call(Call(callID: 113, request: .adminAnswerPrompt(promptID: 0, decisions: [TypeDecision(type: .heartRate)]))),
+        .call(Call(callID: 114, request: .adminCancelPrompt(promptID: 42))),
+        .call(Call(callID: 115, request: .adminCancelPrompt(promptID: 0))),
+        .call(Call(callID: 116, request: .adminListGrants(appID: "com.example.心"))),
+        .call(Call(callID: 117, request: .adminListGrants(appID: ""))),
+        .call(Call(callID: 118, request: .adminRevoke(appID: "org.example.睡眠", types: [.sleepAnalysis, oddType, emptyType]))),
+        .call(Call(callID: 119, request: .adminRevoke(appID: "com.example.steps", types: []))),
+        .call(Call(callID: 120, request: .adminListSources)),
+        .call(Call(
+            callID: 121,
+            request: .adminSetCharacteristic(CharacteristicValue(type: .dateOfBirth, value: "1990-04-01")))),
+        .call(Call(callID: 122, request: .adminSetCharacteristic(CharacteristicValue(type: .bloodType, value: nil)))),
+        .call(Call(callID: 123, request: .adminSetCharacteristic(CharacteristicValue(type: .biologicalSex, value: "")))),
+        .call(Call(callID: 124, request: .adminSetCharacteristic(CharacteristicValue(type: oddType, value: unicode)))),
+        .call(Call(callID: 125, request: .adminExplain(appID: "com.example.steps", type: .stepCount))),
+        .call(Call(callID: 126, request: .adminExplain(appID: "", type: emptyType))),
+        .call(Call(callID: 127, request: .adminExplain(appID: "org.example.睡眠", type: oddType))),
         .call(Call(callID: 108, timeoutMicros: 9, request: .unknown)),
         .call(Call(callID: 0, request: .unknown)),
         .cancel(callID: 42),
@@ -77,6 +157,48 @@ enum Samples {
             response: .streamItem(.ping(PingResponse(
                 payload: patternBytes(300, seed: 2), brokerTimeMicros: Int64.max, sequence: UInt64.max)))),
         ServerFrame(callID: 5, status: .ok),
+        ServerFrame(callID: 6, response: .streamItem(.promptEvent(.raised(prompt)))),
+        ServerFrame(
+            callID: 6,
+            response: .streamItem(.promptEvent(.raised(Prompt(
+                id: 0, appID: "", appName: "", readUsage: "", shareUsage: "", shareTypes: [], readTypes: [],
+                createdMicros: 0))))),
+        ServerFrame(
+            callID: 6,
+            response: .streamItem(.promptEvent(.raised(Prompt(
+                id: UInt64.max, appID: "a", appName: "A", readUsage: "r", shareUsage: "", shareTypes: [],
+                readTypes: [.stepCount], createdMicros: -1))))),
+        ServerFrame(callID: 6, response: .streamItem(.promptEvent(.resolved(promptID: 17, resolution: .answered)))),
+        ServerFrame(callID: 6, response: .streamItem(.promptEvent(.resolved(promptID: 0, resolution: .cancelled)))),
+        ServerFrame(
+            callID: 6, response: .streamItem(.promptEvent(.resolved(promptID: UInt64.max, resolution: .withdrawn)))),
+        ServerFrame(callID: 20, response: .requestAuthorization),
+        ServerFrame(callID: 24, response: .authorizationStatus(.notDetermined)),
+        ServerFrame(callID: 24, response: .authorizationStatus(.sharingDenied)),
+        ServerFrame(callID: 24, response: .authorizationStatus(.sharingAuthorized)),
+        ServerFrame(callID: 27, response: .requestStatus(.unknown)),
+        ServerFrame(callID: 27, response: .requestStatus(.shouldRequest)),
+        ServerFrame(callID: 27, response: .requestStatus(.unnecessary)),
+        ServerFrame(callID: 30, response: .earliestAuthorizedSampleDate([:])),
+        ServerFrame(
+            callID: 30,
+            response: .earliestAuthorizedSampleDate([
+                .stepCount: 1_690_000_000_000_000, .heartRate: -86_400_000_000, oddType: Int64.min, emptyType: 0,
+                longType: Int64.max, .bodyMass: 1,
+            ])),
+        ServerFrame(callID: 32, response: .earliestPermittedSampleDate(1_600_000_000_000_000)),
+        ServerFrame(callID: 32, response: .earliestPermittedSampleDate(-1)),
+        ServerFrame(callID: 32, response: .earliestPermittedSampleDate(0)),
+        ServerFrame(callID: 33, response: .readCharacteristics([])),
+        ServerFrame(
+            callID: 33,
+            response: .readCharacteristics([
+                CharacteristicValue(type: .dateOfBirth, value: "1990-04-01"),
+                CharacteristicValue(type: .biologicalSex, value: nil),
+                CharacteristicValue(type: .bloodType, value: ""),
+                CharacteristicValue(type: oddType, value: unicode),
+                CharacteristicValue(type: .dateOfBirth, value: nil),
+            ])),
         ServerFrame(callID: 100, response: .adminAddApp(AppCredentials(app: apps[0], token: "hb_Zm9vYmFy_🔑"))),
         ServerFrame(callID: 101, response: .adminAddApp(AppCredentials(app: apps[1], token: ""))),
         ServerFrame(callID: 102, response: .adminListApps([])),
@@ -87,15 +209,46 @@ enum Samples {
         ServerFrame(callID: 107, response: .adminRotateToken(AppCredentials(app: apps[3], token: unicode))),
         ServerFrame(
             callID: 108,
-            response: .adminBrokerInfo(BrokerInfo(
-                brokerVersion: "0.1.0", startedMicros: 1_699_999_999_000_000, appConnections: 12,
-                adminConnections: 1, callsServed: UInt64.max, dataDirectory: "/home/zoë/.local/share/健康",
-                brokerTimeMicros: 1_700_000_000_000_000))),
+            response: .adminBrokerInfo(busyBroker)),
         ServerFrame(
             callID: 109,
             response: .adminBrokerInfo(BrokerInfo(
                 brokerVersion: "", startedMicros: 0, appConnections: 0, adminConnections: 0, callsServed: 0,
                 dataDirectory: "", brokerTimeMicros: 0))),
+        ServerFrame(callID: 111, response: .adminAnswerPrompt),
+        ServerFrame(callID: 114, response: .adminCancelPrompt),
+        ServerFrame(callID: 116, response: .adminListGrants([])),
+        ServerFrame(callID: 116, response: .adminListGrants(grants)),
+        ServerFrame(callID: 118, response: .adminRevoke(revoked: 0)),
+        ServerFrame(callID: 118, response: .adminRevoke(revoked: UInt32.max)),
+        ServerFrame(callID: 120, response: .adminListSources([])),
+        ServerFrame(
+            callID: 120,
+            response: .adminListSources([
+                Source(
+                    appID: "com.example.steps", appName: "Steps 👣", firstRequestMicros: 1_700_000_000_000_000,
+                    lastRequestMicros: 1_700_000_100_000_000, isRegistered: true),
+                Source(appID: "org.example.gone", appName: unicode, firstRequestMicros: -1, lastRequestMicros: 0, isRegistered: false),
+                Source(appID: "", appName: "", firstRequestMicros: Int64.min, lastRequestMicros: Int64.max, isRegistered: true),
+            ])),
+        ServerFrame(callID: 121, response: .adminSetCharacteristic),
+        ServerFrame(
+            callID: 125,
+            response: .adminExplain(Explanation(
+                grant: grants[0], earliestPermittedMicros: 1_600_000_000_000_000,
+                effectiveReadFromMicros: 1_690_000_000_000_000, text: "Limited: reads from 2023-07-22. \(unicode)"))),
+        ServerFrame(
+            callID: 126,
+            response: .adminExplain(Explanation(
+                grant: nil, earliestPermittedMicros: 0, effectiveReadFromMicros: nil, text: "Never asked."))),
+        ServerFrame(
+            callID: 127,
+            response: .adminExplain(Explanation(
+                grant: grants[2], earliestPermittedMicros: -1, effectiveReadFromMicros: -5, text: ""))),
+        ServerFrame(
+            callID: 128,
+            response: .adminExplain(Explanation(
+                grant: grants[4], earliestPermittedMicros: Int64.min, effectiveReadFromMicros: nil, text: "undecided"))),
         ServerFrame(
             callID: 9, status: Status(code: .permissionDenied, domain: .authorizationDenied, message: "denied ☂ \(unicode)")),
         ServerFrame(callID: 10, status: Status(code: .deadlineExceeded, message: "")),

@@ -85,4 +85,22 @@ struct WireCodecMalformedTests {
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x00]
         #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
     }
+
+    @Test func emptyPromptEventIsRefused() {
+        // ServerFrame { call_id: 1, stream_item { prompt_event {} } }
+        let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x03, 0xF2, 0x06, 0x00]
+        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+    }
+
+    @Test func promptEventOfAnUnknownKindIsRefused() {
+        // ServerFrame { call_id: 1, stream_item { prompt_event { field 3: {} } } }
+        let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x05, 0xF2, 0x06, 0x02, 0x1A, 0x00]
+        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+    }
+
+    @Test func typeListCutInsideAnIdentifierIsRefused() {
+        // Call { call_id: 1, read_characteristics (25) { types: declares 5 bytes, has 2 } }
+        let bytes: [UInt8] = [0x0A, 0x09, 0x08, 0x01, 0xCA, 0x01, 0x04, 0x0A, 0x05, 0x61, 0x62]
+        #expect(throws: undecodable("ClientFrame")) { try WireCodec.decodeClientFrame(bytes[...]) }
+    }
 }

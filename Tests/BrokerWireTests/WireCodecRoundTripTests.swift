@@ -20,6 +20,10 @@ struct WireCodecRoundTripTests {
         #expect(methods == [
             "Hello", "Ping", "PingStream", "AdminAddApp", "AdminListApps", "AdminRemoveApp", "AdminRotateToken",
             "AdminBrokerInfo", "Unknown",
+            "RequestAuthorization", "AuthorizationStatus", "RequestStatus", "EarliestAuthorizedSampleDate",
+            "EarliestPermittedSampleDate", "ReadCharacteristics",
+            "AdminWatchPrompts", "AdminAnswerPrompt", "AdminCancelPrompt", "AdminListGrants", "AdminRevoke",
+            "AdminListSources", "AdminSetCharacteristic", "AdminExplain",
         ])
     }
 
@@ -32,7 +36,121 @@ struct WireCodecRoundTripTests {
         #expect(cases == [
             "streamItem", "hello", "ping", "adminAddApp", "adminListApps", "adminRemoveApp", "adminRotateToken",
             "adminBrokerInfo",
+            "requestAuthorization", "authorizationStatus", "requestStatus", "earliestAuthorizedSampleDate",
+            "earliestPermittedSampleDate", "readCharacteristics",
+            "adminAnswerPrompt", "adminCancelPrompt", "adminListGrants", "adminRevoke", "adminListSources",
+            "adminSetCharacteristic", "adminExplain",
         ])
+    }
+
+    @Test func everyStreamItemAndPromptEventCaseIsCovered() {
+        var items = Set<String>()
+        var resolutions = Set<PromptResolution>()
+        var raised = false
+        for frame in Samples.serverFrames {
+            guard case .streamItem(let item)? = frame.response else { continue }
+            switch item {
+            case .ping: items.insert("ping")
+            case .promptEvent(.raised): items.insert("promptEvent"); raised = true
+            case .promptEvent(.resolved(_, let resolution)): items.insert("promptEvent"); resolutions.insert(resolution)
+            }
+        }
+        #expect(items == ["ping", "promptEvent"])
+        #expect(raised)
+        #expect(resolutions == Set(PromptResolution.allCases))
+    }
+
+    @Test func everyDecisionShapeIsCovered() {
+        // Each share decision (and undecided) and each read decision shape (and undecided) appears.
+        func shape(_ read: ReadDecision?) -> String {
+            switch read {
+            case nil: "undecided"
+            case .deny: "deny"
+            case .full: "full"
+            case .limited: "limited"
+            }
+        }
+        let all = ["undecided", "deny", "full", "limited"]
+        #expect(Set(Samples.decisions.map { shape($0.read) }) == Set(all))
+        #expect(Set(Samples.grants.map { shape($0.read) }) == Set(all))
+        #expect(Set(Samples.decisions.map(\.share)) == [nil, .deny, .allow])
+        #expect(Set(Samples.grants.map(\.share)) == [nil, .deny, .allow])
+    }
+
+    @Test func everyEnumValueRoundTrips() throws {
+        for status in AuthorizationStatus.allCases {
+            let frame = ServerFrame(callID: 1, response: .authorizationStatus(status))
+            #expect(try roundTrip(frame) == frame)
+        }
+        for status in RequestStatus.allCases {
+            let frame = ServerFrame(callID: 1, response: .requestStatus(status))
+            #expect(try roundTrip(frame) == frame)
+        }
+        for resolution in PromptResolution.allCases {
+            let frame = ServerFrame(callID: 1, response: .streamItem(.promptEvent(.resolved(promptID: 3, resolution: resolution))))
+            #expect(try roundTrip(frame) == frame)
+        }
+        let shares: [ShareDecision?] = [nil] + ShareDecision.allCases.map(Optional.some)
+        let reads: [ReadDecision?] = [nil, .deny, .full, .limited(fromMicros: 0), .limited(fromMicros: -1), .limited(fromMicros: 7)]
+        for share in shares {
+            for read in reads {
+                let decision = TypeDecision(type: .stepCount, share: share, read: read)
+                let call = ClientFrame.call(Call(callID: 1, request: .adminAnswerPrompt(promptID: 1, decisions: [decision])))
+                #expect(try roundTrip(call) == call)
+                let grant = Grant(type: .stepCount, share: share, read: read, decidedMicros: 5, decidedBy: "agent")
+                let list = ServerFrame(callID: 1, response: .adminListGrants([grant]))
+                #expect(try roundTrip(list) == list)
+            }
+        }
+    }
+
+    @Test func characteristicValueNilAndEmptyAreDistinguished() throws {
+        for value: String? in [nil, "", "A+"] {
+            let characteristic = CharacteristicValue(type: .bloodType, value: value)
+            let set = ClientFrame.call(Call(callID: 1, request: .adminSetCharacteristic(characteristic)))
+            #expect(try roundTrip(set) == set)
+            let read = ServerFrame(callID: 1, response: .readCharacteristics([characteristic]))
+            guard case .readCharacteristics(let values)? = try roundTrip(read).response else {
+                Issue.record("not characteristics")
+                continue
+            }
+            #expect(values.map(\.value) == [value])
+        }
+    }
+
+    @Test func explanationEffectiveReadFromZeroComesBackAsNil() throws {
+        // effective_read_from_us has no presence bit: 0 is how nil travels.
+        let explanation = Explanation(grant: Samples.grants[1], earliestPermittedMicros: 9, effectiveReadFromMicros: 0, text: "x")
+        guard case .adminExplain(let decoded)? = try roundTrip(ServerFrame(callID: 1, response: .adminExplain(explanation))).response
+        else {
+            Issue.record("not an explanation")
+            return
+        }
+        #expect(decoded.effectiveReadFromMicros == nil)
+        #expect(decoded.grant == Samples.grants[1])
+    }
+
+    @Test func earliestAuthorizedSampleDatesEncodeTheSameWhateverTheInsertionOrder() throws {
+        let entries = (0..<50).map { (ObjectType("HKType\($0)-ü"), Int64($0) * -1_000_003) }
+        var forward: [ObjectType: Int64] = [:]
+        for (type, date) in entries { forward[type] = date }
+        var backward: [ObjectType: Int64] = Dictionary(minimumCapacity: 200)
+        for (type, date) in entries.reversed() { backward[type] = date }
+        let first = payload(of: ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(forward)))
+        let second = payload(of: ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(backward)))
+        #expect(first == second)
+        #expect(try roundTrip(ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(backward)))
+            == ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(forward)))
+    }
+
+    @Test func brokerInfoWriteCountersRoundTrip() throws {
+        let frame = ServerFrame(callID: 1, response: .adminBrokerInfo(Samples.busyBroker))
+        guard case .adminBrokerInfo(let info)? = try roundTrip(frame).response else {
+            Issue.record("not broker info")
+            return
+        }
+        #expect(info.framesSent == 1_234_567_890_123)
+        #expect(info.writeCalls == UInt64.max - 1)
     }
 
     @Test func everyStatusCodeAndDomainCodeRoundTrips() throws {

@@ -14,6 +14,10 @@ public struct BrokerInfo: Sendable, Hashable {
     public var dataDirectory: String
     /// The broker's wall clock.
     public var brokerTimeMicros: Int64
+    /// Reply frames written since start.
+    public var framesSent: UInt64 = 0
+    /// Write syscalls that carried them (fewer than frames when replies are batched).
+    public var writeCalls: UInt64 = 0
 
     /// Creates broker info.
     public init(brokerVersion: String, startedMicros: Int64, appConnections: UInt32, adminConnections: UInt32, callsServed: UInt64, dataDirectory: String, brokerTimeMicros: Int64) {

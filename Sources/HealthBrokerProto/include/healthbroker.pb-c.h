@@ -38,6 +38,41 @@ typedef struct Healthbroker__V1__AdminRotateTokenRequest Healthbroker__V1__Admin
 typedef struct Healthbroker__V1__AdminRotateTokenResponse Healthbroker__V1__AdminRotateTokenResponse;
 typedef struct Healthbroker__V1__AdminBrokerInfoRequest Healthbroker__V1__AdminBrokerInfoRequest;
 typedef struct Healthbroker__V1__AdminBrokerInfoResponse Healthbroker__V1__AdminBrokerInfoResponse;
+typedef struct Healthbroker__V1__RequestAuthorizationRequest Healthbroker__V1__RequestAuthorizationRequest;
+typedef struct Healthbroker__V1__RequestAuthorizationResponse Healthbroker__V1__RequestAuthorizationResponse;
+typedef struct Healthbroker__V1__AuthorizationStatusRequest Healthbroker__V1__AuthorizationStatusRequest;
+typedef struct Healthbroker__V1__AuthorizationStatusResponse Healthbroker__V1__AuthorizationStatusResponse;
+typedef struct Healthbroker__V1__RequestStatusRequest Healthbroker__V1__RequestStatusRequest;
+typedef struct Healthbroker__V1__RequestStatusResponse Healthbroker__V1__RequestStatusResponse;
+typedef struct Healthbroker__V1__EarliestAuthorizedSampleDateRequest Healthbroker__V1__EarliestAuthorizedSampleDateRequest;
+typedef struct Healthbroker__V1__TypeDate Healthbroker__V1__TypeDate;
+typedef struct Healthbroker__V1__EarliestAuthorizedSampleDateResponse Healthbroker__V1__EarliestAuthorizedSampleDateResponse;
+typedef struct Healthbroker__V1__EarliestPermittedSampleDateRequest Healthbroker__V1__EarliestPermittedSampleDateRequest;
+typedef struct Healthbroker__V1__EarliestPermittedSampleDateResponse Healthbroker__V1__EarliestPermittedSampleDateResponse;
+typedef struct Healthbroker__V1__ReadCharacteristicsRequest Healthbroker__V1__ReadCharacteristicsRequest;
+typedef struct Healthbroker__V1__CharacteristicValue Healthbroker__V1__CharacteristicValue;
+typedef struct Healthbroker__V1__ReadCharacteristicsResponse Healthbroker__V1__ReadCharacteristicsResponse;
+typedef struct Healthbroker__V1__TypeDecision Healthbroker__V1__TypeDecision;
+typedef struct Healthbroker__V1__Prompt Healthbroker__V1__Prompt;
+typedef struct Healthbroker__V1__PromptEvent Healthbroker__V1__PromptEvent;
+typedef struct Healthbroker__V1__PromptResolved Healthbroker__V1__PromptResolved;
+typedef struct Healthbroker__V1__AdminWatchPromptsRequest Healthbroker__V1__AdminWatchPromptsRequest;
+typedef struct Healthbroker__V1__AdminAnswerPromptRequest Healthbroker__V1__AdminAnswerPromptRequest;
+typedef struct Healthbroker__V1__AdminAnswerPromptResponse Healthbroker__V1__AdminAnswerPromptResponse;
+typedef struct Healthbroker__V1__AdminCancelPromptRequest Healthbroker__V1__AdminCancelPromptRequest;
+typedef struct Healthbroker__V1__AdminCancelPromptResponse Healthbroker__V1__AdminCancelPromptResponse;
+typedef struct Healthbroker__V1__Grant Healthbroker__V1__Grant;
+typedef struct Healthbroker__V1__AdminListGrantsRequest Healthbroker__V1__AdminListGrantsRequest;
+typedef struct Healthbroker__V1__AdminListGrantsResponse Healthbroker__V1__AdminListGrantsResponse;
+typedef struct Healthbroker__V1__AdminRevokeRequest Healthbroker__V1__AdminRevokeRequest;
+typedef struct Healthbroker__V1__AdminRevokeResponse Healthbroker__V1__AdminRevokeResponse;
+typedef struct Healthbroker__V1__Source Healthbroker__V1__Source;
+typedef struct Healthbroker__V1__AdminListSourcesRequest Healthbroker__V1__AdminListSourcesRequest;
+typedef struct Healthbroker__V1__AdminListSourcesResponse Healthbroker__V1__AdminListSourcesResponse;
+typedef struct Healthbroker__V1__AdminSetCharacteristicRequest Healthbroker__V1__AdminSetCharacteristicRequest;
+typedef struct Healthbroker__V1__AdminSetCharacteristicResponse Healthbroker__V1__AdminSetCharacteristicResponse;
+typedef struct Healthbroker__V1__AdminExplainRequest Healthbroker__V1__AdminExplainRequest;
+typedef struct Healthbroker__V1__AdminExplainResponse Healthbroker__V1__AdminExplainResponse;
 
 
 /* --- enums --- */
@@ -119,6 +154,56 @@ typedef enum _Healthbroker__V1__DomainCode {
   HEALTHBROKER__V1__DOMAIN_CODE__DOMAIN_PROTOCOL_ERROR = 11
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__DOMAIN_CODE)
 } Healthbroker__V1__DomainCode;
+/*
+ * Share status only, as HKHealthStore.authorizationStatus(for:).
+ */
+typedef enum _Healthbroker__V1__AuthorizationStatus {
+  HEALTHBROKER__V1__AUTHORIZATION_STATUS__AUTHORIZATION_NOT_DETERMINED = 0,
+  HEALTHBROKER__V1__AUTHORIZATION_STATUS__SHARING_DENIED = 1,
+  HEALTHBROKER__V1__AUTHORIZATION_STATUS__SHARING_AUTHORIZED = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__AUTHORIZATION_STATUS)
+} Healthbroker__V1__AuthorizationStatus;
+/*
+ * As HKAuthorizationRequestStatus.
+ */
+typedef enum _Healthbroker__V1__RequestStatus {
+  HEALTHBROKER__V1__REQUEST_STATUS__REQUEST_STATUS_UNKNOWN = 0,
+  HEALTHBROKER__V1__REQUEST_STATUS__REQUEST_STATUS_SHOULD_REQUEST = 1,
+  HEALTHBROKER__V1__REQUEST_STATUS__REQUEST_STATUS_UNNECESSARY = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__REQUEST_STATUS)
+} Healthbroker__V1__RequestStatus;
+typedef enum _Healthbroker__V1__ShareDecision {
+  HEALTHBROKER__V1__SHARE_DECISION__SHARE_UNDECIDED = 0,
+  HEALTHBROKER__V1__SHARE_DECISION__SHARE_DENY = 1,
+  HEALTHBROKER__V1__SHARE_DECISION__SHARE_ALLOW = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SHARE_DECISION)
+} Healthbroker__V1__ShareDecision;
+typedef enum _Healthbroker__V1__ReadDecision {
+  HEALTHBROKER__V1__READ_DECISION__READ_UNDECIDED = 0,
+  HEALTHBROKER__V1__READ_DECISION__READ_DENY = 1,
+  HEALTHBROKER__V1__READ_DECISION__READ_FULL = 2,
+  /*
+   * with limited_from_us
+   */
+  HEALTHBROKER__V1__READ_DECISION__READ_LIMITED = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__READ_DECISION)
+} Healthbroker__V1__ReadDecision;
+typedef enum _Healthbroker__V1__PromptResolution {
+  HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_UNSPECIFIED = 0,
+  /*
+   * a person (or agent) answered
+   */
+  HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_ANSWERED = 1,
+  /*
+   * the person cancelled: the app gets user canceled
+   */
+  HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_CANCELLED = 2,
+  /*
+   * the waiting call ended (deadline, cancel, disconnect, app removed)
+   */
+  HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_WITHDRAWN = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__PROMPT_RESOLUTION)
+} Healthbroker__V1__PromptResolution;
 
 /* --- messages --- */
 
@@ -168,11 +253,25 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_HELLO = 10,
   HEALTHBROKER__V1__CALL__REQUEST_PING = 11,
   HEALTHBROKER__V1__CALL__REQUEST_PING_STREAM = 12,
+  HEALTHBROKER__V1__CALL__REQUEST_REQUEST_AUTHORIZATION = 20,
+  HEALTHBROKER__V1__CALL__REQUEST_AUTHORIZATION_STATUS = 21,
+  HEALTHBROKER__V1__CALL__REQUEST_REQUEST_STATUS = 22,
+  HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_AUTHORIZED_SAMPLE_DATE = 23,
+  HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_PERMITTED_SAMPLE_DATE = 24,
+  HEALTHBROKER__V1__CALL__REQUEST_READ_CHARACTERISTICS = 25,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ADD_APP = 100,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_APPS = 101,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_REMOVE_APP = 102,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ROTATE_TOKEN = 103,
-  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_BROKER_INFO = 104
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_BROKER_INFO = 104,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_WATCH_PROMPTS = 110,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ANSWER_PROMPT = 111,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_CANCEL_PROMPT = 112,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_GRANTS = 113,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_REVOKE = 114,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_SOURCES = 115,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_CHARACTERISTIC = 116,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN = 117
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__CALL__REQUEST__CASE)
 } Healthbroker__V1__Call__RequestCase;
 
@@ -196,11 +295,25 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__HelloRequest *hello;
     Healthbroker__V1__PingRequest *ping;
     Healthbroker__V1__PingStreamRequest *ping_stream;
+    Healthbroker__V1__RequestAuthorizationRequest *request_authorization;
+    Healthbroker__V1__AuthorizationStatusRequest *authorization_status;
+    Healthbroker__V1__RequestStatusRequest *request_status;
+    Healthbroker__V1__EarliestAuthorizedSampleDateRequest *earliest_authorized_sample_date;
+    Healthbroker__V1__EarliestPermittedSampleDateRequest *earliest_permitted_sample_date;
+    Healthbroker__V1__ReadCharacteristicsRequest *read_characteristics;
     Healthbroker__V1__AdminAddAppRequest *admin_add_app;
     Healthbroker__V1__AdminListAppsRequest *admin_list_apps;
     Healthbroker__V1__AdminRemoveAppRequest *admin_remove_app;
     Healthbroker__V1__AdminRotateTokenRequest *admin_rotate_token;
     Healthbroker__V1__AdminBrokerInfoRequest *admin_broker_info;
+    Healthbroker__V1__AdminWatchPromptsRequest *admin_watch_prompts;
+    Healthbroker__V1__AdminAnswerPromptRequest *admin_answer_prompt;
+    Healthbroker__V1__AdminCancelPromptRequest *admin_cancel_prompt;
+    Healthbroker__V1__AdminListGrantsRequest *admin_list_grants;
+    Healthbroker__V1__AdminRevokeRequest *admin_revoke;
+    Healthbroker__V1__AdminListSourcesRequest *admin_list_sources;
+    Healthbroker__V1__AdminSetCharacteristicRequest *admin_set_characteristic;
+    Healthbroker__V1__AdminExplainRequest *admin_explain;
   };
 };
 #define HEALTHBROKER__V1__CALL__INIT \
@@ -240,11 +353,24 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_STREAM_ITEM = 3,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_HELLO = 10,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_PING = 11,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_REQUEST_AUTHORIZATION = 20,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_AUTHORIZATION_STATUS = 21,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_REQUEST_STATUS = 22,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_AUTHORIZED_SAMPLE_DATE = 23,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_PERMITTED_SAMPLE_DATE = 24,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_READ_CHARACTERISTICS = 25,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ADD_APP = 100,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_APPS = 101,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_REMOVE_APP = 102,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ROTATE_TOKEN = 103,
-  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_BROKER_INFO = 104
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_BROKER_INFO = 104,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ANSWER_PROMPT = 111,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_CANCEL_PROMPT = 112,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_GRANTS = 113,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_REVOKE = 114,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_SOURCES = 115,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_CHARACTERISTIC = 116,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN = 117
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SERVER_FRAME__RESPONSE__CASE)
 } Healthbroker__V1__ServerFrame__ResponseCase;
 
@@ -267,11 +393,24 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__StreamItem *stream_item;
     Healthbroker__V1__HelloResponse *hello;
     Healthbroker__V1__PingResponse *ping;
+    Healthbroker__V1__RequestAuthorizationResponse *request_authorization;
+    Healthbroker__V1__AuthorizationStatusResponse *authorization_status;
+    Healthbroker__V1__RequestStatusResponse *request_status;
+    Healthbroker__V1__EarliestAuthorizedSampleDateResponse *earliest_authorized_sample_date;
+    Healthbroker__V1__EarliestPermittedSampleDateResponse *earliest_permitted_sample_date;
+    Healthbroker__V1__ReadCharacteristicsResponse *read_characteristics;
     Healthbroker__V1__AdminAddAppResponse *admin_add_app;
     Healthbroker__V1__AdminListAppsResponse *admin_list_apps;
     Healthbroker__V1__AdminRemoveAppResponse *admin_remove_app;
     Healthbroker__V1__AdminRotateTokenResponse *admin_rotate_token;
     Healthbroker__V1__AdminBrokerInfoResponse *admin_broker_info;
+    Healthbroker__V1__AdminAnswerPromptResponse *admin_answer_prompt;
+    Healthbroker__V1__AdminCancelPromptResponse *admin_cancel_prompt;
+    Healthbroker__V1__AdminListGrantsResponse *admin_list_grants;
+    Healthbroker__V1__AdminRevokeResponse *admin_revoke;
+    Healthbroker__V1__AdminListSourcesResponse *admin_list_sources;
+    Healthbroker__V1__AdminSetCharacteristicResponse *admin_set_characteristic;
+    Healthbroker__V1__AdminExplainResponse *admin_explain;
   };
 };
 #define HEALTHBROKER__V1__SERVER_FRAME__INIT \
@@ -281,7 +420,8 @@ struct  Healthbroker__V1__ServerFrame
 
 typedef enum {
   HEALTHBROKER__V1__STREAM_ITEM__ITEM__NOT_SET = 0,
-  HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING = 12
+  HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING = 12,
+  HEALTHBROKER__V1__STREAM_ITEM__ITEM_PROMPT_EVENT = 110
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__STREAM_ITEM__ITEM__CASE)
 } Healthbroker__V1__StreamItem__ItemCase;
 
@@ -294,6 +434,7 @@ struct  Healthbroker__V1__StreamItem
   Healthbroker__V1__StreamItem__ItemCase item_case;
   union {
     Healthbroker__V1__PingResponse *ping;
+    Healthbroker__V1__PromptEvent *prompt_event;
   };
 };
 #define HEALTHBROKER__V1__STREAM_ITEM__INIT \
@@ -505,10 +646,485 @@ struct  Healthbroker__V1__AdminBrokerInfoResponse
   uint64_t calls_served;
   char *data_dir;
   int64_t broker_time_us;
+  /*
+   * reply frames written since start
+   */
+  uint64_t frames_sent;
+  /*
+   * write syscalls (uv_try_write + uv_write) that carried them
+   */
+  uint64_t write_calls;
 };
 #define HEALTHBROKER__V1__ADMIN_BROKER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_broker_info_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0 }
+
+
+/*
+ * Asks the person for share (write) and read access. Completes OK once every requested type is
+ * decided ("the request was handled": OK also when the person denied everything). Completes at once
+ * when nothing is undecided. Otherwise it waits for the person: user cancelled → CANCELLED with
+ * DOMAIN_USER_CANCELED; deadline → DEADLINE_EXCEEDED; one prompt per app at a time (others queue).
+ * Errors, with no prompt: both sets empty, a share type that cannot be shared, read types without a
+ * registered read usage text, share types without a share usage text → INVALID_ARGUMENT.
+ */
+struct  Healthbroker__V1__RequestAuthorizationRequest
+{
+  ProtobufCMessage base;
+  size_t n_share_types;
+  char **share_types;
+  size_t n_read_types;
+  char **read_types;
+};
+#define HEALTHBROKER__V1__REQUEST_AUTHORIZATION_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__request_authorization_request__descriptor) \
+    , 0,NULL, 0,NULL }
+
+
+struct  Healthbroker__V1__RequestAuthorizationResponse
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__REQUEST_AUTHORIZATION_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__request_authorization_response__descriptor) \
+     }
+
+
+struct  Healthbroker__V1__AuthorizationStatusRequest
+{
+  ProtobufCMessage base;
+  char *type;
+};
+#define HEALTHBROKER__V1__AUTHORIZATION_STATUS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__authorization_status_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__AuthorizationStatusResponse
+{
+  ProtobufCMessage base;
+  Healthbroker__V1__AuthorizationStatus status;
+};
+#define HEALTHBROKER__V1__AUTHORIZATION_STATUS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__authorization_status_response__descriptor) \
+    , HEALTHBROKER__V1__AUTHORIZATION_STATUS__AUTHORIZATION_NOT_DETERMINED }
+
+
+struct  Healthbroker__V1__RequestStatusRequest
+{
+  ProtobufCMessage base;
+  size_t n_share_types;
+  char **share_types;
+  size_t n_read_types;
+  char **read_types;
+};
+#define HEALTHBROKER__V1__REQUEST_STATUS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__request_status_request__descriptor) \
+    , 0,NULL, 0,NULL }
+
+
+struct  Healthbroker__V1__RequestStatusResponse
+{
+  ProtobufCMessage base;
+  Healthbroker__V1__RequestStatus status;
+};
+#define HEALTHBROKER__V1__REQUEST_STATUS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__request_status_response__descriptor) \
+    , HEALTHBROKER__V1__REQUEST_STATUS__REQUEST_STATUS_UNKNOWN }
+
+
+/*
+ * An entry only for types with limited read access (date = the later of the person's chosen start
+ * and the store's earliest permitted date); none for full, denied, not determined, not requested or
+ * characteristic types.
+ */
+struct  Healthbroker__V1__EarliestAuthorizedSampleDateRequest
+{
+  ProtobufCMessage base;
+  size_t n_types;
+  char **types;
+};
+#define HEALTHBROKER__V1__EARLIEST_AUTHORIZED_SAMPLE_DATE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__earliest_authorized_sample_date_request__descriptor) \
+    , 0,NULL }
+
+
+struct  Healthbroker__V1__TypeDate
+{
+  ProtobufCMessage base;
+  char *type;
+  int64_t date_us;
+};
+#define HEALTHBROKER__V1__TYPE_DATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__type_date__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Healthbroker__V1__EarliestAuthorizedSampleDateResponse
+{
+  ProtobufCMessage base;
+  size_t n_dates;
+  Healthbroker__V1__TypeDate **dates;
+};
+#define HEALTHBROKER__V1__EARLIEST_AUTHORIZED_SAMPLE_DATE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__earliest_authorized_sample_date_response__descriptor) \
+    , 0,NULL }
+
+
+struct  Healthbroker__V1__EarliestPermittedSampleDateRequest
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__EARLIEST_PERMITTED_SAMPLE_DATE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__earliest_permitted_sample_date_request__descriptor) \
+     }
+
+
+struct  Healthbroker__V1__EarliestPermittedSampleDateResponse
+{
+  ProtobufCMessage base;
+  int64_t date_us;
+};
+#define HEALTHBROKER__V1__EARLIEST_PERMITTED_SAMPLE_DATE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__earliest_permitted_sample_date_response__descriptor) \
+    , 0 }
+
+
+/*
+ * Reads characteristic values (date of birth, biological sex, blood type) the app may read. A type
+ * never asked for is FAILED_PRECONDITION (authorization not determined); a denied type and a type
+ * with no value set both come back without a value.
+ */
+struct  Healthbroker__V1__ReadCharacteristicsRequest
+{
+  ProtobufCMessage base;
+  size_t n_types;
+  char **types;
+};
+#define HEALTHBROKER__V1__READ_CHARACTERISTICS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__read_characteristics_request__descriptor) \
+    , 0,NULL }
+
+
+struct  Healthbroker__V1__CharacteristicValue
+{
+  ProtobufCMessage base;
+  char *type;
+  protobuf_c_boolean has_value;
+  /*
+   * e.g. "1990-04-01", "female", "A+"
+   */
+  char *value;
+};
+#define HEALTHBROKER__V1__CHARACTERISTIC_VALUE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__characteristic_value__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__ReadCharacteristicsResponse
+{
+  ProtobufCMessage base;
+  size_t n_values;
+  Healthbroker__V1__CharacteristicValue **values;
+};
+#define HEALTHBROKER__V1__READ_CHARACTERISTICS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__read_characteristics_response__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * A person's decision for one type (either part may be undecided).
+ */
+struct  Healthbroker__V1__TypeDecision
+{
+  ProtobufCMessage base;
+  char *type;
+  Healthbroker__V1__ShareDecision share;
+  Healthbroker__V1__ReadDecision read;
+  int64_t limited_from_us;
+};
+#define HEALTHBROKER__V1__TYPE_DECISION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__type_decision__descriptor) \
+    , (char *)protobuf_c_empty_string, HEALTHBROKER__V1__SHARE_DECISION__SHARE_UNDECIDED, HEALTHBROKER__V1__READ_DECISION__READ_UNDECIDED, 0 }
+
+
+/*
+ * A pending authorization prompt: the app and only the types still undecided.
+ */
+struct  Healthbroker__V1__Prompt
+{
+  ProtobufCMessage base;
+  uint64_t prompt_id;
+  char *app_id;
+  char *app_name;
+  char *read_usage;
+  char *share_usage;
+  size_t n_share_types;
+  char **share_types;
+  size_t n_read_types;
+  char **read_types;
+  int64_t created_us;
+};
+#define HEALTHBROKER__V1__PROMPT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__prompt__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0 }
+
+
+typedef enum {
+  HEALTHBROKER__V1__PROMPT_EVENT__EVENT__NOT_SET = 0,
+  HEALTHBROKER__V1__PROMPT_EVENT__EVENT_RAISED = 1,
+  HEALTHBROKER__V1__PROMPT_EVENT__EVENT_RESOLVED = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__PROMPT_EVENT__EVENT__CASE)
+} Healthbroker__V1__PromptEvent__EventCase;
+
+/*
+ * Server-stream item of AdminWatchPrompts: every pending prompt first, then changes as they happen.
+ */
+struct  Healthbroker__V1__PromptEvent
+{
+  ProtobufCMessage base;
+  Healthbroker__V1__PromptEvent__EventCase event_case;
+  union {
+    Healthbroker__V1__Prompt *raised;
+    Healthbroker__V1__PromptResolved *resolved;
+  };
+};
+#define HEALTHBROKER__V1__PROMPT_EVENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__prompt_event__descriptor) \
+    , HEALTHBROKER__V1__PROMPT_EVENT__EVENT__NOT_SET, {0} }
+
+
+struct  Healthbroker__V1__PromptResolved
+{
+  ProtobufCMessage base;
+  uint64_t prompt_id;
+  Healthbroker__V1__PromptResolution resolution;
+};
+#define HEALTHBROKER__V1__PROMPT_RESOLVED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__prompt_resolved__descriptor) \
+    , 0, HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_UNSPECIFIED }
+
+
+struct  Healthbroker__V1__AdminWatchPromptsRequest
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__ADMIN_WATCH_PROMPTS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_watch_prompts_request__descriptor) \
+     }
+
+
+/*
+ * Answers a prompt. Every type of the prompt should be answered; a prompted type left out is recorded
+ * as denied (a toggle left off). A type not in the prompt is INVALID_ARGUMENT; an unknown, withdrawn
+ * or already resolved prompt is NOT_FOUND and records nothing.
+ */
+struct  Healthbroker__V1__AdminAnswerPromptRequest
+{
+  ProtobufCMessage base;
+  uint64_t prompt_id;
+  size_t n_decisions;
+  Healthbroker__V1__TypeDecision **decisions;
+};
+#define HEALTHBROKER__V1__ADMIN_ANSWER_PROMPT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_answer_prompt_request__descriptor) \
+    , 0, 0,NULL }
+
+
+struct  Healthbroker__V1__AdminAnswerPromptResponse
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__ADMIN_ANSWER_PROMPT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_answer_prompt_response__descriptor) \
+     }
+
+
+struct  Healthbroker__V1__AdminCancelPromptRequest
+{
+  ProtobufCMessage base;
+  uint64_t prompt_id;
+};
+#define HEALTHBROKER__V1__ADMIN_CANCEL_PROMPT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_cancel_prompt_request__descriptor) \
+    , 0 }
+
+
+struct  Healthbroker__V1__AdminCancelPromptResponse
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__ADMIN_CANCEL_PROMPT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_cancel_prompt_response__descriptor) \
+     }
+
+
+/*
+ * A recorded grant of one app for one type.
+ */
+struct  Healthbroker__V1__Grant
+{
+  ProtobufCMessage base;
+  char *type;
+  Healthbroker__V1__ShareDecision share;
+  Healthbroker__V1__ReadDecision read;
+  int64_t limited_from_us;
+  int64_t decided_us;
+  /*
+   * "policy", "agent", …
+   */
+  char *decided_by;
+};
+#define HEALTHBROKER__V1__GRANT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__grant__descriptor) \
+    , (char *)protobuf_c_empty_string, HEALTHBROKER__V1__SHARE_DECISION__SHARE_UNDECIDED, HEALTHBROKER__V1__READ_DECISION__READ_UNDECIDED, 0, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__AdminListGrantsRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+};
+#define HEALTHBROKER__V1__ADMIN_LIST_GRANTS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_list_grants_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__AdminListGrantsResponse
+{
+  ProtobufCMessage base;
+  size_t n_grants;
+  Healthbroker__V1__Grant **grants;
+};
+#define HEALTHBROKER__V1__ADMIN_LIST_GRANTS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_list_grants_response__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * Forgets decisions: the types become not determined again and can be asked again. No types: all.
+ */
+struct  Healthbroker__V1__AdminRevokeRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  size_t n_types;
+  char **types;
+};
+#define HEALTHBROKER__V1__ADMIN_REVOKE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_revoke_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Healthbroker__V1__AdminRevokeResponse
+{
+  ProtobufCMessage base;
+  uint32_t revoked;
+};
+#define HEALTHBROKER__V1__ADMIN_REVOKE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_revoke_response__descriptor) \
+    , 0 }
+
+
+/*
+ * Every app that ever asked for authorization, even if it was denied everything.
+ */
+struct  Healthbroker__V1__Source
+{
+  ProtobufCMessage base;
+  char *app_id;
+  char *app_name;
+  int64_t first_request_us;
+  int64_t last_request_us;
+  /*
+   * false once the app was removed
+   */
+  protobuf_c_boolean registered;
+};
+#define HEALTHBROKER__V1__SOURCE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__source__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
+
+
+struct  Healthbroker__V1__AdminListSourcesRequest
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__ADMIN_LIST_SOURCES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_list_sources_request__descriptor) \
+     }
+
+
+struct  Healthbroker__V1__AdminListSourcesResponse
+{
+  ProtobufCMessage base;
+  size_t n_sources;
+  Healthbroker__V1__Source **sources;
+};
+#define HEALTHBROKER__V1__ADMIN_LIST_SOURCES_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_list_sources_response__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * Sets (or, with has_value false, clears) a characteristic value of the person.
+ */
+struct  Healthbroker__V1__AdminSetCharacteristicRequest
+{
+  ProtobufCMessage base;
+  char *type;
+  protobuf_c_boolean has_value;
+  char *value;
+};
+#define HEALTHBROKER__V1__ADMIN_SET_CHARACTERISTIC_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_set_characteristic_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__AdminSetCharacteristicResponse
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__ADMIN_SET_CHARACTERISTIC_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_set_characteristic_response__descriptor) \
+     }
+
+
+/*
+ * Why an app sees what it sees, for the operator (never for the app).
+ */
+struct  Healthbroker__V1__AdminExplainRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  char *type;
+};
+#define HEALTHBROKER__V1__ADMIN_EXPLAIN_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_explain_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__AdminExplainResponse
+{
+  ProtobufCMessage base;
+  /*
+   * absent: never asked
+   */
+  Healthbroker__V1__Grant *grant;
+  protobuf_c_boolean ever_asked;
+  int64_t earliest_permitted_us;
+  /*
+   * limited: max(limited_from, floor); full: floor
+   */
+  int64_t effective_read_from_us;
+  /*
+   * one paragraph for people
+   */
+  char *explanation;
+};
+#define HEALTHBROKER__V1__ADMIN_EXPLAIN_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_explain_response__descriptor) \
+    , NULL, 0, 0, 0, (char *)protobuf_c_empty_string }
 
 
 /* Healthbroker__V1__Status methods */
@@ -948,6 +1564,671 @@ Healthbroker__V1__AdminBrokerInfoResponse *
 void   healthbroker__v1__admin_broker_info_response__free_unpacked
                      (Healthbroker__V1__AdminBrokerInfoResponse *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__RequestAuthorizationRequest methods */
+void   healthbroker__v1__request_authorization_request__init
+                     (Healthbroker__V1__RequestAuthorizationRequest         *message);
+size_t healthbroker__v1__request_authorization_request__get_packed_size
+                     (const Healthbroker__V1__RequestAuthorizationRequest   *message);
+size_t healthbroker__v1__request_authorization_request__pack
+                     (const Healthbroker__V1__RequestAuthorizationRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__request_authorization_request__pack_to_buffer
+                     (const Healthbroker__V1__RequestAuthorizationRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__RequestAuthorizationRequest *
+       healthbroker__v1__request_authorization_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__request_authorization_request__free_unpacked
+                     (Healthbroker__V1__RequestAuthorizationRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__RequestAuthorizationResponse methods */
+void   healthbroker__v1__request_authorization_response__init
+                     (Healthbroker__V1__RequestAuthorizationResponse         *message);
+size_t healthbroker__v1__request_authorization_response__get_packed_size
+                     (const Healthbroker__V1__RequestAuthorizationResponse   *message);
+size_t healthbroker__v1__request_authorization_response__pack
+                     (const Healthbroker__V1__RequestAuthorizationResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__request_authorization_response__pack_to_buffer
+                     (const Healthbroker__V1__RequestAuthorizationResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__RequestAuthorizationResponse *
+       healthbroker__v1__request_authorization_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__request_authorization_response__free_unpacked
+                     (Healthbroker__V1__RequestAuthorizationResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AuthorizationStatusRequest methods */
+void   healthbroker__v1__authorization_status_request__init
+                     (Healthbroker__V1__AuthorizationStatusRequest         *message);
+size_t healthbroker__v1__authorization_status_request__get_packed_size
+                     (const Healthbroker__V1__AuthorizationStatusRequest   *message);
+size_t healthbroker__v1__authorization_status_request__pack
+                     (const Healthbroker__V1__AuthorizationStatusRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__authorization_status_request__pack_to_buffer
+                     (const Healthbroker__V1__AuthorizationStatusRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AuthorizationStatusRequest *
+       healthbroker__v1__authorization_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__authorization_status_request__free_unpacked
+                     (Healthbroker__V1__AuthorizationStatusRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AuthorizationStatusResponse methods */
+void   healthbroker__v1__authorization_status_response__init
+                     (Healthbroker__V1__AuthorizationStatusResponse         *message);
+size_t healthbroker__v1__authorization_status_response__get_packed_size
+                     (const Healthbroker__V1__AuthorizationStatusResponse   *message);
+size_t healthbroker__v1__authorization_status_response__pack
+                     (const Healthbroker__V1__AuthorizationStatusResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__authorization_status_response__pack_to_buffer
+                     (const Healthbroker__V1__AuthorizationStatusResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AuthorizationStatusResponse *
+       healthbroker__v1__authorization_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__authorization_status_response__free_unpacked
+                     (Healthbroker__V1__AuthorizationStatusResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__RequestStatusRequest methods */
+void   healthbroker__v1__request_status_request__init
+                     (Healthbroker__V1__RequestStatusRequest         *message);
+size_t healthbroker__v1__request_status_request__get_packed_size
+                     (const Healthbroker__V1__RequestStatusRequest   *message);
+size_t healthbroker__v1__request_status_request__pack
+                     (const Healthbroker__V1__RequestStatusRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__request_status_request__pack_to_buffer
+                     (const Healthbroker__V1__RequestStatusRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__RequestStatusRequest *
+       healthbroker__v1__request_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__request_status_request__free_unpacked
+                     (Healthbroker__V1__RequestStatusRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__RequestStatusResponse methods */
+void   healthbroker__v1__request_status_response__init
+                     (Healthbroker__V1__RequestStatusResponse         *message);
+size_t healthbroker__v1__request_status_response__get_packed_size
+                     (const Healthbroker__V1__RequestStatusResponse   *message);
+size_t healthbroker__v1__request_status_response__pack
+                     (const Healthbroker__V1__RequestStatusResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__request_status_response__pack_to_buffer
+                     (const Healthbroker__V1__RequestStatusResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__RequestStatusResponse *
+       healthbroker__v1__request_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__request_status_response__free_unpacked
+                     (Healthbroker__V1__RequestStatusResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__EarliestAuthorizedSampleDateRequest methods */
+void   healthbroker__v1__earliest_authorized_sample_date_request__init
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateRequest         *message);
+size_t healthbroker__v1__earliest_authorized_sample_date_request__get_packed_size
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateRequest   *message);
+size_t healthbroker__v1__earliest_authorized_sample_date_request__pack
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__earliest_authorized_sample_date_request__pack_to_buffer
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__EarliestAuthorizedSampleDateRequest *
+       healthbroker__v1__earliest_authorized_sample_date_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__earliest_authorized_sample_date_request__free_unpacked
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__TypeDate methods */
+void   healthbroker__v1__type_date__init
+                     (Healthbroker__V1__TypeDate         *message);
+size_t healthbroker__v1__type_date__get_packed_size
+                     (const Healthbroker__V1__TypeDate   *message);
+size_t healthbroker__v1__type_date__pack
+                     (const Healthbroker__V1__TypeDate   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__type_date__pack_to_buffer
+                     (const Healthbroker__V1__TypeDate   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__TypeDate *
+       healthbroker__v1__type_date__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__type_date__free_unpacked
+                     (Healthbroker__V1__TypeDate *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__EarliestAuthorizedSampleDateResponse methods */
+void   healthbroker__v1__earliest_authorized_sample_date_response__init
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateResponse         *message);
+size_t healthbroker__v1__earliest_authorized_sample_date_response__get_packed_size
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateResponse   *message);
+size_t healthbroker__v1__earliest_authorized_sample_date_response__pack
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__earliest_authorized_sample_date_response__pack_to_buffer
+                     (const Healthbroker__V1__EarliestAuthorizedSampleDateResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__EarliestAuthorizedSampleDateResponse *
+       healthbroker__v1__earliest_authorized_sample_date_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__earliest_authorized_sample_date_response__free_unpacked
+                     (Healthbroker__V1__EarliestAuthorizedSampleDateResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__EarliestPermittedSampleDateRequest methods */
+void   healthbroker__v1__earliest_permitted_sample_date_request__init
+                     (Healthbroker__V1__EarliestPermittedSampleDateRequest         *message);
+size_t healthbroker__v1__earliest_permitted_sample_date_request__get_packed_size
+                     (const Healthbroker__V1__EarliestPermittedSampleDateRequest   *message);
+size_t healthbroker__v1__earliest_permitted_sample_date_request__pack
+                     (const Healthbroker__V1__EarliestPermittedSampleDateRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__earliest_permitted_sample_date_request__pack_to_buffer
+                     (const Healthbroker__V1__EarliestPermittedSampleDateRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__EarliestPermittedSampleDateRequest *
+       healthbroker__v1__earliest_permitted_sample_date_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__earliest_permitted_sample_date_request__free_unpacked
+                     (Healthbroker__V1__EarliestPermittedSampleDateRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__EarliestPermittedSampleDateResponse methods */
+void   healthbroker__v1__earliest_permitted_sample_date_response__init
+                     (Healthbroker__V1__EarliestPermittedSampleDateResponse         *message);
+size_t healthbroker__v1__earliest_permitted_sample_date_response__get_packed_size
+                     (const Healthbroker__V1__EarliestPermittedSampleDateResponse   *message);
+size_t healthbroker__v1__earliest_permitted_sample_date_response__pack
+                     (const Healthbroker__V1__EarliestPermittedSampleDateResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__earliest_permitted_sample_date_response__pack_to_buffer
+                     (const Healthbroker__V1__EarliestPermittedSampleDateResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__EarliestPermittedSampleDateResponse *
+       healthbroker__v1__earliest_permitted_sample_date_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__earliest_permitted_sample_date_response__free_unpacked
+                     (Healthbroker__V1__EarliestPermittedSampleDateResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__ReadCharacteristicsRequest methods */
+void   healthbroker__v1__read_characteristics_request__init
+                     (Healthbroker__V1__ReadCharacteristicsRequest         *message);
+size_t healthbroker__v1__read_characteristics_request__get_packed_size
+                     (const Healthbroker__V1__ReadCharacteristicsRequest   *message);
+size_t healthbroker__v1__read_characteristics_request__pack
+                     (const Healthbroker__V1__ReadCharacteristicsRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__read_characteristics_request__pack_to_buffer
+                     (const Healthbroker__V1__ReadCharacteristicsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__ReadCharacteristicsRequest *
+       healthbroker__v1__read_characteristics_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__read_characteristics_request__free_unpacked
+                     (Healthbroker__V1__ReadCharacteristicsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__CharacteristicValue methods */
+void   healthbroker__v1__characteristic_value__init
+                     (Healthbroker__V1__CharacteristicValue         *message);
+size_t healthbroker__v1__characteristic_value__get_packed_size
+                     (const Healthbroker__V1__CharacteristicValue   *message);
+size_t healthbroker__v1__characteristic_value__pack
+                     (const Healthbroker__V1__CharacteristicValue   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__characteristic_value__pack_to_buffer
+                     (const Healthbroker__V1__CharacteristicValue   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__CharacteristicValue *
+       healthbroker__v1__characteristic_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__characteristic_value__free_unpacked
+                     (Healthbroker__V1__CharacteristicValue *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__ReadCharacteristicsResponse methods */
+void   healthbroker__v1__read_characteristics_response__init
+                     (Healthbroker__V1__ReadCharacteristicsResponse         *message);
+size_t healthbroker__v1__read_characteristics_response__get_packed_size
+                     (const Healthbroker__V1__ReadCharacteristicsResponse   *message);
+size_t healthbroker__v1__read_characteristics_response__pack
+                     (const Healthbroker__V1__ReadCharacteristicsResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__read_characteristics_response__pack_to_buffer
+                     (const Healthbroker__V1__ReadCharacteristicsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__ReadCharacteristicsResponse *
+       healthbroker__v1__read_characteristics_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__read_characteristics_response__free_unpacked
+                     (Healthbroker__V1__ReadCharacteristicsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__TypeDecision methods */
+void   healthbroker__v1__type_decision__init
+                     (Healthbroker__V1__TypeDecision         *message);
+size_t healthbroker__v1__type_decision__get_packed_size
+                     (const Healthbroker__V1__TypeDecision   *message);
+size_t healthbroker__v1__type_decision__pack
+                     (const Healthbroker__V1__TypeDecision   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__type_decision__pack_to_buffer
+                     (const Healthbroker__V1__TypeDecision   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__TypeDecision *
+       healthbroker__v1__type_decision__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__type_decision__free_unpacked
+                     (Healthbroker__V1__TypeDecision *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__Prompt methods */
+void   healthbroker__v1__prompt__init
+                     (Healthbroker__V1__Prompt         *message);
+size_t healthbroker__v1__prompt__get_packed_size
+                     (const Healthbroker__V1__Prompt   *message);
+size_t healthbroker__v1__prompt__pack
+                     (const Healthbroker__V1__Prompt   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__prompt__pack_to_buffer
+                     (const Healthbroker__V1__Prompt   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__Prompt *
+       healthbroker__v1__prompt__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__prompt__free_unpacked
+                     (Healthbroker__V1__Prompt *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__PromptEvent methods */
+void   healthbroker__v1__prompt_event__init
+                     (Healthbroker__V1__PromptEvent         *message);
+size_t healthbroker__v1__prompt_event__get_packed_size
+                     (const Healthbroker__V1__PromptEvent   *message);
+size_t healthbroker__v1__prompt_event__pack
+                     (const Healthbroker__V1__PromptEvent   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__prompt_event__pack_to_buffer
+                     (const Healthbroker__V1__PromptEvent   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__PromptEvent *
+       healthbroker__v1__prompt_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__prompt_event__free_unpacked
+                     (Healthbroker__V1__PromptEvent *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__PromptResolved methods */
+void   healthbroker__v1__prompt_resolved__init
+                     (Healthbroker__V1__PromptResolved         *message);
+size_t healthbroker__v1__prompt_resolved__get_packed_size
+                     (const Healthbroker__V1__PromptResolved   *message);
+size_t healthbroker__v1__prompt_resolved__pack
+                     (const Healthbroker__V1__PromptResolved   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__prompt_resolved__pack_to_buffer
+                     (const Healthbroker__V1__PromptResolved   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__PromptResolved *
+       healthbroker__v1__prompt_resolved__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__prompt_resolved__free_unpacked
+                     (Healthbroker__V1__PromptResolved *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminWatchPromptsRequest methods */
+void   healthbroker__v1__admin_watch_prompts_request__init
+                     (Healthbroker__V1__AdminWatchPromptsRequest         *message);
+size_t healthbroker__v1__admin_watch_prompts_request__get_packed_size
+                     (const Healthbroker__V1__AdminWatchPromptsRequest   *message);
+size_t healthbroker__v1__admin_watch_prompts_request__pack
+                     (const Healthbroker__V1__AdminWatchPromptsRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_watch_prompts_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminWatchPromptsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminWatchPromptsRequest *
+       healthbroker__v1__admin_watch_prompts_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_watch_prompts_request__free_unpacked
+                     (Healthbroker__V1__AdminWatchPromptsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminAnswerPromptRequest methods */
+void   healthbroker__v1__admin_answer_prompt_request__init
+                     (Healthbroker__V1__AdminAnswerPromptRequest         *message);
+size_t healthbroker__v1__admin_answer_prompt_request__get_packed_size
+                     (const Healthbroker__V1__AdminAnswerPromptRequest   *message);
+size_t healthbroker__v1__admin_answer_prompt_request__pack
+                     (const Healthbroker__V1__AdminAnswerPromptRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_answer_prompt_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminAnswerPromptRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminAnswerPromptRequest *
+       healthbroker__v1__admin_answer_prompt_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_answer_prompt_request__free_unpacked
+                     (Healthbroker__V1__AdminAnswerPromptRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminAnswerPromptResponse methods */
+void   healthbroker__v1__admin_answer_prompt_response__init
+                     (Healthbroker__V1__AdminAnswerPromptResponse         *message);
+size_t healthbroker__v1__admin_answer_prompt_response__get_packed_size
+                     (const Healthbroker__V1__AdminAnswerPromptResponse   *message);
+size_t healthbroker__v1__admin_answer_prompt_response__pack
+                     (const Healthbroker__V1__AdminAnswerPromptResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_answer_prompt_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminAnswerPromptResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminAnswerPromptResponse *
+       healthbroker__v1__admin_answer_prompt_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_answer_prompt_response__free_unpacked
+                     (Healthbroker__V1__AdminAnswerPromptResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminCancelPromptRequest methods */
+void   healthbroker__v1__admin_cancel_prompt_request__init
+                     (Healthbroker__V1__AdminCancelPromptRequest         *message);
+size_t healthbroker__v1__admin_cancel_prompt_request__get_packed_size
+                     (const Healthbroker__V1__AdminCancelPromptRequest   *message);
+size_t healthbroker__v1__admin_cancel_prompt_request__pack
+                     (const Healthbroker__V1__AdminCancelPromptRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_cancel_prompt_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminCancelPromptRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminCancelPromptRequest *
+       healthbroker__v1__admin_cancel_prompt_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_cancel_prompt_request__free_unpacked
+                     (Healthbroker__V1__AdminCancelPromptRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminCancelPromptResponse methods */
+void   healthbroker__v1__admin_cancel_prompt_response__init
+                     (Healthbroker__V1__AdminCancelPromptResponse         *message);
+size_t healthbroker__v1__admin_cancel_prompt_response__get_packed_size
+                     (const Healthbroker__V1__AdminCancelPromptResponse   *message);
+size_t healthbroker__v1__admin_cancel_prompt_response__pack
+                     (const Healthbroker__V1__AdminCancelPromptResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_cancel_prompt_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminCancelPromptResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminCancelPromptResponse *
+       healthbroker__v1__admin_cancel_prompt_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_cancel_prompt_response__free_unpacked
+                     (Healthbroker__V1__AdminCancelPromptResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__Grant methods */
+void   healthbroker__v1__grant__init
+                     (Healthbroker__V1__Grant         *message);
+size_t healthbroker__v1__grant__get_packed_size
+                     (const Healthbroker__V1__Grant   *message);
+size_t healthbroker__v1__grant__pack
+                     (const Healthbroker__V1__Grant   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__grant__pack_to_buffer
+                     (const Healthbroker__V1__Grant   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__Grant *
+       healthbroker__v1__grant__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__grant__free_unpacked
+                     (Healthbroker__V1__Grant *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminListGrantsRequest methods */
+void   healthbroker__v1__admin_list_grants_request__init
+                     (Healthbroker__V1__AdminListGrantsRequest         *message);
+size_t healthbroker__v1__admin_list_grants_request__get_packed_size
+                     (const Healthbroker__V1__AdminListGrantsRequest   *message);
+size_t healthbroker__v1__admin_list_grants_request__pack
+                     (const Healthbroker__V1__AdminListGrantsRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_list_grants_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminListGrantsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminListGrantsRequest *
+       healthbroker__v1__admin_list_grants_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_list_grants_request__free_unpacked
+                     (Healthbroker__V1__AdminListGrantsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminListGrantsResponse methods */
+void   healthbroker__v1__admin_list_grants_response__init
+                     (Healthbroker__V1__AdminListGrantsResponse         *message);
+size_t healthbroker__v1__admin_list_grants_response__get_packed_size
+                     (const Healthbroker__V1__AdminListGrantsResponse   *message);
+size_t healthbroker__v1__admin_list_grants_response__pack
+                     (const Healthbroker__V1__AdminListGrantsResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_list_grants_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminListGrantsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminListGrantsResponse *
+       healthbroker__v1__admin_list_grants_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_list_grants_response__free_unpacked
+                     (Healthbroker__V1__AdminListGrantsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminRevokeRequest methods */
+void   healthbroker__v1__admin_revoke_request__init
+                     (Healthbroker__V1__AdminRevokeRequest         *message);
+size_t healthbroker__v1__admin_revoke_request__get_packed_size
+                     (const Healthbroker__V1__AdminRevokeRequest   *message);
+size_t healthbroker__v1__admin_revoke_request__pack
+                     (const Healthbroker__V1__AdminRevokeRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_revoke_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminRevokeRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminRevokeRequest *
+       healthbroker__v1__admin_revoke_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_revoke_request__free_unpacked
+                     (Healthbroker__V1__AdminRevokeRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminRevokeResponse methods */
+void   healthbroker__v1__admin_revoke_response__init
+                     (Healthbroker__V1__AdminRevokeResponse         *message);
+size_t healthbroker__v1__admin_revoke_response__get_packed_size
+                     (const Healthbroker__V1__AdminRevokeResponse   *message);
+size_t healthbroker__v1__admin_revoke_response__pack
+                     (const Healthbroker__V1__AdminRevokeResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_revoke_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminRevokeResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminRevokeResponse *
+       healthbroker__v1__admin_revoke_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_revoke_response__free_unpacked
+                     (Healthbroker__V1__AdminRevokeResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__Source methods */
+void   healthbroker__v1__source__init
+                     (Healthbroker__V1__Source         *message);
+size_t healthbroker__v1__source__get_packed_size
+                     (const Healthbroker__V1__Source   *message);
+size_t healthbroker__v1__source__pack
+                     (const Healthbroker__V1__Source   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__source__pack_to_buffer
+                     (const Healthbroker__V1__Source   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__Source *
+       healthbroker__v1__source__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__source__free_unpacked
+                     (Healthbroker__V1__Source *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminListSourcesRequest methods */
+void   healthbroker__v1__admin_list_sources_request__init
+                     (Healthbroker__V1__AdminListSourcesRequest         *message);
+size_t healthbroker__v1__admin_list_sources_request__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcesRequest   *message);
+size_t healthbroker__v1__admin_list_sources_request__pack
+                     (const Healthbroker__V1__AdminListSourcesRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_list_sources_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminListSourcesRequest *
+       healthbroker__v1__admin_list_sources_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_list_sources_request__free_unpacked
+                     (Healthbroker__V1__AdminListSourcesRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminListSourcesResponse methods */
+void   healthbroker__v1__admin_list_sources_response__init
+                     (Healthbroker__V1__AdminListSourcesResponse         *message);
+size_t healthbroker__v1__admin_list_sources_response__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcesResponse   *message);
+size_t healthbroker__v1__admin_list_sources_response__pack
+                     (const Healthbroker__V1__AdminListSourcesResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_list_sources_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcesResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminListSourcesResponse *
+       healthbroker__v1__admin_list_sources_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_list_sources_response__free_unpacked
+                     (Healthbroker__V1__AdminListSourcesResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminSetCharacteristicRequest methods */
+void   healthbroker__v1__admin_set_characteristic_request__init
+                     (Healthbroker__V1__AdminSetCharacteristicRequest         *message);
+size_t healthbroker__v1__admin_set_characteristic_request__get_packed_size
+                     (const Healthbroker__V1__AdminSetCharacteristicRequest   *message);
+size_t healthbroker__v1__admin_set_characteristic_request__pack
+                     (const Healthbroker__V1__AdminSetCharacteristicRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_set_characteristic_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetCharacteristicRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminSetCharacteristicRequest *
+       healthbroker__v1__admin_set_characteristic_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_set_characteristic_request__free_unpacked
+                     (Healthbroker__V1__AdminSetCharacteristicRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminSetCharacteristicResponse methods */
+void   healthbroker__v1__admin_set_characteristic_response__init
+                     (Healthbroker__V1__AdminSetCharacteristicResponse         *message);
+size_t healthbroker__v1__admin_set_characteristic_response__get_packed_size
+                     (const Healthbroker__V1__AdminSetCharacteristicResponse   *message);
+size_t healthbroker__v1__admin_set_characteristic_response__pack
+                     (const Healthbroker__V1__AdminSetCharacteristicResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_set_characteristic_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetCharacteristicResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminSetCharacteristicResponse *
+       healthbroker__v1__admin_set_characteristic_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_set_characteristic_response__free_unpacked
+                     (Healthbroker__V1__AdminSetCharacteristicResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminExplainRequest methods */
+void   healthbroker__v1__admin_explain_request__init
+                     (Healthbroker__V1__AdminExplainRequest         *message);
+size_t healthbroker__v1__admin_explain_request__get_packed_size
+                     (const Healthbroker__V1__AdminExplainRequest   *message);
+size_t healthbroker__v1__admin_explain_request__pack
+                     (const Healthbroker__V1__AdminExplainRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_explain_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminExplainRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminExplainRequest *
+       healthbroker__v1__admin_explain_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_explain_request__free_unpacked
+                     (Healthbroker__V1__AdminExplainRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminExplainResponse methods */
+void   healthbroker__v1__admin_explain_response__init
+                     (Healthbroker__V1__AdminExplainResponse         *message);
+size_t healthbroker__v1__admin_explain_response__get_packed_size
+                     (const Healthbroker__V1__AdminExplainResponse   *message);
+size_t healthbroker__v1__admin_explain_response__pack
+                     (const Healthbroker__V1__AdminExplainResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_explain_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminExplainResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminExplainResponse *
+       healthbroker__v1__admin_explain_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_explain_response__free_unpacked
+                     (Healthbroker__V1__AdminExplainResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Healthbroker__V1__Status_Closure)
@@ -1019,6 +2300,111 @@ typedef void (*Healthbroker__V1__AdminBrokerInfoRequest_Closure)
 typedef void (*Healthbroker__V1__AdminBrokerInfoResponse_Closure)
                  (const Healthbroker__V1__AdminBrokerInfoResponse *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__RequestAuthorizationRequest_Closure)
+                 (const Healthbroker__V1__RequestAuthorizationRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__RequestAuthorizationResponse_Closure)
+                 (const Healthbroker__V1__RequestAuthorizationResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AuthorizationStatusRequest_Closure)
+                 (const Healthbroker__V1__AuthorizationStatusRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AuthorizationStatusResponse_Closure)
+                 (const Healthbroker__V1__AuthorizationStatusResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__RequestStatusRequest_Closure)
+                 (const Healthbroker__V1__RequestStatusRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__RequestStatusResponse_Closure)
+                 (const Healthbroker__V1__RequestStatusResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__EarliestAuthorizedSampleDateRequest_Closure)
+                 (const Healthbroker__V1__EarliestAuthorizedSampleDateRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__TypeDate_Closure)
+                 (const Healthbroker__V1__TypeDate *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__EarliestAuthorizedSampleDateResponse_Closure)
+                 (const Healthbroker__V1__EarliestAuthorizedSampleDateResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__EarliestPermittedSampleDateRequest_Closure)
+                 (const Healthbroker__V1__EarliestPermittedSampleDateRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__EarliestPermittedSampleDateResponse_Closure)
+                 (const Healthbroker__V1__EarliestPermittedSampleDateResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__ReadCharacteristicsRequest_Closure)
+                 (const Healthbroker__V1__ReadCharacteristicsRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__CharacteristicValue_Closure)
+                 (const Healthbroker__V1__CharacteristicValue *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__ReadCharacteristicsResponse_Closure)
+                 (const Healthbroker__V1__ReadCharacteristicsResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__TypeDecision_Closure)
+                 (const Healthbroker__V1__TypeDecision *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__Prompt_Closure)
+                 (const Healthbroker__V1__Prompt *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__PromptEvent_Closure)
+                 (const Healthbroker__V1__PromptEvent *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__PromptResolved_Closure)
+                 (const Healthbroker__V1__PromptResolved *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminWatchPromptsRequest_Closure)
+                 (const Healthbroker__V1__AdminWatchPromptsRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminAnswerPromptRequest_Closure)
+                 (const Healthbroker__V1__AdminAnswerPromptRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminAnswerPromptResponse_Closure)
+                 (const Healthbroker__V1__AdminAnswerPromptResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminCancelPromptRequest_Closure)
+                 (const Healthbroker__V1__AdminCancelPromptRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminCancelPromptResponse_Closure)
+                 (const Healthbroker__V1__AdminCancelPromptResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__Grant_Closure)
+                 (const Healthbroker__V1__Grant *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminListGrantsRequest_Closure)
+                 (const Healthbroker__V1__AdminListGrantsRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminListGrantsResponse_Closure)
+                 (const Healthbroker__V1__AdminListGrantsResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminRevokeRequest_Closure)
+                 (const Healthbroker__V1__AdminRevokeRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminRevokeResponse_Closure)
+                 (const Healthbroker__V1__AdminRevokeResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__Source_Closure)
+                 (const Healthbroker__V1__Source *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminListSourcesRequest_Closure)
+                 (const Healthbroker__V1__AdminListSourcesRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminListSourcesResponse_Closure)
+                 (const Healthbroker__V1__AdminListSourcesResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminSetCharacteristicRequest_Closure)
+                 (const Healthbroker__V1__AdminSetCharacteristicRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminSetCharacteristicResponse_Closure)
+                 (const Healthbroker__V1__AdminSetCharacteristicResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminExplainRequest_Closure)
+                 (const Healthbroker__V1__AdminExplainRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminExplainResponse_Closure)
+                 (const Healthbroker__V1__AdminExplainResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1027,6 +2413,11 @@ typedef void (*Healthbroker__V1__AdminBrokerInfoResponse_Closure)
 
 extern const ProtobufCEnumDescriptor    healthbroker__v1__status_code__descriptor;
 extern const ProtobufCEnumDescriptor    healthbroker__v1__domain_code__descriptor;
+extern const ProtobufCEnumDescriptor    healthbroker__v1__authorization_status__descriptor;
+extern const ProtobufCEnumDescriptor    healthbroker__v1__request_status__descriptor;
+extern const ProtobufCEnumDescriptor    healthbroker__v1__share_decision__descriptor;
+extern const ProtobufCEnumDescriptor    healthbroker__v1__read_decision__descriptor;
+extern const ProtobufCEnumDescriptor    healthbroker__v1__prompt_resolution__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__status__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor;
@@ -1050,6 +2441,41 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_rotate_token_req
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_rotate_token_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__request_authorization_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__request_authorization_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__authorization_status_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__authorization_status_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__request_status_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__request_status_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__earliest_authorized_sample_date_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__type_date__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__earliest_authorized_sample_date_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__earliest_permitted_sample_date_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__earliest_permitted_sample_date_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__read_characteristics_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__characteristic_value__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__read_characteristics_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__type_decision__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__prompt__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__prompt_event__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__prompt_resolved__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_watch_prompts_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_answer_prompt_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_answer_prompt_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_cancel_prompt_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_cancel_prompt_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__grant__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_grants_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_grants_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_characteristic_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_characteristic_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_response__descriptor;
 
 PROTOBUF_C__END_DECLS
 

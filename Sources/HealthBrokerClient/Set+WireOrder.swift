@@ -1,0 +1,6 @@
+import BrokerCore
+
+extension Set<ObjectType> {
+    /// The types sorted by identifier, so the same set always makes the same request.
+    package var wireOrder: [ObjectType] { sorted() }
+}

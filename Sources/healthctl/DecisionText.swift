@@ -1,0 +1,66 @@
+import BrokerCore
+
+/// Short words for decisions and grants, shared by tables, explanations and the consent agents.
+enum DecisionText {
+    /// `allowed`, `denied`, or `-` when sharing was never decided.
+    static func share(_ decision: ShareDecision?) -> String {
+        switch decision {
+        case nil: "-"
+        case .allow: "allowed"
+        case .deny: "denied"
+        }
+    }
+
+    /// `full`, `limited`, `denied`, or `-` when reading was never decided.
+    static func read(_ decision: ReadDecision?) -> String {
+        switch decision {
+        case nil: "-"
+        case .full: "full"
+        case .limited: "limited"
+        case .deny: "denied"
+        }
+    }
+
+    /// The date of a limited grant, or `-` for any other read decision.
+    static func limitedFrom(_ decision: ReadDecision?) -> String {
+        if case .limited(let from)? = decision { instant(from) } else { "-" }
+    }
+
+    /// `2026-01-31` for a midnight UTC instant, else `2026-01-31T10:20:30Z`.
+    static func instant(_ micros: Int64) -> String {
+        micros % AnswerParser.microsPerDay == 0
+            ? UTCTimestamp.dateString(micros: micros) : UTCTimestamp.string(micros: micros)
+    }
+
+    /// One read decision in words: `full`, `denied`, `limited from 2026-01-31`.
+    static func readPhrase(_ decision: ReadDecision) -> String {
+        if case .limited(let from) = decision { "limited from \(instant(from))" } else { read(decision) }
+    }
+
+    /// `share bodyMass allowed; read stepCount limited from 2026-01-31, heartRate full`, or `nothing`.
+    static func summary(_ decisions: [TypeDecision]) -> String {
+        let shares = decisions.compactMap { decision in
+            decision.share.map { "\(TypeArgument.alias(of: decision.type)) \(share($0))" }
+        }
+        let reads = decisions.compactMap { decision in
+            decision.read.map { "\(TypeArgument.alias(of: decision.type)) \(readPhrase($0))" }
+        }
+        var parts: [String] = []
+        if !shares.isEmpty { parts.append("share " + shares.joined(separator: ", ")) }
+        if !reads.isEmpty { parts.append("read " + reads.joined(separator: ", ")) }
+        return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")
+    }
+
+    /// `share bodyMass; read sleepAnalysis, heartRate`: types by part, as aliases.
+    static func typeList(share: [ObjectType], read: [ObjectType]) -> String {
+        var parts: [String] = []
+        if !share.isEmpty { parts.append("share " + aliases(share)) }
+        if !read.isEmpty { parts.append("read " + aliases(read)) }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The aliases of `types`, comma-separated.
+    static func aliases(_ types: [ObjectType]) -> String {
+        types.map(TypeArgument.alias(of:)).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,33 @@
+import BrokerCore
+
+extension JSONOutput {
+    /// An app's grants as an array of objects (`[]` when none).
+    static func grants(_ grants: [Grant]) -> String {
+        grants.isEmpty ? "[]" : encode(grants.map(GrantJSON.init))
+    }
+
+    /// `{"app_id": …, "revoked": N, "types": […]}`.
+    static func revocation(appID: String, types: [ObjectType], revoked: UInt32) -> String {
+        encode(RevocationJSON(appID: appID, types: types.map(\.identifier), revoked: revoked))
+    }
+
+    /// Every source as an array of objects (`[]` when none).
+    static func sources(_ sources: [Source]) -> String {
+        sources.isEmpty ? "[]" : encode(sources.map(SourceJSON.init))
+    }
+
+    /// The type catalogue as an array of objects.
+    static func types(_ descriptors: [TypeDescriptor]) -> String {
+        encode(descriptors.map(TypeJSON.init))
+    }
+
+    /// An explanation as one object.
+    static func explanation(appID: String, type: ObjectType, _ explanation: Explanation) -> String {
+        encode(ExplanationJSON(appID: appID, type: type, explanation: explanation))
+    }
+
+    /// `{"type": …, "value": … or null}`.
+    static func characteristic(_ type: ObjectType, value: String?) -> String {
+        encode(CharacteristicJSON(type: type.identifier, value: value))
+    }
+}

@@ -1,0 +1,30 @@
+import BrokerCore
+
+/// One source (an app that asked) as a JSON object; instants as ISO-8601 plus `_us`.
+struct SourceJSON: Encodable, Equatable {
+    /// The source.
+    var source: Source
+
+    /// Wraps `source`.
+    init(_ source: Source) {
+        self.source = source
+    }
+
+    /// The JSON keys, snake_case.
+    private enum CodingKeys: String, CodingKey {
+        case appID = "app_id", name, firstRequest = "first_request", firstRequestMicros = "first_request_us"
+        case lastRequest = "last_request", lastRequestMicros = "last_request_us", registered
+    }
+
+    /// Writes every key.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source.appID, forKey: .appID)
+        try container.encode(source.appName, forKey: .name)
+        try container.encode(UTCTimestamp.string(micros: source.firstRequestMicros, fractional: true), forKey: .firstRequest)
+        try container.encode(source.firstRequestMicros, forKey: .firstRequestMicros)
+        try container.encode(UTCTimestamp.string(micros: source.lastRequestMicros, fractional: true), forKey: .lastRequest)
+        try container.encode(source.lastRequestMicros, forKey: .lastRequestMicros)
+        try container.encode(source.isRegistered, forKey: .registered)
+    }
+}

@@ -1,0 +1,74 @@
+import BrokerCore
+
+extension TextOutput {
+    /// The grants of one app: TYPE, SHARE, READ, LIMITED FROM, DECIDED (UTC), BY; a friendly line when there are none.
+    static func grantTable(appID: String, grants: [Grant]) -> String {
+        guard !grants.isEmpty else {
+            return "no grants recorded for \(appID) (it never asked, or its grants were revoked)"
+        }
+        let rows = grants.map { grant in
+            [
+                grant.type.identifier, DecisionText.share(grant.share), DecisionText.read(grant.read),
+                DecisionText.limitedFrom(grant.read), UTCTimestamp.string(micros: grant.decidedMicros), grant.decidedBy,
+            ]
+        }
+        return TableFormatter.render(header: ["TYPE", "SHARE", "READ", "LIMITED FROM", "DECIDED (UTC)", "BY"], rows: rows)
+    }
+
+    /// `revoked 2 grants of APP (stepCount, heartRate)`, saying the types may be asked again.
+    static func revocation(appID: String, types: [ObjectType], revoked: UInt32) -> String {
+        let noun = revoked == 1 ? "grant" : "grants"
+        let scope = types.isEmpty ? "" : " among \(DecisionText.aliases(types))"
+        let tail = revoked == 0 ? "" : "; the app will be asked again next time it requests them"
+        return "revoked \(revoked) \(noun) of \(appID)\(scope)\(tail)"
+    }
+
+    /// Every app that ever asked: APP ID, NAME, FIRST REQUEST, LAST REQUEST, REGISTERED.
+    static func sourceTable(_ sources: [Source]) -> String {
+        guard !sources.isEmpty else { return "no app has asked for authorization yet" }
+        let rows = sources.map { source in
+            [
+                source.appID, source.appName, UTCTimestamp.string(micros: source.firstRequestMicros),
+                UTCTimestamp.string(micros: source.lastRequestMicros), source.isRegistered ? "yes" : "no (removed)",
+            ]
+        }
+        return TableFormatter.render(
+            header: ["APP ID", "NAME", "FIRST REQUEST (UTC)", "LAST REQUEST (UTC)", "REGISTERED"], rows: rows)
+    }
+
+    /// The type catalogue: IDENTIFIER, ALIAS, KIND, SHAREABLE.
+    static func typeTable(_ descriptors: [TypeDescriptor]) -> String {
+        let rows = descriptors.map { descriptor in
+            [
+                descriptor.type.identifier, TypeArgument.alias(of: descriptor.type), descriptor.kind.rawValue,
+                descriptor.canShare ? "yes" : "no (read only)",
+            ]
+        }
+        return TableFormatter.render(header: ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE"], rows: rows)
+    }
+
+    /// The broker's explanation paragraph, then the grant's fields as aligned lines.
+    static func explanation(appID: String, type: ObjectType, _ explanation: Explanation) -> String {
+        var rows: [[String]] = [["  app", appID], ["  type", "\(type.identifier) (\(TypeArgument.alias(of: type)))"]]
+        if let grant = explanation.grant {
+            rows += [
+                ["  share", DecisionText.share(grant.share)],
+                ["  read", DecisionText.read(grant.read)],
+                ["  limited from", DecisionText.limitedFrom(grant.read)],
+                ["  decided", UTCTimestamp.string(micros: grant.decidedMicros)],
+                ["  decided by", grant.decidedBy],
+            ]
+        } else {
+            rows.append(["  grant", "none (never asked)"])
+        }
+        rows.append(["  store floor", UTCTimestamp.string(micros: explanation.earliestPermittedMicros)])
+        rows.append(["  reads from", explanation.effectiveReadFromMicros.map { UTCTimestamp.string(micros: $0) } ?? "-"])
+        return [TableFormatter.singleLine(explanation.text), "", TableFormatter.render(rows: rows)].joined(separator: "\n")
+    }
+
+    /// `set dateOfBirth to 1990-04-01` or `cleared bloodType`.
+    static func characteristic(_ type: ObjectType, value: String?) -> String {
+        let alias = TypeArgument.alias(of: type)
+        return value.map { "set \(alias) to \($0)" } ?? "cleared \(alias)"
+    }
+}

@@ -1,0 +1,68 @@
+import BrokerCore
+import CommandLineSupport
+
+/// Turns a type argument (a full HealthKit identifier or a short alias) into a catalogued type.
+///
+/// The alias of an identifier is the identifier without its `HKQuantityTypeIdentifier`,
+/// `HKCategoryTypeIdentifier`, `HKCharacteristicTypeIdentifier` or `HKWorkoutTypeIdentifier`
+/// prefix, with a lower-case first letter (`stepCount`, `sleepAnalysis`, `dateOfBirth`); the
+/// workout type, whose identifier is only the prefix, is `workout`. Both match case-insensitively.
+enum TypeArgument {
+    /// The identifier prefixes an alias leaves out, longest first.
+    static let prefixes = [
+        "HKCharacteristicTypeIdentifier", "HKQuantityTypeIdentifier",
+        "HKCategoryTypeIdentifier", "HKWorkoutTypeIdentifier",
+    ]
+
+    /// The short name of `type`: `stepCount` for `HKQuantityTypeIdentifierStepCount`, `workout` for `HKWorkoutTypeIdentifier`.
+    static func alias(of type: ObjectType) -> String {
+        let identifier = type.identifier
+        guard let prefix = prefixes.first(where: { identifier.hasPrefix($0) }) else { return identifier }
+        let rest = identifier.dropFirst(prefix.count)
+        guard let first = rest.first else {
+            // The identifier is only its prefix: name it after the kind (`HKWorkoutTypeIdentifier` → workout).
+            return TypeCatalogue.descriptor(for: type)?.kind.rawValue ?? identifier
+        }
+        return first.lowercased() + rest.dropFirst()
+    }
+
+    /// The catalogued type named by `text` (identifier or alias, any case); nil when none matches.
+    static func lookUp(_ text: String) -> ObjectType? {
+        let wanted = text.lowercased()
+        return TypeCatalogue.all.first { descriptor in
+            descriptor.type.identifier.lowercased() == wanted || alias(of: descriptor.type).lowercased() == wanted
+        }?.type
+    }
+
+    /// The catalogued type named by `text`; a usage error naming it (with hints) when none matches.
+    static func resolve(_ text: String, command: String = "") throws(ArgumentError) -> ObjectType {
+        guard let type = lookUp(text) else { throw unknown(text, command: command) }
+        return type
+    }
+
+    /// Every type named in `texts`, in order, each once.
+    static func resolveAll(_ texts: [String], command: String = "") throws(ArgumentError) -> [ObjectType] {
+        var types: [ObjectType] = []
+        for text in texts {
+            let type = try resolve(text, command: command)
+            if !types.contains(type) { types.append(type) }
+        }
+        return types
+    }
+
+    /// Aliases that contain `text` (case-insensitive), for a "did you mean" hint.
+    static func suggestions(for text: String) -> [String] {
+        let wanted = text.lowercased()
+        guard !wanted.isEmpty else { return [] }
+        return TypeCatalogue.all.map { alias(of: $0.type) }.filter { $0.lowercased().contains(wanted) }
+    }
+
+    /// The usage error for an unknown type argument.
+    static func unknown(_ text: String, command: String) -> ArgumentError {
+        var message = "unknown type '\(text)'"
+        let similar = suggestions(for: text)
+        if !similar.isEmpty { message += " (did you mean \(similar.joined(separator: ", "))?)" }
+        message += "; 'healthctl types' lists the known types"
+        return ArgumentError(.invalidValue, message, command: command)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A value shared between a test and the callbacks it observes, guarded by an `NSLock`.
+final class Shared<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    /// Wraps `value`.
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+
+    /// A copy of the value.
+    var current: Value { withLock { $0 } }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes; returns its last value.
+func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !condition() {
+        if clock.now >= deadline { return condition() }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return true
+}
+
+/// A door that tasks wait at until the test opens it (once open, it stays open).
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Suspends until the gate is open.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if isOpen {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Opens the gate and lets every waiter through.
+    func open() {
+        lock.lock()
+        isOpen = true
+        let released = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in released { waiter.resume() }
+    }
+}
