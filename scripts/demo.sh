@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: builds everything, starts healthbrokerd with a SQLite file in
-# ./data, registers the example app through the admin socket, runs the example client against the
-# daemon, and stops the daemon cleanly. Run through `make demo`.
+# ./data and a consent policy (docs/examples/demo-policy.json), registers the example apps through the
+# admin socket, runs the ping example, then the authorization example (the policy grants it limited
+# read access to steps and full read access to heart rate), shows what was granted and why, and stops
+# the daemon cleanly. Run through `make demo`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,15 +11,16 @@ runtime_dir="$PWD/run"
 data_dir="$PWD/data"
 app_socket="$runtime_dir/app.sock"
 admin_socket="$runtime_dir/admin.sock"
+consent_policy="docs/examples/demo-policy.json"
 bin="$(swift build --show-bin-path)"
 
 echo "==> building"
 swift build
 
 mkdir -p "$runtime_dir"
-echo "==> starting healthbrokerd (data: $data_dir, sockets: $runtime_dir)"
+echo "==> starting healthbrokerd (data: $data_dir, sockets: $runtime_dir, consent policy: $consent_policy)"
 "$bin/healthbrokerd" --socket "$app_socket" --admin-socket "$admin_socket" --data-dir "$data_dir" \
-  2> "$runtime_dir/healthbrokerd.log" &
+  --consent-policy "$consent_policy" 2> "$runtime_dir/healthbrokerd.log" &
 daemon=$!
 stop_daemon() {
   if kill -0 "$daemon" 2>/dev/null; then
@@ -36,16 +39,41 @@ done
 
 ctl() { "$bin/healthctl" --admin-socket "$admin_socket" "$@"; }
 
-echo "==> registering the example app (healthctl apps add)"
-if ctl apps list --json | grep -q '"demo.ping"'; then
-  token=$(ctl apps rotate-token demo.ping --token-only)
-else
-  token=$(ctl apps add demo.ping --name "Ping example" --read-usage "Shows how a HealthBroker app connects." --token-only)
-fi
+# Registers an app, or issues a new token if it is already registered; prints the token.
+register() {
+  local app_id=$1; shift
+  if ctl apps list --json | grep -q "\"$app_id\""; then
+    ctl apps rotate-token "$app_id" --token-only
+  else
+    ctl apps add "$app_id" "$@" --token-only
+  fi
+}
+
+echo "==> registering the example apps (healthctl apps add)"
+token=$(register demo.ping --name "Ping example" --read-usage "Shows how a HealthBroker app connects.")
+steps_token=$(register demo.steps --name "Steps demo" --read-usage "Charts your steps and heart rate over the last 90 days.")
 ctl apps list
 echo
 echo "==> running the example app (examples/PingExample)"
 "$bin/ping-example" --socket "$app_socket" --app-id demo.ping --token "$token" --count 5
+echo
+echo "==> the consent policy the daemon decides by ($consent_policy)"
+cat "$consent_policy"
+echo
+echo "==> forgetting demo.steps' earlier decisions, so the policy decides afresh (healthctl revoke)"
+ctl revoke demo.steps
+echo
+echo "==> running the authorization example (examples/AuthorizationExample)"
+"$bin/authorization-example" --socket "$app_socket" --app-id demo.steps --token "$steps_token" --timeout 30
+echo
+echo "==> what demo.steps was granted (healthctl grants demo.steps)"
+ctl grants demo.steps
+echo
+echo "==> why it reads what it reads (healthctl explain demo.steps stepCount)"
+ctl explain demo.steps stepCount
+echo
+echo "==> every app that ever asked (healthctl sources)"
+ctl sources
 echo
 echo "==> broker status (healthctl status)"
 ctl status

@@ -44,7 +44,9 @@ enum ConsentCommand {
         do throws(BrokerError) {
             return try ConsentPolicy(jsonData: Array(data))
         } catch {
-            throw ArgumentError(.invalidValue, "consent policy \(path): \(error.message)", command: command)
+            let prefix = "consent policy: "
+            let reason = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+            throw ArgumentError(.invalidValue, "consent policy \(path): \(reason)", command: command)
         }
     }
 }

@@ -8,9 +8,13 @@ import BrokerCore
 struct ConsentConversation {
     /// The prompt being asked about, and the answers so far.
     private struct Asking {
+        /// The prompt.
         var prompt: Prompt
+        /// Its questions, in the order asked.
         var questions: [ConsentQuestion]
+        /// The question being asked.
         var index = 0
+        /// The answers so far, one decision per type.
         var decisions: [TypeDecision] = []
 
         /// Adds a part to the type's decision (a type asked both to share and to read gets one decision).
@@ -26,7 +30,9 @@ struct ConsentConversation {
 
     /// An answer or cancel handed to the broker and not yet reported back.
     private struct Sending {
+        /// The prompt answered or cancelled.
         var promptID: UInt64
+        /// The answer sent; nil for a cancel.
         var decisions: [TypeDecision]?
     }
 

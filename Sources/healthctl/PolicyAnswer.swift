@@ -40,7 +40,8 @@ struct PolicyAnswer: Equatable, Sendable {
     /// The line about the parts the policy does not cover, or nil when it covers them all.
     func uncoveredLine(_ prompt: Prompt) -> String? {
         guard leavesSomethingOut else { return nil }
+        let pronoun = uncoveredShare.count + uncoveredRead.count == 1 ? "it" : "them"
         return "prompt \(prompt.id): the policy does not cover \(DecisionText.typeList(share: uncoveredShare, read: uncoveredRead)); "
-            + "left out of the answer, so the broker records them as denied"
+            + "left out of the answer, so the broker records \(pronoun) as denied"
     }
 }

@@ -50,11 +50,15 @@ enum TypeArgument {
         return types
     }
 
-    /// Aliases that contain `text` (case-insensitive), for a "did you mean" hint.
+    /// Aliases that contain `text`, or share its first four letters (case-insensitive), for a "did you mean" hint.
     static func suggestions(for text: String) -> [String] {
         let wanted = text.lowercased()
         guard !wanted.isEmpty else { return [] }
-        return TypeCatalogue.all.map { alias(of: $0.type) }.filter { $0.lowercased().contains(wanted) }
+        let stem = wanted.count >= 4 ? String(wanted.prefix(4)) : nil
+        return TypeCatalogue.all.map { alias(of: $0.type) }.filter { alias in
+            let lowered = alias.lowercased()
+            return lowered.contains(wanted) || stem.map { lowered.hasPrefix($0) } == true
+        }
     }
 
     /// The usage error for an unknown type argument.

@@ -54,7 +54,10 @@ await CommandLineTool.run(spec: spec) { command in
 
     // 2. Would asking show a prompt? `shouldRequest` until every type was asked about once.
     let before = try await store.statusForAuthorizationRequest(toShare: [], read: readTypes)
-    print("request status before asking: \(before)\(before == .shouldRequest ? " (a prompt will be shown)" : " (already asked: no prompt)")")
+    let meaning = before == .shouldRequest
+        ? "some type was never asked about, so asking may show the person a prompt"
+        : "every type was asked about before, so asking completes at once"
+    print("request status before asking: \(before) (\(meaning))")
 
     // 3. Ask. This returns once the request was handled — also when the person denied everything:
     //    success says nothing about what was granted, exactly as in HealthKit.
@@ -63,14 +66,16 @@ await CommandLineTool.run(spec: spec) { command in
         try await store.requestAuthorization(toShare: [], read: readTypes, timeout: .seconds(timeout))
     } catch let error as BrokerError where error.domain == .userCanceled {
         fail("the person cancelled the request; nothing was decided, so the app may ask again later")
+    } catch let error as BrokerError where error.code == .deadlineExceeded {
+        fail("nobody answered within \(timeout) s (is a consent agent running? try 'healthctl consent'); the prompt was withdrawn")
     }
     print("the request was handled")
 
     let after = try await store.statusForAuthorizationRequest(toShare: [], read: readTypes)
-    print("request status after asking: \(after)")
+    print("request status after asking: \(after) (asking again would not prompt)")
 
     // 4. Read access is never revealed: the share status of a read-only request stays notDetermined.
-    for type in sorted(readTypes) {
+    for type in readTypes.sorted() {
         let status = try await store.authorizationStatus(for: type)
         print("authorizationStatus(for: \(name(type))) = \(status) (share status only; read access is never revealed)")
     }
@@ -81,7 +86,7 @@ await CommandLineTool.run(spec: spec) { command in
     let authorizationDates = try await store.earliestAuthorizedSampleDate(for: readTypes)
     print("")
     print("earliest permitted sample date (store-wide, for every app): \(day(permitted))")
-    print("earliest authorized sample dates: \(authorizationDates.isEmpty ? "none (no type has limited access)" : "")")
+    print("earliest authorized sample dates:\(authorizationDates.isEmpty ? " none (no type has limited access)" : "")")
     for (type, date) in authorizationDates.sorted(by: { $0.key < $1.key }) {
         print("  \(name(type)): \(iso8601(date))")
     }
@@ -90,8 +95,8 @@ await CommandLineTool.run(spec: spec) { command in
     //    reference page's code, line for line. Types can differ, so this is worked out per type.
     print("")
     print("query start per type (the later of \(intendedDays) days ago and the authorized date):")
-    for type in sorted(readTypes) {
-        let intendedStartDate = Date().addingTimeInterval(-Double(intendedDays) * 24 * 3600)
+    let intendedStartDate = Date().addingTimeInterval(-Double(intendedDays) * 24 * 3600)
+    for type in readTypes.sorted() {
         let authorizationDate = authorizationDates[type]
         let queryStartDate = [intendedStartDate, authorizationDate]
             .compactMap { $0 }
@@ -122,14 +127,9 @@ func name(_ type: ObjectType) -> String {
     return short.prefix(1).lowercased() + short.dropFirst()
 }
 
-/// The types' short names, comma-separated, in identifier order.
+/// The types' short names joined by "and", in identifier order so the output is the same every run.
 func names(_ types: Set<ObjectType>) -> String {
-    sorted(types).map(name).joined(separator: " and ")
-}
-
-/// The types in identifier order, so the output is the same every run.
-func sorted(_ types: Set<ObjectType>) -> [ObjectType] {
-    types.sorted()
+    types.sorted().map(name).joined(separator: " and ")
 }
 
 /// `date` as UTC ISO-8601.

@@ -1,0 +1,165 @@
+import BrokerCore
+@testable import healthctl
+import Testing
+
+@Suite struct ConsentConversationTests {
+    static let now = UTCTimestamp.micros(fromDate: "2026-06-15")!
+    static let prompt = Samples.prompt()
+
+    static func ask(_ question: ConsentQuestion) -> ConsentEffect { .ask(PromptText.question(question)) }
+
+    /// A conversation that has shown `prompt` and asked its first question.
+    static func asking(_ prompt: Prompt = prompt, once: Bool = false) -> ConsentConversation {
+        var conversation = ConsentConversation(once: once)
+        _ = conversation.receive(.raised(prompt))
+        return conversation
+    }
+
+    @Test func aRaisedPromptIsIntroducedThenAskedTypeByType() {
+        var conversation = ConsentConversation()
+        #expect(conversation.start() == [.say(ConsentConversation.waitingLine)])
+        let effects = conversation.receive(.raised(Self.prompt))
+        let introduction = PromptText.introduction(Self.prompt).map(ConsentEffect.say)
+        #expect(effects == introduction + [.say(ConsentConversation.cancelHint), Self.ask(.share(.bodyMass))])
+        #expect(conversation.currentPromptID == 7)
+    }
+
+    @Test func theIntroductionNamesTheAppItsReasonsAndTypes() {
+        let text = PromptText.introduction(Self.prompt).joined(separator: "\n")
+        #expect(text.hasPrefix("prompt 7: Steps (com.example.steps) asks for access"))
+        #expect(text.contains("Shows your step trends."))
+        #expect(text.contains("Logs walks."))
+        #expect(text.contains("bodyMass"))
+        #expect(text.contains("stepCount, heartRate"))
+    }
+
+    @Test func answersAreCollectedAndSentTogether() {
+        var conversation = Self.asking()
+        #expect(conversation.receive(line: "allow", now: Self.now) == [Self.ask(.read(.stepCount))])
+        #expect(conversation.receive(line: "last 30 days", now: Self.now) == [Self.ask(.read(.heartRate))])
+        let decisions = [
+            TypeDecision(type: .bodyMass, share: .allow),
+            TypeDecision(type: .stepCount, read: .limited(fromMicros: Self.now - 30 * Samples.day)),
+            TypeDecision(type: .heartRate, read: .full),
+        ]
+        #expect(conversation.receive(line: "full", now: Self.now) == [.answer(promptID: 7, decisions: decisions)])
+        #expect(conversation.sent(.done) == [
+            .say("answered prompt 7: share bodyMass allowed; read stepCount limited from 2026-05-16, heartRate full"),
+            .say(ConsentConversation.waitingLine),
+        ])
+        // The broker's own "answered" event for it is not echoed.
+        #expect(conversation.receive(.resolved(promptID: 7, resolution: .answered)) == [])
+    }
+
+    @Test func blankAndUnclearLinesRepeatTheQuestion() {
+        var conversation = Self.asking()
+        #expect(conversation.receive(line: "", now: Self.now) == [Self.ask(.share(.bodyMass))])
+        #expect(conversation.receive(line: "maybe", now: Self.now) == [.say("  type allow / deny, or cancel"), Self.ask(.share(.bodyMass))])
+        #expect(conversation.currentPromptID == 7)
+    }
+
+    @Test func aTypeAskedToShareAndReadGetsOneDecision() {
+        var conversation = Self.asking(Samples.prompt(share: [.stepCount], read: [.stepCount]))
+        _ = conversation.receive(line: "deny", now: Self.now)
+        #expect(conversation.receive(line: "full", now: Self.now) == [
+            .answer(promptID: 7, decisions: [TypeDecision(type: .stepCount, share: .deny, read: .full)]),
+        ])
+    }
+
+    @Test func cancelCancelsTheWholePrompt() {
+        var conversation = Self.asking()
+        _ = conversation.receive(line: "allow", now: Self.now)
+        #expect(conversation.receive(line: "cancel", now: Self.now) == [.cancel(promptID: 7)])
+        #expect(conversation.sent(.done) == [
+            .say("cancelled prompt 7: the app is told the person cancelled"), .say(ConsentConversation.waitingLine),
+        ])
+    }
+
+    @Test func anAnswerThatCameTooLateSaysSo() {
+        var conversation = Self.asking(Samples.prompt(share: [], read: [.stepCount]))
+        _ = conversation.receive(line: "deny", now: Self.now)
+        #expect(conversation.sent(.alreadyResolved) == [
+            .say("prompt 7: this prompt was already answered or withdrawn"), .say(ConsentConversation.waitingLine),
+        ])
+    }
+
+    @Test func aRefusedAnswerIsReportedAndTheAgentMovesOn() {
+        var conversation = Self.asking(Samples.prompt(share: [], read: [.stepCount]))
+        _ = conversation.receive(line: "deny", now: Self.now)
+        #expect(conversation.sent(.failed("INVALID_ARGUMENT: no")) == [
+            .say("could not answer prompt 7: INVALID_ARGUMENT: no"), .say(ConsentConversation.waitingLine),
+        ])
+    }
+
+    @Test func promptsWaitTheirTurn() {
+        var conversation = Self.asking(Samples.prompt(share: [], read: [.stepCount]))
+        let second = Samples.prompt(id: 8, share: [], read: [.heartRate])
+        #expect(conversation.receive(.raised(second)) == [
+            .say(""), .say("(prompt 8 from com.example.steps is waiting; it comes after this one)"), Self.ask(.read(.stepCount)),
+        ])
+        #expect(conversation.queue.map(\.id) == [8])
+        _ = conversation.receive(line: "full", now: Self.now)
+        let next = conversation.sent(.done)
+        #expect(next.first == .say("answered prompt 7: read stepCount full"))
+        #expect(next.last == Self.ask(.read(.heartRate)))
+        #expect(conversation.currentPromptID == 8)
+    }
+
+    @Test func aPromptResolvedElsewhereWhileAskedIsDropped() {
+        var conversation = Self.asking()
+        let second = Samples.prompt(id: 8, share: [], read: [.heartRate])
+        _ = conversation.receive(.raised(second))
+        let effects = conversation.receive(.resolved(promptID: 7, resolution: .withdrawn))
+        #expect(Array(effects.prefix(3)) == [.say(""), .say("prompt 7 withdrawn (the app stopped waiting)"), .say(PromptText.introduction(second)[0])])
+        #expect(conversation.currentPromptID == 8)
+    }
+
+    @Test func aQueuedPromptResolvedElsewhereLeavesTheQueue() {
+        var conversation = Self.asking()
+        _ = conversation.receive(.raised(Samples.prompt(id: 8)))
+        #expect(conversation.receive(.resolved(promptID: 8, resolution: .answered)) == [
+            .say("prompt 8 answered elsewhere (by another agent or the daemon's policy)"),
+        ])
+        #expect(conversation.queue.isEmpty)
+        #expect(conversation.currentPromptID == 7)
+    }
+
+    @Test func resolvedEventsOfOtherPromptsArePrinted() {
+        var conversation = ConsentConversation()
+        #expect(conversation.receive(.resolved(promptID: 3, resolution: .cancelled)) == [
+            .say("prompt 3 cancelled elsewhere (the app was told the person cancelled)"),
+        ])
+    }
+
+    @Test func aRepeatedRaisedEventIsIgnored() {
+        var conversation = Self.asking()
+        #expect(conversation.receive(.raised(Self.prompt)) == [])
+        #expect(conversation.queue.isEmpty)
+    }
+
+    @Test func linesWithNoPromptAreAnsweredKindly() {
+        var conversation = ConsentConversation()
+        #expect(conversation.receive(line: "full", now: Self.now) == [.say("no prompt is waiting for an answer")])
+        #expect(conversation.receive(line: "  ", now: Self.now) == [])
+    }
+
+    @Test func endOfInputLeavesTheCurrentPromptPending() {
+        var conversation = Self.asking()
+        #expect(conversation.endOfInput() == [.say(""), .say("input ended; prompt 7 stays pending for another agent"), .finish])
+        var idle = ConsentConversation()
+        #expect(idle.endOfInput() == [.finish])
+    }
+
+    @Test func onceFinishesAfterTheFirstAnswer() {
+        var conversation = Self.asking(Samples.prompt(share: [], read: [.stepCount]), once: true)
+        _ = conversation.receive(.raised(Samples.prompt(id: 8)))
+        _ = conversation.receive(line: "full", now: Self.now)
+        #expect(conversation.sent(.done) == [.say("answered prompt 7: read stepCount full"), .finish])
+    }
+
+    @Test func onceKeepsGoingWhenTheAnswerCameTooLate() {
+        var conversation = Self.asking(Samples.prompt(share: [], read: [.stepCount]), once: true)
+        _ = conversation.receive(line: "full", now: Self.now)
+        #expect(!conversation.sent(.alreadyResolved).contains(.finish))
+    }
+}
