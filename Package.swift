@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "healthctl", targets: ["healthctl"]),
         .executable(name: "ping-example", targets: ["PingExample"]),
         .executable(name: "authorization-example", targets: ["AuthorizationExample"]),
+        .executable(name: "steps-example", targets: ["StepsExample"]),
+        .executable(name: "writer-example", targets: ["WriterExample"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
@@ -42,6 +44,8 @@ let package = Package(
         .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "CommandLineSupport"]),
         .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample"),
         .executableTarget(name: "AuthorizationExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/AuthorizationExample"),
+        .executableTarget(name: "StepsExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/StepsExample"),
+        .executableTarget(name: "WriterExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/WriterExample"),
 
         // Shared test helpers: start a daemon on a temporary socket, register apps.
         .target(name: "TestSupport", dependencies: ["HealthBrokerClient"], path: "Tests/TestSupport"),

@@ -93,6 +93,15 @@ extension Broker {
         case .adminListSources: handleListSources(context: context)
         case .adminSetCharacteristic(let value): handleSetCharacteristic(value, context: context)
         case .adminExplain(let appID, let type): handleExplain(appID, type: type, context: context)
+        case .save(let samples): handleSave(samples, context: context)
+        case .delete(let uuids, let type, let predicate): handleDelete(uuids: uuids, type: type, predicate: predicate, context: context)
+        case .query(let query): handleQuery(query, context: context)
+        case .anchoredQuery(let query): handleAnchoredQuery(query, context: context)
+        case .statistics(let query): handleStatistics(query, context: context)
+        case .observe(let types): handleObserve(types, context: context)
+        case .adminImport(let appID, let samples): handleImport(appID: appID, samples: samples, context: context)
+        case .adminExport(let type, let appID): handleExport(type: type, appID: appID, context: context)
+        case .adminAccessLog(let appID, let limit): handleAccessLog(appID: appID, limit: limit, context: context)
         case .hello, .unknown: finish(context, error: .internal("unroutable \(request.methodName)"))
         }
     }

@@ -10,6 +10,9 @@ extension Broker {
         logger.info("shutting down", ["reason": reason, "calls_in_flight": inFlight, "grace_ms": configuration.shutdownGraceMicros / 1_000])
         appListener?.close()
         adminListener?.close()
+        // Streams that never end on their own (prompt watchers, observers) must not hold up the exit.
+        for agent in Array(agents.values) { finish(agent.context, error: .shuttingDown()) }
+        for observer in Array(observers.values) { finish(observer.context, error: .shuttingDown()) }
         shutdownTimer = loop.schedule(afterMicros: configuration.shutdownGraceMicros) { [weak self] in
             self?.finishShutdown()
         }

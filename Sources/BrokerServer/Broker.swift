@@ -43,6 +43,10 @@ public final class Broker {
     var nextPromptID: UInt64 = 1
     /// Consent agents watching prompts.
     var agents: [ObjectIdentifier: ConsentAgent] = [:]
+    /// Open Observe streams.
+    var observers: [ObjectIdentifier: SampleObserver] = [:]
+    /// Signs and checks anchored-query anchors (key kept in SQLite).
+    var anchorAuthenticator: MessageAuthenticator!
     /// False after a store job failed because the database is inaccessible, until one succeeds.
     var storeHealthy = true
 
@@ -64,7 +68,9 @@ public final class Broker {
         for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
             throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
         }
-        let store = try BrokerStore(dataDirectory: configuration.dataDirectory)
+        let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: configuration.durableAgainstPowerLoss ? .full : .normal)
+        anchorAuthenticator = MessageAuthenticator(key: try Self.anchorKey(store))
+        try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)
         for app in try store.allApps() { apps[app.info.appID] = app }
         for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
         characteristics = try store.allCharacteristics()
@@ -81,12 +87,21 @@ public final class Broker {
             throw error
         }
         state = .running
+        schedulePruning()
         logger.info("broker started", [
             "app_socket": configuration.appSocketPath, "admin_socket": configuration.adminSocketPath,
             "data_dir": configuration.dataDirectory, "apps": apps.count, "version": BrokerVersion.broker,
         ])
         loop.run()
         logger.info("broker stopped", ["calls_served": callsServed])
+    }
+
+    /// The anchor MAC key: made once with libsodium and kept in SQLite so anchors survive restarts.
+    private static func anchorKey(_ store: BrokerStore) throws(BrokerError) -> [UInt8] {
+        if let key = try store.metaValue("anchor_mac_key"), key.count == MessageAuthenticator.keyLength { return key }
+        let key = MessageAuthenticator.generateKey()
+        try store.setMetaValue("anchor_mac_key", key)
+        return key
     }
 
     /// Asks the broker to shut down as SIGTERM would; callable from any thread.

@@ -22,6 +22,10 @@ public struct BrokerConfiguration: Sendable {
     public var earliestPermittedMicros: Int64 = 946_684_800 * Microseconds.perSecond
     /// Rules that decide authorization prompts before any person sees them.
     public var consentPolicy: ConsentPolicy?
+    /// How long deletions are remembered for anchored queries (default 30 days).
+    public var tombstoneRetentionMicros: Int64 = 30 * 86_400 * Microseconds.perSecond
+    /// Whether commits also survive power loss (SQLite synchronous=FULL) rather than only a killed process.
+    public var durableAgainstPowerLoss = false
     /// The lowest level logged.
     public var logLevel: Logger.Level = .info
 

@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2])
+    public static let migrations = Migrations(steps: [version1, version2, version3])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -52,5 +52,73 @@ public enum BrokerSchema {
             value TEXT NOT NULL,
             updated_us INTEGER NOT NULL
         );
+        """
+
+    /// Version 3: samples, their tombstones, the access log, the change sequence and per-type span bounds.
+    ///
+    /// `samples.seq` and `tombstones.seq` come from the one counter in `change_sequence` (never
+    /// reused, even when the newest row is deleted or pruned), so an anchor can compare positions
+    /// across both tables. `value_kind` is 1 quantity (`quantity` + `unit`, canonical), 2 category
+    /// (`category`), 3 workout (`activity`, `duration_us`, `energy_kcal`, `distance_m`).
+    /// `metadata` is a JSON object with keys sorted by UTF-8 bytes; `content_hash` is 16 bytes of
+    /// FNV-1a over the canonical content (see `SampleContent`). `type_spans` keeps, per type, the
+    /// longest end − start ever stored (never lowered on delete), which bounds start-date ranges
+    /// for end-date and overlap predicates so they stay index range scans.
+    static let version3 = """
+        CREATE TABLE change_sequence (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            last_seq INTEGER NOT NULL,
+            pruned_through_seq INTEGER NOT NULL
+        );
+        INSERT INTO change_sequence (id, last_seq, pruned_through_seq) VALUES (1, 0, 0);
+        CREATE TABLE samples (
+            seq INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            value_kind INTEGER NOT NULL CHECK (value_kind IN (1, 2, 3)),
+            quantity REAL NULL,
+            unit TEXT NULL,
+            category INTEGER NULL,
+            activity TEXT NULL,
+            duration_us INTEGER NULL,
+            energy_kcal REAL NULL,
+            distance_m REAL NULL,
+            metadata TEXT NOT NULL,
+            source_app_id TEXT NOT NULL,
+            created_us INTEGER NOT NULL,
+            content_hash BLOB NOT NULL,
+            CHECK (start_us <= end_us)
+        );
+        CREATE INDEX samples_by_type_start ON samples (type, start_us, uuid);
+        CREATE INDEX samples_by_type_end ON samples (type, end_us, uuid);
+        CREATE INDEX samples_by_source_type ON samples (source_app_id, type);
+        -- Index entries end with the rowid (seq): this one serves "type = ? AND seq > ? ORDER BY seq".
+        CREATE INDEX samples_by_type_seq ON samples (type);
+        CREATE TABLE type_spans (
+            type TEXT NOT NULL PRIMARY KEY,
+            max_duration_us INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE tombstones (
+            seq INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL,
+            type TEXT NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            source_app_id TEXT NOT NULL,
+            deleted_us INTEGER NOT NULL
+        );
+        CREATE INDEX tombstones_by_type_seq ON tombstones (type, seq);
+        CREATE TABLE access_log (
+            id INTEGER PRIMARY KEY,
+            at_us INTEGER NOT NULL,
+            app_id TEXT NOT NULL,
+            operation TEXT NOT NULL,
+            type TEXT NOT NULL,
+            sample_count INTEGER NOT NULL
+        );
+        CREATE INDEX access_log_by_app ON access_log (app_id, at_us);
+        CREATE INDEX access_log_by_time ON access_log (at_us);
         """
 }

@@ -1,7 +1,7 @@
 import BrokerCore
 
 /// The broker's durable state in one SQLite database: the app registry, broker metadata,
-/// authorization grants, sources and characteristics.
+/// authorization grants, sources, characteristics, samples with their tombstones, and the access log.
 ///
 /// Confined to one thread at a time, like the `Database` it owns: the daemon creates it, moves it
 /// to its single storage worker thread, and calls it only from there (that hand-off is why it is
@@ -24,6 +24,16 @@ public final class BrokerStore: @unchecked Sendable {
     let sources: SourceTable
     /// The `characteristics` table (used by `BrokerStore+Authorization.swift`).
     let characteristics: CharacteristicTable
+    /// The `samples` table (used by `BrokerStore+Samples.swift`).
+    let sampleTable: SampleTable
+    /// The `tombstones` table (used by `BrokerStore+Samples.swift`).
+    let tombstoneTable: TombstoneTable
+    /// The `access_log` table (used by `BrokerStore+Samples.swift`).
+    let accessLogTable: AccessLogTable
+    /// The `change_sequence` counter (used by `BrokerStore+Samples.swift`).
+    let sequenceTable: ChangeSequenceTable
+    /// The `type_spans` table (used by `BrokerStore+Samples.swift`).
+    let spanTable: TypeSpanTable
 
     /// Prepares `dataDirectory` (0700, files 0600), opens its database and applies pending migrations.
     ///
@@ -40,6 +50,11 @@ public final class BrokerStore: @unchecked Sendable {
             grants = try GrantTable(database: database)
             sources = try SourceTable(database: database)
             characteristics = try CharacteristicTable(database: database)
+            sampleTable = try SampleTable(database: database)
+            tombstoneTable = try TombstoneTable(database: database)
+            accessLogTable = try AccessLogTable(database: database)
+            sequenceTable = try ChangeSequenceTable(database: database)
+            spanTable = try TypeSpanTable(database: database)
         } catch {
             database.close()
             throw error

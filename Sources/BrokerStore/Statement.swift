@@ -60,6 +60,13 @@ public final class Statement {
         try check(sqlite3_bind_int64(handle, index, value), "cannot bind parameter \(index)")
     }
 
+    /// Binds a floating-point value, or NULL for nil, to parameter `index` (from 1); NaN binds as NULL.
+    public func bind(_ value: Double?, at index: Int32) throws(BrokerError) {
+        let handle = try live()
+        guard let value else { return try bindNull(at: index) }
+        try check(sqlite3_bind_double(handle, index, value), "cannot bind parameter \(index)")
+    }
+
     /// Binds UTF-8 text, or NULL for nil, to parameter `index` (from 1); SQLite copies it.
     public func bind(_ value: String?, at index: Int32) throws(BrokerError) {
         let handle = try live()
@@ -123,6 +130,16 @@ public final class Statement {
     /// Column `index` (from 0) as an integer, or nil when it is NULL.
     public func optionalInt64(at index: Int32) -> Int64? {
         isNull(at: index) ? nil : int64(at: index)
+    }
+
+    /// Column `index` (from 0) as a floating-point value; NULL reads as 0.
+    public func double(at index: Int32) -> Double {
+        sqlite3_column_double(handle, index)
+    }
+
+    /// Column `index` (from 0) as a floating-point value, or nil when it is NULL.
+    public func optionalDouble(at index: Int32) -> Double? {
+        isNull(at: index) ? nil : double(at: index)
     }
 
     /// Column `index` (from 0) as text; NULL reads as the empty string.

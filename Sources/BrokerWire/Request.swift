@@ -20,6 +20,18 @@ public enum Request: Sendable, Hashable {
     case earliestPermittedSampleDate
     /// Characteristic values the app may read.
     case readCharacteristics([ObjectType])
+    /// Saves a batch of samples, all or nothing.
+    case save([Sample])
+    /// Deletes the app's own samples by uuid, or of a type matching a predicate.
+    case delete(uuids: [String], type: ObjectType?, predicate: SamplePredicate?)
+    /// Streams clamped samples in pages.
+    case query(SampleQuery)
+    /// Streams changes since an anchor.
+    case anchoredQuery(AnchoredQuery)
+    /// Computes statistics.
+    case statistics(StatisticsQuery)
+    /// Streams change notifications for readable types.
+    case observe([ObjectType])
     /// Admin: registers an app and returns its token once.
     case adminAddApp(AppRegistration)
     /// Admin: lists registered apps.
@@ -46,6 +58,12 @@ public enum Request: Sendable, Hashable {
     case adminSetCharacteristic(CharacteristicValue)
     /// Admin: why an app sees what it sees for a type.
     case adminExplain(appID: String, type: ObjectType)
+    /// Admin: imports samples as a given source app.
+    case adminImport(appID: String, samples: [Sample])
+    /// Admin: streams every sample (of a type, of an app).
+    case adminExport(type: ObjectType?, appID: String?)
+    /// Admin: the access log (of an app), newest first.
+    case adminAccessLog(appID: String?, limit: UInt32)
     /// A request case this build does not know (a newer client); answered UNIMPLEMENTED.
     case unknown
 
@@ -74,6 +92,15 @@ public enum Request: Sendable, Hashable {
         case .adminListSources: "AdminListSources"
         case .adminSetCharacteristic: "AdminSetCharacteristic"
         case .adminExplain: "AdminExplain"
+        case .save: "Save"
+        case .delete: "Delete"
+        case .query: "Query"
+        case .anchoredQuery: "AnchoredQuery"
+        case .statistics: "Statistics"
+        case .observe: "Observe"
+        case .adminImport: "AdminImport"
+        case .adminExport: "AdminExport"
+        case .adminAccessLog: "AdminAccessLog"
         case .unknown: "Unknown"
         }
     }
@@ -83,10 +110,11 @@ public enum Request: Sendable, Hashable {
         switch self {
         case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo,
              .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke,
-             .adminListSources, .adminSetCharacteristic, .adminExplain:
+             .adminListSources, .adminSetCharacteristic, .adminExplain, .adminImport, .adminExport, .adminAccessLog:
             true
         case .hello, .ping, .pingStream, .unknown, .requestAuthorization, .authorizationStatus, .requestStatus,
-             .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics:
+             .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics,
+             .save, .delete, .query, .anchoredQuery, .statistics, .observe:
             false
         }
     }
@@ -94,7 +122,7 @@ public enum Request: Sendable, Hashable {
     /// True for methods that answer with a stream of items.
     public var isStreaming: Bool {
         switch self {
-        case .pingStream, .adminWatchPrompts: true
+        case .pingStream, .adminWatchPrompts, .query, .anchoredQuery, .observe, .adminExport: true
         default: false
         }
     }

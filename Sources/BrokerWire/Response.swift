@@ -20,6 +20,12 @@ public enum Response: Sendable, Hashable {
     case earliestPermittedSampleDate(Int64)
     /// Characteristic values, one per requested type.
     case readCharacteristics([CharacteristicValue])
+    /// How many samples were stored and how many were already there unchanged.
+    case save(saved: UInt32, unchanged: UInt32)
+    /// How many samples were deleted.
+    case delete(deleted: UInt32)
+    /// Statistics.
+    case statistics(StatisticsResult)
     /// The new app and its token (shown once).
     case adminAddApp(AppCredentials)
     /// Every registered app.
@@ -44,6 +50,10 @@ public enum Response: Sendable, Hashable {
     case adminSetCharacteristic
     /// Why an app sees what it sees.
     case adminExplain(Explanation)
+    /// How many imported samples were stored and how many were already there.
+    case adminImport(saved: UInt32, unchanged: UInt32)
+    /// Access log entries, newest first.
+    case adminAccessLog([AccessLogEntry])
 }
 
 /// One item of a server stream; the case matches the call's method.
@@ -52,4 +62,10 @@ public enum StreamItem: Sendable, Hashable {
     case ping(PingResponse)
     /// An item of AdminWatchPrompts.
     case promptEvent(PromptEvent)
+    /// A page of Query or AdminExport.
+    case samples([Sample])
+    /// A page of AnchoredQuery.
+    case anchoredPage(AnchoredPage)
+    /// An Observe notification: this type changed.
+    case observed(type: ObjectType, changedMicros: Int64)
 }

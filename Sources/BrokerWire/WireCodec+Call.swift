@@ -67,6 +67,48 @@ extension WireCodec {
                 message.read_characteristics = readCharacteristics
                 return withUnsafeMutablePointer(to: &message, body)
             }
+        case .save(let samples):
+            return withCSaveRequest(samples) { save in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_SAVE
+                message.save = save
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .delete(let uuids, let type, let predicate):
+            return withCDeleteRequest(uuids: uuids, type: type, predicate: predicate) { delete in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_DELETE
+                message.delete_ = delete
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .query(let query):
+            return withCQueryRequest(query) { query in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_QUERY
+                message.query = query
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .anchoredQuery(let query):
+            return withCAnchoredQueryRequest(query) { anchoredQuery in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ANCHORED_QUERY
+                message.anchored_query = anchoredQuery
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .statistics(let query):
+            return withCStatisticsRequest(query) { statistics in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_STATISTICS
+                message.statistics = statistics
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .observe(let types):
+            return withCTypes(types) { identifiers, count in
+                var request = Healthbroker__V1__ObserveRequest()
+                healthbroker__v1__observe_request__init(&request)
+                request.n_types = count
+                request.types = identifiers
+                return withUnsafeMutablePointer(to: &request) { observe in
+                    message.request_case = HEALTHBROKER__V1__CALL__REQUEST_OBSERVE
+                    message.observe = observe
+                    return withUnsafeMutablePointer(to: &message, body)
+                }
+            }
         case .adminAddApp(let registration):
             return withCAdminAddAppRequest(registration) { addApp in
                 message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ADD_APP
@@ -171,6 +213,24 @@ extension WireCodec {
                 message.admin_explain = explain
                 return withUnsafeMutablePointer(to: &message, body)
             }
+        case .adminImport(let appID, let samples):
+            return withCAdminImportRequest(appID: appID, samples: samples) { adminImport in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT
+                message.admin_import = adminImport
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminExport(let type, let appID):
+            return withCAdminExportRequest(type: type, appID: appID) { adminExport in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT
+                message.admin_export = adminExport
+                return withUnsafeMutablePointer(to: &message, body)
+            }
+        case .adminAccessLog(let appID, let limit):
+            return withCAdminAccessLogRequest(appID: appID, limit: limit) { accessLog in
+                message.request_case = HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG
+                message.admin_access_log = accessLog
+                return withUnsafeMutablePointer(to: &message, body)
+            }
         case .unknown:
             return withUnsafeMutablePointer(to: &message, body)
         }
@@ -204,6 +264,20 @@ extension WireCodec {
             let readCharacteristics = try present(call.read_characteristics, in: "ClientFrame")
             request = .readCharacteristics(try objectTypes(
                 readCharacteristics.pointee.types, count: readCharacteristics.pointee.n_types, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_SAVE:
+            let save = try present(call.save, in: "ClientFrame")
+            request = .save(try samples(save.pointee.samples, count: save.pointee.n_samples, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_DELETE:
+            request = try deleteRequest(try present(call.delete_, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_QUERY:
+            request = .query(sampleQuery(try present(call.query, in: "ClientFrame")))
+        case HEALTHBROKER__V1__CALL__REQUEST_ANCHORED_QUERY:
+            request = .anchoredQuery(anchoredQuery(try present(call.anchored_query, in: "ClientFrame")))
+        case HEALTHBROKER__V1__CALL__REQUEST_STATISTICS:
+            request = .statistics(statisticsQuery(try present(call.statistics, in: "ClientFrame")))
+        case HEALTHBROKER__V1__CALL__REQUEST_OBSERVE:
+            let observe = try present(call.observe, in: "ClientFrame")
+            request = .observe(try objectTypes(observe.pointee.types, count: observe.pointee.n_types, in: "ClientFrame"))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ADD_APP:
             request = .adminAddApp(appRegistration(try present(call.admin_add_app, in: "ClientFrame")))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_APPS:
@@ -235,6 +309,12 @@ extension WireCodec {
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN:
             let explain = try present(call.admin_explain, in: "ClientFrame")
             request = .adminExplain(appID: string(explain.pointee.app_id), type: ObjectType(string(explain.pointee.type)))
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT:
+            request = try adminImportRequest(try present(call.admin_import, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT:
+            request = adminExportRequest(try present(call.admin_export, in: "ClientFrame"))
+        case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG:
+            request = adminAccessLogRequest(try present(call.admin_access_log, in: "ClientFrame"))
         default:
             request = .unknown
         }

@@ -1,8 +1,8 @@
 import BrokerCore
 import HealthBrokerProto
 
-// Repeated fields in both directions: lists of type identifiers (repeated string) and lists of
-// sub-messages, built in scoped scratch buffers as AppInfo lists are.
+// Repeated fields in both directions: lists of type identifiers and other strings (repeated string)
+// and lists of sub-messages, built in scoped scratch buffers as AppInfo lists are.
 extension WireCodec {
     /// A C `char**` array: a repeated string field.
     typealias CStringArray = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
@@ -58,6 +58,19 @@ extension WireCodec {
         for index in 0..<count {
             guard let identifier = strings[index] else { throw undecodable(typeName) }
             result.append(ObjectType(string(identifier)))
+        }
+        return result
+    }
+
+    /// The strings of an unpacked repeated string field; throws on a NULL element.
+    static func strings(_ list: CStringArray?, count: Int, in typeName: StaticString) throws(BrokerError) -> [String] {
+        guard count > 0 else { return [] }
+        guard let list else { throw undecodable(typeName) }
+        var result: [String] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            guard let element = list[index] else { throw undecodable(typeName) }
+            result.append(string(element))
         }
         return result
     }
@@ -131,6 +144,22 @@ extension CStringWriter {
         var index = 0
         for type in types {
             pointers[index] = write(type.identifier)
+            index += 1
+        }
+    }
+
+    /// The bytes `strings` take in the buffer, terminators included.
+    static func byteCount(of strings: [String]) -> Int {
+        var total = 0
+        for string in strings { total += byteCount(of: string) }
+        return total
+    }
+
+    /// Writes `strings` and stores where each starts in `pointers[0..<strings.count]`.
+    mutating func write(_ strings: [String], to pointers: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+        var index = 0
+        for string in strings {
+            pointers[index] = write(string)
             index += 1
         }
     }

@@ -1,7 +1,7 @@
 import BrokerCore
 import HealthBrokerProto
 
-// ServerFrame's `response` oneof, and StreamItem, in both directions.
+// ServerFrame's `response` oneof in both directions (StreamItem: WireCodec+StreamItem.swift).
 extension WireCodec {
     /// Sets `frame`'s response case to the C form of `response` and runs `body` while that is valid.
     static func withCResponse<R>(
@@ -79,6 +79,31 @@ extension WireCodec {
                     frame.pointee.read_characteristics = readCharacteristics
                     return body()
                 }
+            }
+        case .save(let saved, let unchanged):
+            var save = Healthbroker__V1__SaveResponse()
+            healthbroker__v1__save_response__init(&save)
+            save.saved = saved
+            save.unchanged = unchanged
+            return withUnsafeMutablePointer(to: &save) { save in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_SAVE
+                frame.pointee.save = save
+                return body()
+            }
+        case .delete(let deleted):
+            var delete = Healthbroker__V1__DeleteResponse()
+            healthbroker__v1__delete_response__init(&delete)
+            delete.deleted = deleted
+            return withUnsafeMutablePointer(to: &delete) { delete in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_DELETE
+                frame.pointee.delete_ = delete
+                return body()
+            }
+        case .statistics(let result):
+            return withCStatisticsResponse(result) { statistics in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_STATISTICS
+                frame.pointee.statistics = statistics
+                return body()
             }
         case .adminAddApp(let credentials):
             return withCAdminAddAppResponse(credentials) { addApp in
@@ -182,48 +207,33 @@ extension WireCodec {
                 frame.pointee.admin_explain = explain
                 return body()
             }
-        }
-    }
-
-    /// Runs `body` with the C form of `item`, valid only inside `body`.
-    static func withCStreamItem<R>(
-        _ item: StreamItem, _ body: (UnsafeMutablePointer<Healthbroker__V1__StreamItem>) -> R
-    ) -> R {
-        var message = Healthbroker__V1__StreamItem()
-        healthbroker__v1__stream_item__init(&message)
-        switch item {
-        case .ping(let ping):
-            return withCPingResponse(ping) { ping in
-                message.item_case = HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING
-                message.ping = ping
-                return withUnsafeMutablePointer(to: &message, body)
+        case .adminImport(let saved, let unchanged):
+            var adminImport = Healthbroker__V1__AdminImportResponse()
+            healthbroker__v1__admin_import_response__init(&adminImport)
+            adminImport.saved = saved
+            adminImport.unchanged = unchanged
+            return withUnsafeMutablePointer(to: &adminImport) { adminImport in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT
+                frame.pointee.admin_import = adminImport
+                return body()
             }
-        case .promptEvent(let event):
-            return withCPromptEvent(event) { event in
-                message.item_case = HEALTHBROKER__V1__STREAM_ITEM__ITEM_PROMPT_EVENT
-                message.prompt_event = event
-                return withUnsafeMutablePointer(to: &message, body)
+        case .adminAccessLog(let entries):
+            return withCAdminAccessLogResponse(entries) { accessLog in
+                frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG
+                frame.pointee.admin_access_log = accessLog
+                return body()
             }
         }
     }
 
     /// The Swift form of an unpacked ServerFrame's response; nil when no case this build knows is set.
     ///
-    /// A stream item with no known item case is undecodable: the client asked for the stream, so it
-    /// must understand its items.
+    /// A stream item with no known item case is undecodable (see `streamItem(_:)`).
     static func response(_ frame: UnsafePointer<Healthbroker__V1__ServerFrame>) throws(BrokerError) -> Response? {
         let message = frame.pointee
         switch message.response_case {
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_STREAM_ITEM:
-            let item = try present(message.stream_item, in: "ServerFrame")
-            switch item.pointee.item_case {
-            case HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING:
-                return .streamItem(.ping(pingResponse(try present(item.pointee.ping, in: "ServerFrame"))))
-            case HEALTHBROKER__V1__STREAM_ITEM__ITEM_PROMPT_EVENT:
-                return .streamItem(.promptEvent(try promptEvent(try present(item.pointee.prompt_event, in: "ServerFrame"))))
-            default:
-                throw undecodable("ServerFrame")
-            }
+            return .streamItem(try streamItem(try present(message.stream_item, in: "ServerFrame")))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_HELLO:
             return .hello(helloResponse(try present(message.hello, in: "ServerFrame")))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_PING:
@@ -247,6 +257,13 @@ extension WireCodec {
             return .readCharacteristics(try decodedList(
                 readCharacteristics.pointee.values, count: readCharacteristics.pointee.n_values, in: "ServerFrame",
                 characteristicValue))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_SAVE:
+            let save = try present(message.save, in: "ServerFrame")
+            return .save(saved: save.pointee.saved, unchanged: save.pointee.unchanged)
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_DELETE:
+            return .delete(deleted: try present(message.delete_, in: "ServerFrame").pointee.deleted)
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_STATISTICS:
+            return .statistics(try statisticsResult(try present(message.statistics, in: "ServerFrame")))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ADD_APP:
             return .adminAddApp(try adminAddAppResponse(try present(message.admin_add_app, in: "ServerFrame")))
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_APPS:
@@ -278,6 +295,13 @@ extension WireCodec {
             return .adminSetCharacteristic
         case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN:
             return .adminExplain(explanation(try present(message.admin_explain, in: "ServerFrame")))
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT:
+            let adminImport = try present(message.admin_import, in: "ServerFrame")
+            return .adminImport(saved: adminImport.pointee.saved, unchanged: adminImport.pointee.unchanged)
+        case HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG:
+            let accessLog = try present(message.admin_access_log, in: "ServerFrame")
+            return .adminAccessLog(try decodedList(
+                accessLog.pointee.entries, count: accessLog.pointee.n_entries, in: "ServerFrame", accessLogEntry))
         default:
             return nil
         }

@@ -2617,6 +2617,1131 @@ void   healthbroker__v1__admin_explain_response__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__admin_explain_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__quantity__init
+                     (Healthbroker__V1__Quantity         *message)
+{
+  static const Healthbroker__V1__Quantity init_value = HEALTHBROKER__V1__QUANTITY__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__quantity__get_packed_size
+                     (const Healthbroker__V1__Quantity *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__quantity__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__quantity__pack
+                     (const Healthbroker__V1__Quantity *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__quantity__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__quantity__pack_to_buffer
+                     (const Healthbroker__V1__Quantity *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__quantity__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__Quantity *
+       healthbroker__v1__quantity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__Quantity *)
+     protobuf_c_message_unpack (&healthbroker__v1__quantity__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__quantity__free_unpacked
+                     (Healthbroker__V1__Quantity *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__quantity__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__workout__init
+                     (Healthbroker__V1__Workout         *message)
+{
+  static const Healthbroker__V1__Workout init_value = HEALTHBROKER__V1__WORKOUT__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__workout__get_packed_size
+                     (const Healthbroker__V1__Workout *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__workout__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__workout__pack
+                     (const Healthbroker__V1__Workout *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__workout__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__workout__pack_to_buffer
+                     (const Healthbroker__V1__Workout *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__workout__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__Workout *
+       healthbroker__v1__workout__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__Workout *)
+     protobuf_c_message_unpack (&healthbroker__v1__workout__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__workout__free_unpacked
+                     (Healthbroker__V1__Workout *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__workout__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__metadata_entry__init
+                     (Healthbroker__V1__MetadataEntry         *message)
+{
+  static const Healthbroker__V1__MetadataEntry init_value = HEALTHBROKER__V1__METADATA_ENTRY__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__metadata_entry__get_packed_size
+                     (const Healthbroker__V1__MetadataEntry *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__metadata_entry__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__metadata_entry__pack
+                     (const Healthbroker__V1__MetadataEntry *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__metadata_entry__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__metadata_entry__pack_to_buffer
+                     (const Healthbroker__V1__MetadataEntry *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__metadata_entry__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__MetadataEntry *
+       healthbroker__v1__metadata_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__MetadataEntry *)
+     protobuf_c_message_unpack (&healthbroker__v1__metadata_entry__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__metadata_entry__free_unpacked
+                     (Healthbroker__V1__MetadataEntry *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__metadata_entry__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__sample__init
+                     (Healthbroker__V1__Sample         *message)
+{
+  static const Healthbroker__V1__Sample init_value = HEALTHBROKER__V1__SAMPLE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__sample__get_packed_size
+                     (const Healthbroker__V1__Sample *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__sample__pack
+                     (const Healthbroker__V1__Sample *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__sample__pack_to_buffer
+                     (const Healthbroker__V1__Sample *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__Sample *
+       healthbroker__v1__sample__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__Sample *)
+     protobuf_c_message_unpack (&healthbroker__v1__sample__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__sample__free_unpacked
+                     (Healthbroker__V1__Sample *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__sample__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__sample_predicate__init
+                     (Healthbroker__V1__SamplePredicate         *message)
+{
+  static const Healthbroker__V1__SamplePredicate init_value = HEALTHBROKER__V1__SAMPLE_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__sample_predicate__get_packed_size
+                     (const Healthbroker__V1__SamplePredicate *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__sample_predicate__pack
+                     (const Healthbroker__V1__SamplePredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__sample_predicate__pack_to_buffer
+                     (const Healthbroker__V1__SamplePredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__SamplePredicate *
+       healthbroker__v1__sample_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__SamplePredicate *)
+     protobuf_c_message_unpack (&healthbroker__v1__sample_predicate__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__sample_predicate__free_unpacked
+                     (Healthbroker__V1__SamplePredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__sample_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__sample_sort__init
+                     (Healthbroker__V1__SampleSort         *message)
+{
+  static const Healthbroker__V1__SampleSort init_value = HEALTHBROKER__V1__SAMPLE_SORT__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__sample_sort__get_packed_size
+                     (const Healthbroker__V1__SampleSort *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_sort__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__sample_sort__pack
+                     (const Healthbroker__V1__SampleSort *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_sort__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__sample_sort__pack_to_buffer
+                     (const Healthbroker__V1__SampleSort *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_sort__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__SampleSort *
+       healthbroker__v1__sample_sort__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__SampleSort *)
+     protobuf_c_message_unpack (&healthbroker__v1__sample_sort__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__sample_sort__free_unpacked
+                     (Healthbroker__V1__SampleSort *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__sample_sort__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__save_request__init
+                     (Healthbroker__V1__SaveRequest         *message)
+{
+  static const Healthbroker__V1__SaveRequest init_value = HEALTHBROKER__V1__SAVE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__save_request__get_packed_size
+                     (const Healthbroker__V1__SaveRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__save_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__save_request__pack
+                     (const Healthbroker__V1__SaveRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__save_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__save_request__pack_to_buffer
+                     (const Healthbroker__V1__SaveRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__save_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__SaveRequest *
+       healthbroker__v1__save_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__SaveRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__save_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__save_request__free_unpacked
+                     (Healthbroker__V1__SaveRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__save_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__save_response__init
+                     (Healthbroker__V1__SaveResponse         *message)
+{
+  static const Healthbroker__V1__SaveResponse init_value = HEALTHBROKER__V1__SAVE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__save_response__get_packed_size
+                     (const Healthbroker__V1__SaveResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__save_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__save_response__pack
+                     (const Healthbroker__V1__SaveResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__save_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__save_response__pack_to_buffer
+                     (const Healthbroker__V1__SaveResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__save_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__SaveResponse *
+       healthbroker__v1__save_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__SaveResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__save_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__save_response__free_unpacked
+                     (Healthbroker__V1__SaveResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__save_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__delete_request__init
+                     (Healthbroker__V1__DeleteRequest         *message)
+{
+  static const Healthbroker__V1__DeleteRequest init_value = HEALTHBROKER__V1__DELETE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__delete_request__get_packed_size
+                     (const Healthbroker__V1__DeleteRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__delete_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__delete_request__pack
+                     (const Healthbroker__V1__DeleteRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__delete_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__delete_request__pack_to_buffer
+                     (const Healthbroker__V1__DeleteRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__delete_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__DeleteRequest *
+       healthbroker__v1__delete_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__DeleteRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__delete_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__delete_request__free_unpacked
+                     (Healthbroker__V1__DeleteRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__delete_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__delete_response__init
+                     (Healthbroker__V1__DeleteResponse         *message)
+{
+  static const Healthbroker__V1__DeleteResponse init_value = HEALTHBROKER__V1__DELETE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__delete_response__get_packed_size
+                     (const Healthbroker__V1__DeleteResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__delete_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__delete_response__pack
+                     (const Healthbroker__V1__DeleteResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__delete_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__delete_response__pack_to_buffer
+                     (const Healthbroker__V1__DeleteResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__delete_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__DeleteResponse *
+       healthbroker__v1__delete_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__DeleteResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__delete_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__delete_response__free_unpacked
+                     (Healthbroker__V1__DeleteResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__delete_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__query_request__init
+                     (Healthbroker__V1__QueryRequest         *message)
+{
+  static const Healthbroker__V1__QueryRequest init_value = HEALTHBROKER__V1__QUERY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__query_request__get_packed_size
+                     (const Healthbroker__V1__QueryRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__query_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__query_request__pack
+                     (const Healthbroker__V1__QueryRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__query_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__query_request__pack_to_buffer
+                     (const Healthbroker__V1__QueryRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__query_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__QueryRequest *
+       healthbroker__v1__query_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__QueryRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__query_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__query_request__free_unpacked
+                     (Healthbroker__V1__QueryRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__query_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__sample_page__init
+                     (Healthbroker__V1__SamplePage         *message)
+{
+  static const Healthbroker__V1__SamplePage init_value = HEALTHBROKER__V1__SAMPLE_PAGE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__sample_page__get_packed_size
+                     (const Healthbroker__V1__SamplePage *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_page__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__sample_page__pack
+                     (const Healthbroker__V1__SamplePage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_page__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__sample_page__pack_to_buffer
+                     (const Healthbroker__V1__SamplePage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__sample_page__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__SamplePage *
+       healthbroker__v1__sample_page__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__SamplePage *)
+     protobuf_c_message_unpack (&healthbroker__v1__sample_page__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__sample_page__free_unpacked
+                     (Healthbroker__V1__SamplePage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__sample_page__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__anchored_query_request__init
+                     (Healthbroker__V1__AnchoredQueryRequest         *message)
+{
+  static const Healthbroker__V1__AnchoredQueryRequest init_value = HEALTHBROKER__V1__ANCHORED_QUERY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__anchored_query_request__get_packed_size
+                     (const Healthbroker__V1__AnchoredQueryRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__anchored_query_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__anchored_query_request__pack
+                     (const Healthbroker__V1__AnchoredQueryRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__anchored_query_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__anchored_query_request__pack_to_buffer
+                     (const Healthbroker__V1__AnchoredQueryRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__anchored_query_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AnchoredQueryRequest *
+       healthbroker__v1__anchored_query_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AnchoredQueryRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__anchored_query_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__anchored_query_request__free_unpacked
+                     (Healthbroker__V1__AnchoredQueryRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__anchored_query_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__anchored_page__init
+                     (Healthbroker__V1__AnchoredPage         *message)
+{
+  static const Healthbroker__V1__AnchoredPage init_value = HEALTHBROKER__V1__ANCHORED_PAGE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__anchored_page__get_packed_size
+                     (const Healthbroker__V1__AnchoredPage *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__anchored_page__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__anchored_page__pack
+                     (const Healthbroker__V1__AnchoredPage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__anchored_page__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__anchored_page__pack_to_buffer
+                     (const Healthbroker__V1__AnchoredPage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__anchored_page__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AnchoredPage *
+       healthbroker__v1__anchored_page__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AnchoredPage *)
+     protobuf_c_message_unpack (&healthbroker__v1__anchored_page__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__anchored_page__free_unpacked
+                     (Healthbroker__V1__AnchoredPage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__anchored_page__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__statistics_request__init
+                     (Healthbroker__V1__StatisticsRequest         *message)
+{
+  static const Healthbroker__V1__StatisticsRequest init_value = HEALTHBROKER__V1__STATISTICS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__statistics_request__get_packed_size
+                     (const Healthbroker__V1__StatisticsRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__statistics_request__pack
+                     (const Healthbroker__V1__StatisticsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__statistics_request__pack_to_buffer
+                     (const Healthbroker__V1__StatisticsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__StatisticsRequest *
+       healthbroker__v1__statistics_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__StatisticsRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__statistics_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__statistics_request__free_unpacked
+                     (Healthbroker__V1__StatisticsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__statistics_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__statistics_bucket__init
+                     (Healthbroker__V1__StatisticsBucket         *message)
+{
+  static const Healthbroker__V1__StatisticsBucket init_value = HEALTHBROKER__V1__STATISTICS_BUCKET__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__statistics_bucket__get_packed_size
+                     (const Healthbroker__V1__StatisticsBucket *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_bucket__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__statistics_bucket__pack
+                     (const Healthbroker__V1__StatisticsBucket *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_bucket__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__statistics_bucket__pack_to_buffer
+                     (const Healthbroker__V1__StatisticsBucket *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_bucket__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__StatisticsBucket *
+       healthbroker__v1__statistics_bucket__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__StatisticsBucket *)
+     protobuf_c_message_unpack (&healthbroker__v1__statistics_bucket__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__statistics_bucket__free_unpacked
+                     (Healthbroker__V1__StatisticsBucket *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__statistics_bucket__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__statistics_response__init
+                     (Healthbroker__V1__StatisticsResponse         *message)
+{
+  static const Healthbroker__V1__StatisticsResponse init_value = HEALTHBROKER__V1__STATISTICS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__statistics_response__get_packed_size
+                     (const Healthbroker__V1__StatisticsResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__statistics_response__pack
+                     (const Healthbroker__V1__StatisticsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__statistics_response__pack_to_buffer
+                     (const Healthbroker__V1__StatisticsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__statistics_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__StatisticsResponse *
+       healthbroker__v1__statistics_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__StatisticsResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__statistics_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__statistics_response__free_unpacked
+                     (Healthbroker__V1__StatisticsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__statistics_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__observe_request__init
+                     (Healthbroker__V1__ObserveRequest         *message)
+{
+  static const Healthbroker__V1__ObserveRequest init_value = HEALTHBROKER__V1__OBSERVE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__observe_request__get_packed_size
+                     (const Healthbroker__V1__ObserveRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__observe_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__observe_request__pack
+                     (const Healthbroker__V1__ObserveRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__observe_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__observe_request__pack_to_buffer
+                     (const Healthbroker__V1__ObserveRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__observe_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__ObserveRequest *
+       healthbroker__v1__observe_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__ObserveRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__observe_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__observe_request__free_unpacked
+                     (Healthbroker__V1__ObserveRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__observe_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__observe_event__init
+                     (Healthbroker__V1__ObserveEvent         *message)
+{
+  static const Healthbroker__V1__ObserveEvent init_value = HEALTHBROKER__V1__OBSERVE_EVENT__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__observe_event__get_packed_size
+                     (const Healthbroker__V1__ObserveEvent *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__observe_event__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__observe_event__pack
+                     (const Healthbroker__V1__ObserveEvent *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__observe_event__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__observe_event__pack_to_buffer
+                     (const Healthbroker__V1__ObserveEvent *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__observe_event__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__ObserveEvent *
+       healthbroker__v1__observe_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__ObserveEvent *)
+     protobuf_c_message_unpack (&healthbroker__v1__observe_event__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__observe_event__free_unpacked
+                     (Healthbroker__V1__ObserveEvent *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__observe_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_import_request__init
+                     (Healthbroker__V1__AdminImportRequest         *message)
+{
+  static const Healthbroker__V1__AdminImportRequest init_value = HEALTHBROKER__V1__ADMIN_IMPORT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_import_request__get_packed_size
+                     (const Healthbroker__V1__AdminImportRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_import_request__pack
+                     (const Healthbroker__V1__AdminImportRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_import_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminImportRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminImportRequest *
+       healthbroker__v1__admin_import_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminImportRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_import_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_import_request__free_unpacked
+                     (Healthbroker__V1__AdminImportRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_import_response__init
+                     (Healthbroker__V1__AdminImportResponse         *message)
+{
+  static const Healthbroker__V1__AdminImportResponse init_value = HEALTHBROKER__V1__ADMIN_IMPORT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_import_response__get_packed_size
+                     (const Healthbroker__V1__AdminImportResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_import_response__pack
+                     (const Healthbroker__V1__AdminImportResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_import_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminImportResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminImportResponse *
+       healthbroker__v1__admin_import_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminImportResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_import_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_import_response__free_unpacked
+                     (Healthbroker__V1__AdminImportResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_import_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_export_request__init
+                     (Healthbroker__V1__AdminExportRequest         *message)
+{
+  static const Healthbroker__V1__AdminExportRequest init_value = HEALTHBROKER__V1__ADMIN_EXPORT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_export_request__get_packed_size
+                     (const Healthbroker__V1__AdminExportRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_export_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_export_request__pack
+                     (const Healthbroker__V1__AdminExportRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_export_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_export_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminExportRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_export_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminExportRequest *
+       healthbroker__v1__admin_export_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminExportRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_export_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_export_request__free_unpacked
+                     (Healthbroker__V1__AdminExportRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_export_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__access_log_entry__init
+                     (Healthbroker__V1__AccessLogEntry         *message)
+{
+  static const Healthbroker__V1__AccessLogEntry init_value = HEALTHBROKER__V1__ACCESS_LOG_ENTRY__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__access_log_entry__get_packed_size
+                     (const Healthbroker__V1__AccessLogEntry *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__access_log_entry__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__access_log_entry__pack
+                     (const Healthbroker__V1__AccessLogEntry *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__access_log_entry__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__access_log_entry__pack_to_buffer
+                     (const Healthbroker__V1__AccessLogEntry *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__access_log_entry__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AccessLogEntry *
+       healthbroker__v1__access_log_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AccessLogEntry *)
+     protobuf_c_message_unpack (&healthbroker__v1__access_log_entry__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__access_log_entry__free_unpacked
+                     (Healthbroker__V1__AccessLogEntry *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__access_log_entry__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_access_log_request__init
+                     (Healthbroker__V1__AdminAccessLogRequest         *message)
+{
+  static const Healthbroker__V1__AdminAccessLogRequest init_value = HEALTHBROKER__V1__ADMIN_ACCESS_LOG_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_access_log_request__get_packed_size
+                     (const Healthbroker__V1__AdminAccessLogRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_access_log_request__pack
+                     (const Healthbroker__V1__AdminAccessLogRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_access_log_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminAccessLogRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminAccessLogRequest *
+       healthbroker__v1__admin_access_log_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminAccessLogRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_access_log_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_access_log_request__free_unpacked
+                     (Healthbroker__V1__AdminAccessLogRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_access_log_response__init
+                     (Healthbroker__V1__AdminAccessLogResponse         *message)
+{
+  static const Healthbroker__V1__AdminAccessLogResponse init_value = HEALTHBROKER__V1__ADMIN_ACCESS_LOG_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_access_log_response__get_packed_size
+                     (const Healthbroker__V1__AdminAccessLogResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_access_log_response__pack
+                     (const Healthbroker__V1__AdminAccessLogResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_access_log_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminAccessLogResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminAccessLogResponse *
+       healthbroker__v1__admin_access_log_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminAccessLogResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_access_log_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_access_log_response__free_unpacked
+                     (Healthbroker__V1__AdminAccessLogResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_access_log_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor healthbroker__v1__status__field_descriptors[3] =
 {
   {
@@ -2745,7 +3870,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__client_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[25] =
+static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[34] =
 {
   {
     "call_id",
@@ -2887,6 +4012,78 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     offsetof(Healthbroker__V1__Call, request_case),
     offsetof(Healthbroker__V1__Call, read_characteristics),
     &healthbroker__v1__read_characteristics_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "save",
+    50,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, save),
+    &healthbroker__v1__save_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "delete",
+    51,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, delete_),
+    &healthbroker__v1__delete_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "query",
+    52,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, query),
+    &healthbroker__v1__query_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "anchored_query",
+    53,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, anchored_query),
+    &healthbroker__v1__anchored_query_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "statistics",
+    54,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, statistics),
+    &healthbroker__v1__statistics_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "observe",
+    55,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, observe),
+    &healthbroker__v1__observe_request__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3047,42 +4244,89 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "admin_import",
+    150,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_import),
+    &healthbroker__v1__admin_import_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_export",
+    151,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_export),
+    &healthbroker__v1__admin_export_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_access_log",
+    152,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_access_log),
+    &healthbroker__v1__admin_access_log_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
-  12,   /* field[12] = admin_add_app */
-  18,   /* field[18] = admin_answer_prompt */
-  16,   /* field[16] = admin_broker_info */
-  19,   /* field[19] = admin_cancel_prompt */
-  24,   /* field[24] = admin_explain */
-  13,   /* field[13] = admin_list_apps */
-  20,   /* field[20] = admin_list_grants */
-  22,   /* field[22] = admin_list_sources */
-  14,   /* field[14] = admin_remove_app */
-  21,   /* field[21] = admin_revoke */
-  15,   /* field[15] = admin_rotate_token */
-  23,   /* field[23] = admin_set_characteristic */
-  17,   /* field[17] = admin_watch_prompts */
+  33,   /* field[33] = admin_access_log */
+  18,   /* field[18] = admin_add_app */
+  24,   /* field[24] = admin_answer_prompt */
+  22,   /* field[22] = admin_broker_info */
+  25,   /* field[25] = admin_cancel_prompt */
+  30,   /* field[30] = admin_explain */
+  32,   /* field[32] = admin_export */
+  31,   /* field[31] = admin_import */
+  19,   /* field[19] = admin_list_apps */
+  26,   /* field[26] = admin_list_grants */
+  28,   /* field[28] = admin_list_sources */
+  20,   /* field[20] = admin_remove_app */
+  27,   /* field[27] = admin_revoke */
+  21,   /* field[21] = admin_rotate_token */
+  29,   /* field[29] = admin_set_characteristic */
+  23,   /* field[23] = admin_watch_prompts */
+  15,   /* field[15] = anchored_query */
   7,   /* field[7] = authorization_status */
   0,   /* field[0] = call_id */
+  13,   /* field[13] = delete */
   9,   /* field[9] = earliest_authorized_sample_date */
   10,   /* field[10] = earliest_permitted_sample_date */
   3,   /* field[3] = hello */
   2,   /* field[2] = initial_credit */
+  17,   /* field[17] = observe */
   4,   /* field[4] = ping */
   5,   /* field[5] = ping_stream */
+  14,   /* field[14] = query */
   11,   /* field[11] = read_characteristics */
   6,   /* field[6] = request_authorization */
   8,   /* field[8] = request_status */
+  12,   /* field[12] = save */
+  16,   /* field[16] = statistics */
   1,   /* field[1] = timeout_us */
 };
-static const ProtobufCIntRange healthbroker__v1__call__number_ranges[5 + 1] =
+static const ProtobufCIntRange healthbroker__v1__call__number_ranges[7 + 1] =
 {
   { 1, 0 },
   { 10, 3 },
   { 20, 6 },
-  { 100, 12 },
-  { 110, 17 },
-  { 0, 25 }
+  { 50, 12 },
+  { 100, 18 },
+  { 110, 23 },
+  { 150, 31 },
+  { 0, 34 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
 {
@@ -3092,10 +4336,10 @@ const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
   "Healthbroker__V1__Call",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Call),
-  25,
+  34,
   healthbroker__v1__call__field_descriptors,
   healthbroker__v1__call__field_indices_by_name,
-  5,  healthbroker__v1__call__number_ranges,
+  7,  healthbroker__v1__call__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__call__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -3188,7 +4432,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__credit__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__credit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[23] =
+static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[28] =
 {
   {
     "call_id",
@@ -3318,6 +4562,42 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     offsetof(Healthbroker__V1__ServerFrame, response_case),
     offsetof(Healthbroker__V1__ServerFrame, read_characteristics),
     &healthbroker__v1__read_characteristics_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "save",
+    50,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, save),
+    &healthbroker__v1__save_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "delete",
+    51,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, delete_),
+    &healthbroker__v1__delete_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "statistics",
+    54,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, statistics),
+    &healthbroker__v1__statistics_response__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3466,22 +4746,49 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "admin_import",
+    150,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_import),
+    &healthbroker__v1__admin_import_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_access_log",
+    152,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_access_log),
+    &healthbroker__v1__admin_access_log_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = {
-  11,   /* field[11] = admin_add_app */
-  16,   /* field[16] = admin_answer_prompt */
-  15,   /* field[15] = admin_broker_info */
-  17,   /* field[17] = admin_cancel_prompt */
-  22,   /* field[22] = admin_explain */
-  12,   /* field[12] = admin_list_apps */
-  18,   /* field[18] = admin_list_grants */
-  20,   /* field[20] = admin_list_sources */
-  13,   /* field[13] = admin_remove_app */
-  19,   /* field[19] = admin_revoke */
-  14,   /* field[14] = admin_rotate_token */
-  21,   /* field[21] = admin_set_characteristic */
+  27,   /* field[27] = admin_access_log */
+  14,   /* field[14] = admin_add_app */
+  19,   /* field[19] = admin_answer_prompt */
+  18,   /* field[18] = admin_broker_info */
+  20,   /* field[20] = admin_cancel_prompt */
+  25,   /* field[25] = admin_explain */
+  26,   /* field[26] = admin_import */
+  15,   /* field[15] = admin_list_apps */
+  21,   /* field[21] = admin_list_grants */
+  23,   /* field[23] = admin_list_sources */
+  16,   /* field[16] = admin_remove_app */
+  22,   /* field[22] = admin_revoke */
+  17,   /* field[17] = admin_rotate_token */
+  24,   /* field[24] = admin_set_characteristic */
   6,   /* field[6] = authorization_status */
   0,   /* field[0] = call_id */
+  12,   /* field[12] = delete */
   8,   /* field[8] = earliest_authorized_sample_date */
   9,   /* field[9] = earliest_permitted_sample_date */
   3,   /* field[3] = hello */
@@ -3489,17 +4796,23 @@ static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = 
   10,   /* field[10] = read_characteristics */
   5,   /* field[5] = request_authorization */
   7,   /* field[7] = request_status */
+  11,   /* field[11] = save */
+  13,   /* field[13] = statistics */
   1,   /* field[1] = status */
   2,   /* field[2] = stream_item */
 };
-static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[5 + 1] =
+static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[9 + 1] =
 {
   { 1, 0 },
   { 10, 3 },
   { 20, 5 },
-  { 100, 11 },
-  { 111, 16 },
-  { 0, 23 }
+  { 50, 11 },
+  { 54, 13 },
+  { 100, 14 },
+  { 111, 19 },
+  { 150, 26 },
+  { 152, 27 },
+  { 0, 28 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
 {
@@ -3509,14 +4822,14 @@ const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
   "Healthbroker__V1__ServerFrame",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__ServerFrame),
-  23,
+  28,
   healthbroker__v1__server_frame__field_descriptors,
   healthbroker__v1__server_frame__field_indices_by_name,
-  5,  healthbroker__v1__server_frame__number_ranges,
+  9,  healthbroker__v1__server_frame__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__server_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__stream_item__field_descriptors[2] =
+static const ProtobufCFieldDescriptor healthbroker__v1__stream_item__field_descriptors[5] =
 {
   {
     "ping",
@@ -3526,6 +4839,42 @@ static const ProtobufCFieldDescriptor healthbroker__v1__stream_item__field_descr
     offsetof(Healthbroker__V1__StreamItem, item_case),
     offsetof(Healthbroker__V1__StreamItem, ping),
     &healthbroker__v1__ping_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "samples",
+    52,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__StreamItem, item_case),
+    offsetof(Healthbroker__V1__StreamItem, samples),
+    &healthbroker__v1__sample_page__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "anchored_page",
+    53,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__StreamItem, item_case),
+    offsetof(Healthbroker__V1__StreamItem, anchored_page),
+    &healthbroker__v1__anchored_page__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "observed",
+    55,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__StreamItem, item_case),
+    offsetof(Healthbroker__V1__StreamItem, observed),
+    &healthbroker__v1__observe_event__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3544,14 +4893,19 @@ static const ProtobufCFieldDescriptor healthbroker__v1__stream_item__field_descr
   },
 };
 static const unsigned healthbroker__v1__stream_item__field_indices_by_name[] = {
+  2,   /* field[2] = anchored_page */
+  3,   /* field[3] = observed */
   0,   /* field[0] = ping */
-  1,   /* field[1] = prompt_event */
+  4,   /* field[4] = prompt_event */
+  1,   /* field[1] = samples */
 };
-static const ProtobufCIntRange healthbroker__v1__stream_item__number_ranges[2 + 1] =
+static const ProtobufCIntRange healthbroker__v1__stream_item__number_ranges[4 + 1] =
 {
   { 12, 0 },
-  { 110, 1 },
-  { 0, 2 }
+  { 52, 1 },
+  { 55, 3 },
+  { 110, 4 },
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__stream_item__descriptor =
 {
@@ -3561,10 +4915,10 @@ const ProtobufCMessageDescriptor healthbroker__v1__stream_item__descriptor =
   "Healthbroker__V1__StreamItem",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__StreamItem),
-  2,
+  5,
   healthbroker__v1__stream_item__field_descriptors,
   healthbroker__v1__stream_item__field_indices_by_name,
-  2,  healthbroker__v1__stream_item__number_ranges,
+  4,  healthbroker__v1__stream_item__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__stream_item__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -6197,6 +7551,1738 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_response__descr
   (ProtobufCMessageInit) healthbroker__v1__admin_explain_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor healthbroker__v1__quantity__field_descriptors[2] =
+{
+  {
+    "value",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Quantity, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Quantity, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__quantity__field_indices_by_name[] = {
+  1,   /* field[1] = unit */
+  0,   /* field[0] = value */
+};
+static const ProtobufCIntRange healthbroker__v1__quantity__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__quantity__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.Quantity",
+  "Quantity",
+  "Healthbroker__V1__Quantity",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__Quantity),
+  2,
+  healthbroker__v1__quantity__field_descriptors,
+  healthbroker__v1__quantity__field_indices_by_name,
+  1,  healthbroker__v1__quantity__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__quantity__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__workout__field_descriptors[4] =
+{
+  {
+    "activity_type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Workout, activity_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Workout, duration_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total_energy",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Workout, total_energy),
+    &healthbroker__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total_distance",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Workout, total_distance),
+    &healthbroker__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__workout__field_indices_by_name[] = {
+  0,   /* field[0] = activity_type */
+  1,   /* field[1] = duration_us */
+  3,   /* field[3] = total_distance */
+  2,   /* field[2] = total_energy */
+};
+static const ProtobufCIntRange healthbroker__v1__workout__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__workout__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.Workout",
+  "Workout",
+  "Healthbroker__V1__Workout",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__Workout),
+  4,
+  healthbroker__v1__workout__field_descriptors,
+  healthbroker__v1__workout__field_indices_by_name,
+  1,  healthbroker__v1__workout__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__workout__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__metadata_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__MetadataEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__MetadataEntry, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__metadata_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange healthbroker__v1__metadata_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__metadata_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.MetadataEntry",
+  "MetadataEntry",
+  "Healthbroker__V1__MetadataEntry",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__MetadataEntry),
+  2,
+  healthbroker__v1__metadata_entry__field_descriptors,
+  healthbroker__v1__metadata_entry__field_indices_by_name,
+  1,  healthbroker__v1__metadata_entry__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__metadata_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__sample__field_descriptors[10] =
+{
+  {
+    "uuid",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Sample, uuid),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Sample, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_us",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Sample, start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Sample, end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quantity",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Sample, value_case),
+    offsetof(Healthbroker__V1__Sample, quantity),
+    &healthbroker__v1__quantity__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "category_value",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Healthbroker__V1__Sample, value_case),
+    offsetof(Healthbroker__V1__Sample, category_value),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "workout",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Sample, value_case),
+    offsetof(Healthbroker__V1__Sample, workout),
+    &healthbroker__v1__workout__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "metadata",
+    20,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Sample, n_metadata),
+    offsetof(Healthbroker__V1__Sample, metadata),
+    &healthbroker__v1__metadata_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source_app_id",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Sample, source_app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_us",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Sample, created_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__sample__field_indices_by_name[] = {
+  5,   /* field[5] = category_value */
+  9,   /* field[9] = created_us */
+  3,   /* field[3] = end_us */
+  7,   /* field[7] = metadata */
+  4,   /* field[4] = quantity */
+  8,   /* field[8] = source_app_id */
+  2,   /* field[2] = start_us */
+  1,   /* field[1] = type */
+  0,   /* field[0] = uuid */
+  6,   /* field[6] = workout */
+};
+static const ProtobufCIntRange healthbroker__v1__sample__number_ranges[3 + 1] =
+{
+  { 1, 0 },
+  { 10, 4 },
+  { 20, 7 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__sample__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.Sample",
+  "Sample",
+  "Healthbroker__V1__Sample",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__Sample),
+  10,
+  healthbroker__v1__sample__field_descriptors,
+  healthbroker__v1__sample__field_indices_by_name,
+  3,  healthbroker__v1__sample__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__sample__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__sample_predicate__field_descriptors[5] =
+{
+  {
+    "has_start",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SamplePredicate, has_start),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SamplePredicate, start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_end",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SamplePredicate, has_end),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SamplePredicate, end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "options",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SamplePredicate, options),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__sample_predicate__field_indices_by_name[] = {
+  3,   /* field[3] = end_us */
+  2,   /* field[2] = has_end */
+  0,   /* field[0] = has_start */
+  4,   /* field[4] = options */
+  1,   /* field[1] = start_us */
+};
+static const ProtobufCIntRange healthbroker__v1__sample_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__sample_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.SamplePredicate",
+  "SamplePredicate",
+  "Healthbroker__V1__SamplePredicate",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__SamplePredicate),
+  5,
+  healthbroker__v1__sample_predicate__field_descriptors,
+  healthbroker__v1__sample_predicate__field_indices_by_name,
+  1,  healthbroker__v1__sample_predicate__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__sample_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__sample_sort__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SampleSort, key),
+    &healthbroker__v1__sort_key__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "descending",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SampleSort, descending),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__sample_sort__field_indices_by_name[] = {
+  1,   /* field[1] = descending */
+  0,   /* field[0] = key */
+};
+static const ProtobufCIntRange healthbroker__v1__sample_sort__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__sample_sort__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.SampleSort",
+  "SampleSort",
+  "Healthbroker__V1__SampleSort",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__SampleSort),
+  2,
+  healthbroker__v1__sample_sort__field_descriptors,
+  healthbroker__v1__sample_sort__field_indices_by_name,
+  1,  healthbroker__v1__sample_sort__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__sample_sort__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__save_request__field_descriptors[1] =
+{
+  {
+    "samples",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__SaveRequest, n_samples),
+    offsetof(Healthbroker__V1__SaveRequest, samples),
+    &healthbroker__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__save_request__field_indices_by_name[] = {
+  0,   /* field[0] = samples */
+};
+static const ProtobufCIntRange healthbroker__v1__save_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__save_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.SaveRequest",
+  "SaveRequest",
+  "Healthbroker__V1__SaveRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__SaveRequest),
+  1,
+  healthbroker__v1__save_request__field_descriptors,
+  healthbroker__v1__save_request__field_indices_by_name,
+  1,  healthbroker__v1__save_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__save_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__save_response__field_descriptors[2] =
+{
+  {
+    "saved",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SaveResponse, saved),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unchanged",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SaveResponse, unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__save_response__field_indices_by_name[] = {
+  0,   /* field[0] = saved */
+  1,   /* field[1] = unchanged */
+};
+static const ProtobufCIntRange healthbroker__v1__save_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__save_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.SaveResponse",
+  "SaveResponse",
+  "Healthbroker__V1__SaveResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__SaveResponse),
+  2,
+  healthbroker__v1__save_response__field_descriptors,
+  healthbroker__v1__save_response__field_indices_by_name,
+  1,  healthbroker__v1__save_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__save_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__delete_request__field_descriptors[3] =
+{
+  {
+    "uuids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__DeleteRequest, n_uuids),
+    offsetof(Healthbroker__V1__DeleteRequest, uuids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__DeleteRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "predicate",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__DeleteRequest, predicate),
+    &healthbroker__v1__sample_predicate__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__delete_request__field_indices_by_name[] = {
+  2,   /* field[2] = predicate */
+  1,   /* field[1] = type */
+  0,   /* field[0] = uuids */
+};
+static const ProtobufCIntRange healthbroker__v1__delete_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__delete_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.DeleteRequest",
+  "DeleteRequest",
+  "Healthbroker__V1__DeleteRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__DeleteRequest),
+  3,
+  healthbroker__v1__delete_request__field_descriptors,
+  healthbroker__v1__delete_request__field_indices_by_name,
+  1,  healthbroker__v1__delete_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__delete_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__delete_response__field_descriptors[1] =
+{
+  {
+    "deleted",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__DeleteResponse, deleted),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__delete_response__field_indices_by_name[] = {
+  0,   /* field[0] = deleted */
+};
+static const ProtobufCIntRange healthbroker__v1__delete_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__delete_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.DeleteResponse",
+  "DeleteResponse",
+  "Healthbroker__V1__DeleteResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__DeleteResponse),
+  1,
+  healthbroker__v1__delete_response__field_descriptors,
+  healthbroker__v1__delete_response__field_indices_by_name,
+  1,  healthbroker__v1__delete_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__delete_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__query_request__field_descriptors[6] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__QueryRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "predicate",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__QueryRequest, predicate),
+    &healthbroker__v1__sample_predicate__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__QueryRequest, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sort",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__QueryRequest, sort),
+    &healthbroker__v1__sample_sort__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__QueryRequest, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page_size",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__QueryRequest, page_size),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__query_request__field_indices_by_name[] = {
+  2,   /* field[2] = limit */
+  5,   /* field[5] = page_size */
+  1,   /* field[1] = predicate */
+  3,   /* field[3] = sort */
+  0,   /* field[0] = type */
+  4,   /* field[4] = unit */
+};
+static const ProtobufCIntRange healthbroker__v1__query_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__query_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.QueryRequest",
+  "QueryRequest",
+  "Healthbroker__V1__QueryRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__QueryRequest),
+  6,
+  healthbroker__v1__query_request__field_descriptors,
+  healthbroker__v1__query_request__field_indices_by_name,
+  1,  healthbroker__v1__query_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__query_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__sample_page__field_descriptors[1] =
+{
+  {
+    "samples",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__SamplePage, n_samples),
+    offsetof(Healthbroker__V1__SamplePage, samples),
+    &healthbroker__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__sample_page__field_indices_by_name[] = {
+  0,   /* field[0] = samples */
+};
+static const ProtobufCIntRange healthbroker__v1__sample_page__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__sample_page__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.SamplePage",
+  "SamplePage",
+  "Healthbroker__V1__SamplePage",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__SamplePage),
+  1,
+  healthbroker__v1__sample_page__field_descriptors,
+  healthbroker__v1__sample_page__field_indices_by_name,
+  1,  healthbroker__v1__sample_page__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__sample_page__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__anchored_query_request__field_descriptors[5] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AnchoredQueryRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "predicate",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AnchoredQueryRequest, predicate),
+    &healthbroker__v1__sample_predicate__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "anchor",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AnchoredQueryRequest, anchor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AnchoredQueryRequest, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AnchoredQueryRequest, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__anchored_query_request__field_indices_by_name[] = {
+  2,   /* field[2] = anchor */
+  3,   /* field[3] = limit */
+  1,   /* field[1] = predicate */
+  0,   /* field[0] = type */
+  4,   /* field[4] = unit */
+};
+static const ProtobufCIntRange healthbroker__v1__anchored_query_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__anchored_query_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AnchoredQueryRequest",
+  "AnchoredQueryRequest",
+  "Healthbroker__V1__AnchoredQueryRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AnchoredQueryRequest),
+  5,
+  healthbroker__v1__anchored_query_request__field_descriptors,
+  healthbroker__v1__anchored_query_request__field_indices_by_name,
+  1,  healthbroker__v1__anchored_query_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__anchored_query_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__anchored_page__field_descriptors[4] =
+{
+  {
+    "added",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AnchoredPage, n_added),
+    offsetof(Healthbroker__V1__AnchoredPage, added),
+    &healthbroker__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "deleted_uuids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__AnchoredPage, n_deleted_uuids),
+    offsetof(Healthbroker__V1__AnchoredPage, deleted_uuids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "new_anchor",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AnchoredPage, new_anchor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "done",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AnchoredPage, done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__anchored_page__field_indices_by_name[] = {
+  0,   /* field[0] = added */
+  1,   /* field[1] = deleted_uuids */
+  3,   /* field[3] = done */
+  2,   /* field[2] = new_anchor */
+};
+static const ProtobufCIntRange healthbroker__v1__anchored_page__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__anchored_page__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AnchoredPage",
+  "AnchoredPage",
+  "Healthbroker__V1__AnchoredPage",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AnchoredPage),
+  4,
+  healthbroker__v1__anchored_page__field_descriptors,
+  healthbroker__v1__anchored_page__field_indices_by_name,
+  1,  healthbroker__v1__anchored_page__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__anchored_page__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__statistics_request__field_descriptors[7] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "predicate",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsRequest, predicate),
+    &healthbroker__v1__sample_predicate__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "options",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsRequest, options),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "interval",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsRequest, interval),
+    &healthbroker__v1__statistics_interval__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "anchor_us",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsRequest, anchor_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_zone",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsRequest, time_zone),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsRequest, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__statistics_request__field_indices_by_name[] = {
+  4,   /* field[4] = anchor_us */
+  3,   /* field[3] = interval */
+  2,   /* field[2] = options */
+  1,   /* field[1] = predicate */
+  5,   /* field[5] = time_zone */
+  0,   /* field[0] = type */
+  6,   /* field[6] = unit */
+};
+static const ProtobufCIntRange healthbroker__v1__statistics_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__statistics_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.StatisticsRequest",
+  "StatisticsRequest",
+  "Healthbroker__V1__StatisticsRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__StatisticsRequest),
+  7,
+  healthbroker__v1__statistics_request__field_descriptors,
+  healthbroker__v1__statistics_request__field_indices_by_name,
+  1,  healthbroker__v1__statistics_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__statistics_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__statistics_bucket__field_descriptors[11] =
+{
+  {
+    "start_us",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sample_count",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, sample_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_sum",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, has_sum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sum",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, sum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_average",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, has_average),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "average",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, average),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_minimum",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, has_minimum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "minimum",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, minimum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_maximum",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, has_maximum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "maximum",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsBucket, maximum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__statistics_bucket__field_indices_by_name[] = {
+  6,   /* field[6] = average */
+  1,   /* field[1] = end_us */
+  5,   /* field[5] = has_average */
+  9,   /* field[9] = has_maximum */
+  7,   /* field[7] = has_minimum */
+  3,   /* field[3] = has_sum */
+  10,   /* field[10] = maximum */
+  8,   /* field[8] = minimum */
+  2,   /* field[2] = sample_count */
+  0,   /* field[0] = start_us */
+  4,   /* field[4] = sum */
+};
+static const ProtobufCIntRange healthbroker__v1__statistics_bucket__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 11 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__statistics_bucket__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.StatisticsBucket",
+  "StatisticsBucket",
+  "Healthbroker__V1__StatisticsBucket",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__StatisticsBucket),
+  11,
+  healthbroker__v1__statistics_bucket__field_descriptors,
+  healthbroker__v1__statistics_bucket__field_indices_by_name,
+  1,  healthbroker__v1__statistics_bucket__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__statistics_bucket__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__statistics_response__field_descriptors[2] =
+{
+  {
+    "unit",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__StatisticsResponse, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "buckets",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__StatisticsResponse, n_buckets),
+    offsetof(Healthbroker__V1__StatisticsResponse, buckets),
+    &healthbroker__v1__statistics_bucket__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__statistics_response__field_indices_by_name[] = {
+  1,   /* field[1] = buckets */
+  0,   /* field[0] = unit */
+};
+static const ProtobufCIntRange healthbroker__v1__statistics_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__statistics_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.StatisticsResponse",
+  "StatisticsResponse",
+  "Healthbroker__V1__StatisticsResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__StatisticsResponse),
+  2,
+  healthbroker__v1__statistics_response__field_descriptors,
+  healthbroker__v1__statistics_response__field_indices_by_name,
+  1,  healthbroker__v1__statistics_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__statistics_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__observe_request__field_descriptors[1] =
+{
+  {
+    "types",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__ObserveRequest, n_types),
+    offsetof(Healthbroker__V1__ObserveRequest, types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__observe_request__field_indices_by_name[] = {
+  0,   /* field[0] = types */
+};
+static const ProtobufCIntRange healthbroker__v1__observe_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__observe_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.ObserveRequest",
+  "ObserveRequest",
+  "Healthbroker__V1__ObserveRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__ObserveRequest),
+  1,
+  healthbroker__v1__observe_request__field_descriptors,
+  healthbroker__v1__observe_request__field_indices_by_name,
+  1,  healthbroker__v1__observe_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__observe_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__observe_event__field_descriptors[2] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__ObserveEvent, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "changed_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__ObserveEvent, changed_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__observe_event__field_indices_by_name[] = {
+  1,   /* field[1] = changed_us */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__observe_event__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__observe_event__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.ObserveEvent",
+  "ObserveEvent",
+  "Healthbroker__V1__ObserveEvent",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__ObserveEvent),
+  2,
+  healthbroker__v1__observe_event__field_descriptors,
+  healthbroker__v1__observe_event__field_indices_by_name,
+  1,  healthbroker__v1__observe_event__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__observe_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_import_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminImportRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "samples",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminImportRequest, n_samples),
+    offsetof(Healthbroker__V1__AdminImportRequest, samples),
+    &healthbroker__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_import_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = samples */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_import_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_import_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminImportRequest",
+  "AdminImportRequest",
+  "Healthbroker__V1__AdminImportRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminImportRequest),
+  2,
+  healthbroker__v1__admin_import_request__field_descriptors,
+  healthbroker__v1__admin_import_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_import_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_import_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_import_response__field_descriptors[2] =
+{
+  {
+    "saved",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminImportResponse, saved),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unchanged",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminImportResponse, unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_import_response__field_indices_by_name[] = {
+  0,   /* field[0] = saved */
+  1,   /* field[1] = unchanged */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_import_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_import_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminImportResponse",
+  "AdminImportResponse",
+  "Healthbroker__V1__AdminImportResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminImportResponse),
+  2,
+  healthbroker__v1__admin_import_response__field_descriptors,
+  healthbroker__v1__admin_import_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_import_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_import_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_export_request__field_descriptors[2] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExportRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminExportRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_export_request__field_indices_by_name[] = {
+  1,   /* field[1] = app_id */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_export_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_export_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminExportRequest",
+  "AdminExportRequest",
+  "Healthbroker__V1__AdminExportRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminExportRequest),
+  2,
+  healthbroker__v1__admin_export_request__field_descriptors,
+  healthbroker__v1__admin_export_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_export_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_export_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__access_log_entry__field_descriptors[5] =
+{
+  {
+    "at_us",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AccessLogEntry, at_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AccessLogEntry, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "operation",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AccessLogEntry, operation),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AccessLogEntry, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sample_count",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AccessLogEntry, sample_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__access_log_entry__field_indices_by_name[] = {
+  1,   /* field[1] = app_id */
+  0,   /* field[0] = at_us */
+  2,   /* field[2] = operation */
+  4,   /* field[4] = sample_count */
+  3,   /* field[3] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__access_log_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__access_log_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AccessLogEntry",
+  "AccessLogEntry",
+  "Healthbroker__V1__AccessLogEntry",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AccessLogEntry),
+  5,
+  healthbroker__v1__access_log_entry__field_descriptors,
+  healthbroker__v1__access_log_entry__field_indices_by_name,
+  1,  healthbroker__v1__access_log_entry__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__access_log_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_access_log_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminAccessLogRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminAccessLogRequest, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_access_log_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = limit */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_access_log_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_access_log_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminAccessLogRequest",
+  "AdminAccessLogRequest",
+  "Healthbroker__V1__AdminAccessLogRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminAccessLogRequest),
+  2,
+  healthbroker__v1__admin_access_log_request__field_descriptors,
+  healthbroker__v1__admin_access_log_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_access_log_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_access_log_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_access_log_response__field_descriptors[1] =
+{
+  {
+    "entries",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminAccessLogResponse, n_entries),
+    offsetof(Healthbroker__V1__AdminAccessLogResponse, entries),
+    &healthbroker__v1__access_log_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_access_log_response__field_indices_by_name[] = {
+  0,   /* field[0] = entries */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_access_log_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_access_log_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminAccessLogResponse",
+  "AdminAccessLogResponse",
+  "Healthbroker__V1__AdminAccessLogResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminAccessLogResponse),
+  1,
+  healthbroker__v1__admin_access_log_response__field_descriptors,
+  healthbroker__v1__admin_access_log_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_access_log_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_access_log_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue healthbroker__v1__status_code__enum_values_by_number[17] =
 {
   { "OK", "HEALTHBROKER__V1__STATUS_CODE__OK", 0 },
@@ -6455,5 +9541,67 @@ const ProtobufCEnumDescriptor healthbroker__v1__prompt_resolution__descriptor =
   healthbroker__v1__prompt_resolution__enum_values_by_name,
   1,
   healthbroker__v1__prompt_resolution__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue healthbroker__v1__sort_key__enum_values_by_number[2] =
+{
+  { "SORT_BY_START", "HEALTHBROKER__V1__SORT_KEY__SORT_BY_START", 0 },
+  { "SORT_BY_END", "HEALTHBROKER__V1__SORT_KEY__SORT_BY_END", 1 },
+};
+static const ProtobufCIntRange healthbroker__v1__sort_key__value_ranges[] = {
+{0, 0},{0, 2}
+};
+static const ProtobufCEnumValueIndex healthbroker__v1__sort_key__enum_values_by_name[2] =
+{
+  { "SORT_BY_END", 1 },
+  { "SORT_BY_START", 0 },
+};
+const ProtobufCEnumDescriptor healthbroker__v1__sort_key__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.SortKey",
+  "SortKey",
+  "Healthbroker__V1__SortKey",
+  "healthbroker.v1",
+  2,
+  healthbroker__v1__sort_key__enum_values_by_number,
+  2,
+  healthbroker__v1__sort_key__enum_values_by_name,
+  1,
+  healthbroker__v1__sort_key__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue healthbroker__v1__statistics_interval__enum_values_by_number[5] =
+{
+  { "INTERVAL_NONE", "HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_NONE", 0 },
+  { "INTERVAL_HOUR", "HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_HOUR", 1 },
+  { "INTERVAL_DAY", "HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_DAY", 2 },
+  { "INTERVAL_WEEK", "HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_WEEK", 3 },
+  { "INTERVAL_MONTH", "HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_MONTH", 4 },
+};
+static const ProtobufCIntRange healthbroker__v1__statistics_interval__value_ranges[] = {
+{0, 0},{0, 5}
+};
+static const ProtobufCEnumValueIndex healthbroker__v1__statistics_interval__enum_values_by_name[5] =
+{
+  { "INTERVAL_DAY", 2 },
+  { "INTERVAL_HOUR", 1 },
+  { "INTERVAL_MONTH", 4 },
+  { "INTERVAL_NONE", 0 },
+  { "INTERVAL_WEEK", 3 },
+};
+const ProtobufCEnumDescriptor healthbroker__v1__statistics_interval__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.StatisticsInterval",
+  "StatisticsInterval",
+  "Healthbroker__V1__StatisticsInterval",
+  "healthbroker.v1",
+  5,
+  healthbroker__v1__statistics_interval__enum_values_by_number,
+  5,
+  healthbroker__v1__statistics_interval__enum_values_by_name,
+  1,
+  healthbroker__v1__statistics_interval__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

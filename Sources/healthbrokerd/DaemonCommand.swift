@@ -24,6 +24,8 @@ enum DaemonCommand {
             .option("admin-uid", value: "UID", help: "A uid besides the daemon's own allowed on the admin socket."),
             .option("earliest-permitted-date", value: "DATE", help: "The store-wide floor: YYYY-MM-DD or an ISO-8601 UTC instant.", default: "2000-01-01"),
             .option("consent-policy", value: "FILE", help: "A JSON consent policy that decides prompts before any agent sees them.", environment: "HEALTHBROKER_CONSENT_POLICY"),
+            .option("tombstone-retention-days", value: "DAYS", help: "How long deletions are remembered for anchored queries.", default: "30"),
+            .flag("synchronous-full", help: "Commit with SQLite synchronous=FULL: acknowledged saves also survive power loss (slower)."),
             .option("log-level", value: "LEVEL", help: "debug, info, warning or error.", default: "info", environment: "HEALTHBROKER_LOG_LEVEL"),
         ]
     )
@@ -43,6 +45,10 @@ enum DaemonCommand {
         configuration.adminUID = try command.uint32("admin-uid")
         configuration.logLevel = try command.value("log-level", expected: "debug, info, warning or error") { Logger.Level(name: $0) } ?? .info
         configuration.earliestPermittedMicros = try command.value("earliest-permitted-date", expected: "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ") { ISODate.parse($0) } ?? configuration.earliestPermittedMicros
+        if let days = try command.int64("tombstone-retention-days", in: 0...36_500) {
+            configuration.tombstoneRetentionMicros = days * 86_400 * Microseconds.perSecond
+        }
+        configuration.durableAgainstPowerLoss = command.flag("synchronous-full")
         if let path = command.string("consent-policy") {
             configuration.consentPolicy = try loadPolicy(path)
         }

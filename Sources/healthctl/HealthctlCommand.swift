@@ -19,6 +19,10 @@ enum HealthctlCommand {
         case ["characteristics", "clear"]: try await CharacteristicsCommands.clear(command, context: context)
         case ["explain"]: try await GrantsCommands.explain(command, context: context)
         case ["types"]: TypesCommand.run(context: context)
+        case ["import"]: try await ImportCommand.run(command, context: context)
+        case ["export"]: try await ExportCommand.run(command, context: context)
+        case ["access-log"]: try await AccessLogCommand.run(command, context: context)
+        case ["demo-data"]: try await DemoDataCommand.run(command, context: context)
         default: preconditionFailure("no handler for '\(command.commandName)'")
         }
     }

@@ -1,7 +1,7 @@
 import BrokerCore
 import CommandLineSupport
 
-/// The `healthctl` command tree: global options, `apps …`, `status`, and the authorization commands.
+/// The `healthctl` command tree: global options, `apps …`, `status`, the authorization commands and the data tools.
 enum HealthctlSpec {
     /// The program name used in help and in error messages.
     static let programName = "healthctl"
@@ -12,8 +12,8 @@ enum HealthctlSpec {
         summary: "Administer a running HealthBroker daemon over its admin socket.",
         discussion: """
             Registers apps, issues their tokens, shows the daemon's status, answers authorization \
-            prompts as the person (consent), and shows or revokes what each app was granted. Type \
-            arguments take a HealthKit identifier or its short alias ('healthctl types' lists both). \
+            prompts as the person (consent), shows or revokes what each app was granted, imports, \
+            exports and generates samples, and shows the access log. Type arguments take a HealthKit identifier or its short alias ('healthctl types' lists both). \
             The admin socket only admits the daemon's own user. Add --json for machine-readable output on standard output; \
             errors always go to standard error as 'healthctl: MESSAGE' with exit status 1 (64 for a \
             command line healthctl cannot accept).
@@ -24,7 +24,10 @@ enum HealthctlSpec {
                 default: DefaultPaths.adminSocket, environment: "HEALTHBROKER_ADMIN_SOCKET"),
             .flag("json", help: "Print JSON (keys sorted; instants as ISO-8601 plus *_us microseconds)."),
         ],
-        subcommands: [apps, status, consent, grants, revoke, sources, characteristics, explain, types]
+        subcommands: [
+            apps, status, consent, grants, revoke, sources, characteristics, explain, types,
+            importSamples, exportSamples, accessLog, demoData,
+        ]
     )
 
     /// `healthctl apps …`.

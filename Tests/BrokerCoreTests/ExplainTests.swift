@@ -27,7 +27,7 @@ struct ExplainTests {
         let set = AppGrants([Grant(type: .heartRate, read: .limited(fromMicros: jan2026), decidedMicros: jan2026 + day, decidedBy: "policy")])
         let explanation = AuthorizationPolicy.explain(type: .heartRate, grants: set, earliestPermitted: jan2020)
         #expect(explanation.effectiveReadFromMicros == jan2026)
-        #expect(explanation.text.contains("limited from 2026-01-01T00:00:00Z (person chose 2026-01-01T00:00:00Z; store floor 2020-01-01T00:00:00Z)"))
+        #expect(explanation.text.contains("limited from 2026-01-01T00:00:00Z (chosen start 2026-01-01T00:00:00Z; store floor 2020-01-01T00:00:00Z)"))
         #expect(explanation.text.contains("sharing never asked"))
         #expect(explanation.text.contains("policy"))
         #expect(explanation.text.contains("2026-01-02T00:00:00Z"))
@@ -37,7 +37,7 @@ struct ExplainTests {
         let set = AppGrants([Grant(type: .heartRate, read: .limited(fromMicros: jan2020), decidedMicros: 1, decidedBy: "agent")])
         let explanation = AuthorizationPolicy.explain(type: .heartRate, grants: set, earliestPermitted: jan2026)
         #expect(explanation.effectiveReadFromMicros == jan2026)
-        #expect(explanation.text.contains("limited from 2026-01-01T00:00:00Z (person chose 2020-01-01T00:00:00Z; store floor 2026-01-01T00:00:00Z)"))
+        #expect(explanation.text.contains("limited from 2026-01-01T00:00:00Z (chosen start 2020-01-01T00:00:00Z; store floor 2026-01-01T00:00:00Z)"))
     }
 
     @Test func fullAccess() {

@@ -33,7 +33,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 2)
+        #expect(BrokerSchema.migrations.steps.count == 3)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -74,7 +74,10 @@ struct SchemaUpgradeTests {
 
         let database = try Database(path: path)
         defer { database.close() }
-        #expect(try database.userVersion() == 2)
-        #expect(try Self.tableNames(database) == ["apps", "broker_meta", "characteristics", "grants", "sources"])
+        #expect(try database.userVersion() == BrokerSchema.migrations.latestVersion)
+        #expect(try Self.tableNames(database) == [
+            "access_log", "apps", "broker_meta", "change_sequence", "characteristics", "grants", "samples",
+            "sources", "tombstones", "type_spans",
+        ])
     }
 }

@@ -103,4 +103,77 @@ struct WireCodecMalformedTests {
         let bytes: [UInt8] = [0x0A, 0x09, 0x08, 0x01, 0xCA, 0x01, 0x04, 0x0A, 0x05, 0x61, 0x62]
         #expect(throws: undecodable("ClientFrame")) { try WireCodec.decodeClientFrame(bytes[...]) }
     }
+
+    // MARK: Samples
+
+    @Test func sampleWithoutAValueIsRefusedInAPage() {
+        // ServerFrame { call_id: 1, stream_item { samples (52) { samples { uuid: "u", start_us: 1 } } } }
+        let sample: [UInt8] = [0x0A, 0x01, 0x75, 0x18, 0x01]
+        let page: [UInt8] = [0x0A, UInt8(sample.count)] + sample
+        let item: [UInt8] = [0xA2, 0x03, UInt8(page.count)] + page
+        let bytes: [UInt8] = [0x08, 0x01, 0x1A, UInt8(item.count)] + item
+        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+    }
+
+    @Test func sampleWithoutAValueIsRefusedInSaveImportAndAnchoredPages() {
+        // Call { call_id: 1, save (50) { samples { uuid: "u" } } }
+        let save: [UInt8] = [0x0A, 0x03, 0x0A, 0x01, 0x75]
+        let saveCall: [UInt8] = [0x08, 0x01, 0x92, 0x03, UInt8(save.count)] + save
+        #expect(throws: undecodable("ClientFrame")) {
+            try WireCodec.decodeClientFrame(([0x0A, UInt8(saveCall.count)] + saveCall)[...])
+        }
+        // Call { call_id: 1, admin_import (150) { app_id: "a", samples { uuid: "u", field 13: 1 } } }:
+        // a value case this build does not know is no value.
+        let adminImport: [UInt8] = [0x0A, 0x01, 0x61, 0x12, 0x05, 0x0A, 0x01, 0x75, 0x68, 0x01]
+        let importCall: [UInt8] = [0x08, 0x01, 0xB2, 0x09, UInt8(adminImport.count)] + adminImport
+        #expect(throws: undecodable("ClientFrame")) {
+            try WireCodec.decodeClientFrame(([0x0A, UInt8(importCall.count)] + importCall)[...])
+        }
+        // ServerFrame { call_id: 1, stream_item { anchored_page (53) { added { uuid: "u" }, done: true } } }
+        let anchored: [UInt8] = [0x0A, 0x03, 0x0A, 0x01, 0x75, 0x20, 0x01]
+        let item: [UInt8] = [0xAA, 0x03, UInt8(anchored.count)] + anchored
+        #expect(throws: undecodable("ServerFrame")) {
+            try WireCodec.decodeServerFrame(([0x08, 0x01, 0x1A, UInt8(item.count)] + item)[...])
+        }
+    }
+
+    @Test func samplePageCutAnywhereIsRefused() {
+        let bytes = payload(of: ServerFrame(callID: 47, response: .streamItem(.samples(Samples.bigPage))))
+        var lengths = Array(stride(from: 1, to: bytes.count, by: 9_973))
+        lengths += [bytes.count - 1, bytes.count - 2, bytes.count - 40, bytes.count / 2, 7, 6, 5]
+        for length in lengths {
+            #expect(throws: undecodable("ServerFrame"), "cut to \(length) of \(bytes.count) bytes") {
+                try WireCodec.decodeServerFrame(bytes[..<length])
+            }
+        }
+    }
+
+    @Test func saveCutAnywhereIsRefused() {
+        let bytes = payload(of: .call(Call(callID: 42, request: .save(Samples.bigPage))))
+        for length in [bytes.count - 1, bytes.count - 17, bytes.count / 3, 12, 3] {
+            #expect(throws: undecodable("ClientFrame")) { try WireCodec.decodeClientFrame(bytes[..<length]) }
+        }
+    }
+
+    @Test(arguments: Samples.healthSamples.map(Named.init))
+    func everyTruncationOfASampleIsRefused(sample: Named<Sample>) {
+        let bytes = payload(of: ServerFrame(callID: 1, response: .streamItem(.samples([sample.value]))))
+        guard bytes.count < 4_000 else { return }
+        for length in 0..<bytes.count where length != 0 && length != 2 {
+            // Cut to 0 or 2 bytes, nothing or only call_id is left: a frame with no response, which is valid.
+            #expect(throws: undecodable("ServerFrame"), "cut to \(length) of \(bytes.count) bytes") {
+                try WireCodec.decodeServerFrame(bytes[..<length])
+            }
+        }
+    }
+
+    @Test func metadataEntryOfTheWrongWireTypeIsRefused() {
+        // samples { uuid: "u", category_value: 1, metadata (20) as a varint: 5 }
+        let sample: [UInt8] = [0x0A, 0x01, 0x75, 0x58, 0x01, 0xA0, 0x01, 0x05]
+        let page: [UInt8] = [0x0A, UInt8(sample.count)] + sample
+        let item: [UInt8] = [0xA2, 0x03, UInt8(page.count)] + page
+        #expect(throws: undecodable("ServerFrame")) {
+            try WireCodec.decodeServerFrame(([0x08, 0x01, 0x1A, UInt8(item.count)] + item)[...])
+        }
+    }
 }

@@ -18,14 +18,17 @@ final class FakeBroker: @unchecked Sendable {
     private let directory: String
     private let listenFD: Int32
     private let answer: @Sendable (Call) -> [ServerFrame]
+    private let control: @Sendable (ClientFrame) -> [ServerFrame]
 
-    /// Starts listening; `answer` maps each non-Hello call to the frames sent back (none: the call stays open).
-    init(answer: @escaping @Sendable (Call) -> [ServerFrame]) throws {
+    /// Starts listening; `answer` maps each non-Hello call to the frames sent back (none: the call
+    /// stays open), and `control` each cancel or credit frame (streams that honour credit use it).
+    init(answer: @escaping @Sendable (Call) -> [ServerFrame], control: @escaping @Sendable (ClientFrame) -> [ServerFrame] = { _ in [] }) throws {
         var template = Array("/tmp/hbc-fake-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw FakeBrokerError("mkdtemp failed") }
         directory = String(cString: made)
         socketPath = directory + "/broker.sock"
         self.answer = answer
+        self.control = control
         listenFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listenFD >= 0 else { throw FakeBrokerError("socket failed") }
         var address = sockaddr_un()
@@ -87,13 +90,16 @@ final class FakeBroker: @unchecked Sendable {
             do {
                 while let payload = try decoder.nextFrame() {
                     let frame = try WireCodec.decodeClientFrame(payload)
-                    guard case .call(let call) = frame else {
+                    let replies: [ServerFrame]
+                    if case .call(let call) = frame {
+                        calls.withLock { $0.append(call) }
+                        replies = self.replies(to: call)
+                    } else {
                         controlFrames.withLock { $0.append(frame) }
-                        continue
+                        replies = control(frame)
                     }
-                    calls.withLock { $0.append(call) }
                     var out: [UInt8] = []
-                    for reply in replies(to: call) { WireCodec.append(reply, to: &out) }
+                    for reply in replies { WireCodec.append(reply, to: &out) }
                     if !out.isEmpty, !writeAll(fd, out) { return }
                 }
             } catch {

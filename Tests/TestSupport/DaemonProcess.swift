@@ -21,7 +21,9 @@ public final class DaemonProcess: @unchecked Sendable {
     private var process: Process?
 
     /// Starts a daemon in a fresh temporary folder and waits until both sockets answer.
-    public init(extraArguments: [String] = []) throws {
+    ///
+    /// `policy` is the text of a consent policy file the daemon decides prompts with.
+    public init(extraArguments: [String] = [], policy: String? = nil) throws {
         var template = Array("/tmp/hb-test-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw DaemonError("mkdtemp failed") }
         directory = String(cString: created)
@@ -29,7 +31,13 @@ public final class DaemonProcess: @unchecked Sendable {
         adminSocket = directory + "/admin.sock"
         dataDirectory = directory + "/data"
         logPath = directory + "/daemon.log"
-        self.extraArguments = extraArguments
+        var arguments = extraArguments
+        if let policy {
+            let policyPath = directory + "/policy.json"
+            try policy.write(toFile: policyPath, atomically: true, encoding: .utf8)
+            arguments += ["--consent-policy", policyPath]
+        }
+        self.extraArguments = arguments
         try start()
     }
 

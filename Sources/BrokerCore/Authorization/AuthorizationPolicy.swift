@@ -149,7 +149,7 @@ public enum AuthorizationPolicy {
         case .limited(let from):
             let effective = max(from, earliestPermitted)
             readFrom = effective
-            readText = "limited from \(ISODate.format(effective)) (person chose \(ISODate.format(from)); store floor \(floor))"
+            readText = "limited from \(ISODate.format(effective)) (chosen start \(ISODate.format(from)); store floor \(floor))"
                 + (isCharacteristic ? ", though no time window applies to characteristics" : "")
         }
         let shareText = switch grant.share {

@@ -73,6 +73,31 @@ typedef struct Healthbroker__V1__AdminSetCharacteristicRequest Healthbroker__V1_
 typedef struct Healthbroker__V1__AdminSetCharacteristicResponse Healthbroker__V1__AdminSetCharacteristicResponse;
 typedef struct Healthbroker__V1__AdminExplainRequest Healthbroker__V1__AdminExplainRequest;
 typedef struct Healthbroker__V1__AdminExplainResponse Healthbroker__V1__AdminExplainResponse;
+typedef struct Healthbroker__V1__Quantity Healthbroker__V1__Quantity;
+typedef struct Healthbroker__V1__Workout Healthbroker__V1__Workout;
+typedef struct Healthbroker__V1__MetadataEntry Healthbroker__V1__MetadataEntry;
+typedef struct Healthbroker__V1__Sample Healthbroker__V1__Sample;
+typedef struct Healthbroker__V1__SamplePredicate Healthbroker__V1__SamplePredicate;
+typedef struct Healthbroker__V1__SampleSort Healthbroker__V1__SampleSort;
+typedef struct Healthbroker__V1__SaveRequest Healthbroker__V1__SaveRequest;
+typedef struct Healthbroker__V1__SaveResponse Healthbroker__V1__SaveResponse;
+typedef struct Healthbroker__V1__DeleteRequest Healthbroker__V1__DeleteRequest;
+typedef struct Healthbroker__V1__DeleteResponse Healthbroker__V1__DeleteResponse;
+typedef struct Healthbroker__V1__QueryRequest Healthbroker__V1__QueryRequest;
+typedef struct Healthbroker__V1__SamplePage Healthbroker__V1__SamplePage;
+typedef struct Healthbroker__V1__AnchoredQueryRequest Healthbroker__V1__AnchoredQueryRequest;
+typedef struct Healthbroker__V1__AnchoredPage Healthbroker__V1__AnchoredPage;
+typedef struct Healthbroker__V1__StatisticsRequest Healthbroker__V1__StatisticsRequest;
+typedef struct Healthbroker__V1__StatisticsBucket Healthbroker__V1__StatisticsBucket;
+typedef struct Healthbroker__V1__StatisticsResponse Healthbroker__V1__StatisticsResponse;
+typedef struct Healthbroker__V1__ObserveRequest Healthbroker__V1__ObserveRequest;
+typedef struct Healthbroker__V1__ObserveEvent Healthbroker__V1__ObserveEvent;
+typedef struct Healthbroker__V1__AdminImportRequest Healthbroker__V1__AdminImportRequest;
+typedef struct Healthbroker__V1__AdminImportResponse Healthbroker__V1__AdminImportResponse;
+typedef struct Healthbroker__V1__AdminExportRequest Healthbroker__V1__AdminExportRequest;
+typedef struct Healthbroker__V1__AccessLogEntry Healthbroker__V1__AccessLogEntry;
+typedef struct Healthbroker__V1__AdminAccessLogRequest Healthbroker__V1__AdminAccessLogRequest;
+typedef struct Healthbroker__V1__AdminAccessLogResponse Healthbroker__V1__AdminAccessLogResponse;
 
 
 /* --- enums --- */
@@ -204,6 +229,19 @@ typedef enum _Healthbroker__V1__PromptResolution {
   HEALTHBROKER__V1__PROMPT_RESOLUTION__RESOLUTION_WITHDRAWN = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__PROMPT_RESOLUTION)
 } Healthbroker__V1__PromptResolution;
+typedef enum _Healthbroker__V1__SortKey {
+  HEALTHBROKER__V1__SORT_KEY__SORT_BY_START = 0,
+  HEALTHBROKER__V1__SORT_KEY__SORT_BY_END = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SORT_KEY)
+} Healthbroker__V1__SortKey;
+typedef enum _Healthbroker__V1__StatisticsInterval {
+  HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_NONE = 0,
+  HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_HOUR = 1,
+  HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_DAY = 2,
+  HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_WEEK = 3,
+  HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_MONTH = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__STATISTICS_INTERVAL)
+} Healthbroker__V1__StatisticsInterval;
 
 /* --- messages --- */
 
@@ -259,6 +297,12 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_AUTHORIZED_SAMPLE_DATE = 23,
   HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_PERMITTED_SAMPLE_DATE = 24,
   HEALTHBROKER__V1__CALL__REQUEST_READ_CHARACTERISTICS = 25,
+  HEALTHBROKER__V1__CALL__REQUEST_SAVE = 50,
+  HEALTHBROKER__V1__CALL__REQUEST_DELETE = 51,
+  HEALTHBROKER__V1__CALL__REQUEST_QUERY = 52,
+  HEALTHBROKER__V1__CALL__REQUEST_ANCHORED_QUERY = 53,
+  HEALTHBROKER__V1__CALL__REQUEST_STATISTICS = 54,
+  HEALTHBROKER__V1__CALL__REQUEST_OBSERVE = 55,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ADD_APP = 100,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_APPS = 101,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_REMOVE_APP = 102,
@@ -271,7 +315,10 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_REVOKE = 114,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_SOURCES = 115,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_CHARACTERISTIC = 116,
-  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN = 117
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN = 117,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT = 150,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT = 151,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG = 152
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__CALL__REQUEST__CASE)
 } Healthbroker__V1__Call__RequestCase;
 
@@ -301,6 +348,12 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__EarliestAuthorizedSampleDateRequest *earliest_authorized_sample_date;
     Healthbroker__V1__EarliestPermittedSampleDateRequest *earliest_permitted_sample_date;
     Healthbroker__V1__ReadCharacteristicsRequest *read_characteristics;
+    Healthbroker__V1__SaveRequest *save;
+    Healthbroker__V1__DeleteRequest *delete_;
+    Healthbroker__V1__QueryRequest *query;
+    Healthbroker__V1__AnchoredQueryRequest *anchored_query;
+    Healthbroker__V1__StatisticsRequest *statistics;
+    Healthbroker__V1__ObserveRequest *observe;
     Healthbroker__V1__AdminAddAppRequest *admin_add_app;
     Healthbroker__V1__AdminListAppsRequest *admin_list_apps;
     Healthbroker__V1__AdminRemoveAppRequest *admin_remove_app;
@@ -314,6 +367,9 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__AdminListSourcesRequest *admin_list_sources;
     Healthbroker__V1__AdminSetCharacteristicRequest *admin_set_characteristic;
     Healthbroker__V1__AdminExplainRequest *admin_explain;
+    Healthbroker__V1__AdminImportRequest *admin_import;
+    Healthbroker__V1__AdminExportRequest *admin_export;
+    Healthbroker__V1__AdminAccessLogRequest *admin_access_log;
   };
 };
 #define HEALTHBROKER__V1__CALL__INIT \
@@ -359,6 +415,9 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_AUTHORIZED_SAMPLE_DATE = 23,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_PERMITTED_SAMPLE_DATE = 24,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_READ_CHARACTERISTICS = 25,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_SAVE = 50,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_DELETE = 51,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_STATISTICS = 54,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ADD_APP = 100,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_APPS = 101,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_REMOVE_APP = 102,
@@ -370,7 +429,9 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_REVOKE = 114,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_SOURCES = 115,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_CHARACTERISTIC = 116,
-  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN = 117
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN = 117,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT = 150,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG = 152
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SERVER_FRAME__RESPONSE__CASE)
 } Healthbroker__V1__ServerFrame__ResponseCase;
 
@@ -399,6 +460,9 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__EarliestAuthorizedSampleDateResponse *earliest_authorized_sample_date;
     Healthbroker__V1__EarliestPermittedSampleDateResponse *earliest_permitted_sample_date;
     Healthbroker__V1__ReadCharacteristicsResponse *read_characteristics;
+    Healthbroker__V1__SaveResponse *save;
+    Healthbroker__V1__DeleteResponse *delete_;
+    Healthbroker__V1__StatisticsResponse *statistics;
     Healthbroker__V1__AdminAddAppResponse *admin_add_app;
     Healthbroker__V1__AdminListAppsResponse *admin_list_apps;
     Healthbroker__V1__AdminRemoveAppResponse *admin_remove_app;
@@ -411,6 +475,8 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__AdminListSourcesResponse *admin_list_sources;
     Healthbroker__V1__AdminSetCharacteristicResponse *admin_set_characteristic;
     Healthbroker__V1__AdminExplainResponse *admin_explain;
+    Healthbroker__V1__AdminImportResponse *admin_import;
+    Healthbroker__V1__AdminAccessLogResponse *admin_access_log;
   };
 };
 #define HEALTHBROKER__V1__SERVER_FRAME__INIT \
@@ -421,6 +487,9 @@ struct  Healthbroker__V1__ServerFrame
 typedef enum {
   HEALTHBROKER__V1__STREAM_ITEM__ITEM__NOT_SET = 0,
   HEALTHBROKER__V1__STREAM_ITEM__ITEM_PING = 12,
+  HEALTHBROKER__V1__STREAM_ITEM__ITEM_SAMPLES = 52,
+  HEALTHBROKER__V1__STREAM_ITEM__ITEM_ANCHORED_PAGE = 53,
+  HEALTHBROKER__V1__STREAM_ITEM__ITEM_OBSERVED = 55,
   HEALTHBROKER__V1__STREAM_ITEM__ITEM_PROMPT_EVENT = 110
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__STREAM_ITEM__ITEM__CASE)
 } Healthbroker__V1__StreamItem__ItemCase;
@@ -434,6 +503,18 @@ struct  Healthbroker__V1__StreamItem
   Healthbroker__V1__StreamItem__ItemCase item_case;
   union {
     Healthbroker__V1__PingResponse *ping;
+    /*
+     * Query and AdminExport pages
+     */
+    Healthbroker__V1__SamplePage *samples;
+    /*
+     * AnchoredQuery
+     */
+    Healthbroker__V1__AnchoredPage *anchored_page;
+    /*
+     * Observe
+     */
+    Healthbroker__V1__ObserveEvent *observed;
     Healthbroker__V1__PromptEvent *prompt_event;
   };
 };
@@ -1125,6 +1206,426 @@ struct  Healthbroker__V1__AdminExplainResponse
 #define HEALTHBROKER__V1__ADMIN_EXPLAIN_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_explain_response__descriptor) \
     , NULL, 0, 0, 0, (char *)protobuf_c_empty_string }
+
+
+/*
+ * A quantity in a unit: count; count/min; kcal, kJ; m, km, mi; kg, lb, g; %.
+ */
+struct  Healthbroker__V1__Quantity
+{
+  ProtobufCMessage base;
+  double value;
+  char *unit;
+};
+#define HEALTHBROKER__V1__QUANTITY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__quantity__descriptor) \
+    , 0, (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__Workout
+{
+  ProtobufCMessage base;
+  /*
+   * e.g. "running", "walking", "cycling"
+   */
+  char *activity_type;
+  int64_t duration_us;
+  /*
+   * optional: energy dimension
+   */
+  Healthbroker__V1__Quantity *total_energy;
+  /*
+   * optional: length dimension
+   */
+  Healthbroker__V1__Quantity *total_distance;
+};
+#define HEALTHBROKER__V1__WORKOUT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__workout__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, NULL, NULL }
+
+
+struct  Healthbroker__V1__MetadataEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  char *value;
+};
+#define HEALTHBROKER__V1__METADATA_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__metadata_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+typedef enum {
+  HEALTHBROKER__V1__SAMPLE__VALUE__NOT_SET = 0,
+  HEALTHBROKER__V1__SAMPLE__VALUE_QUANTITY = 10,
+  HEALTHBROKER__V1__SAMPLE__VALUE_CATEGORY_VALUE = 11,
+  HEALTHBROKER__V1__SAMPLE__VALUE_WORKOUT = 12
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SAMPLE__VALUE__CASE)
+} Healthbroker__V1__Sample__ValueCase;
+
+struct  Healthbroker__V1__Sample
+{
+  ProtobufCMessage base;
+  /*
+   * chosen by the client; saving the same uuid again is idempotent
+   */
+  char *uuid;
+  char *type;
+  int64_t start_us;
+  int64_t end_us;
+  size_t n_metadata;
+  Healthbroker__V1__MetadataEntry **metadata;
+  /*
+   * set by the broker on reads; ignored on save
+   */
+  char *source_app_id;
+  /*
+   * set by the broker on reads; ignored on save
+   */
+  int64_t created_us;
+  Healthbroker__V1__Sample__ValueCase value_case;
+  union {
+    /*
+     * quantity types
+     */
+    Healthbroker__V1__Quantity *quantity;
+    /*
+     * category types (e.g. sleep stages as HKCategoryValueSleepAnalysis)
+     */
+    int64_t category_value;
+    /*
+     * the workout type
+     */
+    Healthbroker__V1__Workout *workout;
+  };
+};
+#define HEALTHBROKER__V1__SAMPLE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__sample__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, (char *)protobuf_c_empty_string, 0, HEALTHBROKER__V1__SAMPLE__VALUE__NOT_SET, {0} }
+
+
+/*
+ * As predicateForSamples(withStart:end:options:). options: bit 1 strictStartDate, bit 2 strictEndDate.
+ * none: sample.end >= start and sample.start < end (overlap); strictStartDate: start <= sample.start < end;
+ * strictEndDate: start <= sample.end < end. A missing bound is open.
+ */
+struct  Healthbroker__V1__SamplePredicate
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_start;
+  int64_t start_us;
+  protobuf_c_boolean has_end;
+  int64_t end_us;
+  uint32_t options;
+};
+#define HEALTHBROKER__V1__SAMPLE_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__sample_predicate__descriptor) \
+    , 0, 0, 0, 0, 0 }
+
+
+struct  Healthbroker__V1__SampleSort
+{
+  ProtobufCMessage base;
+  Healthbroker__V1__SortKey key;
+  protobuf_c_boolean descending;
+};
+#define HEALTHBROKER__V1__SAMPLE_SORT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__sample_sort__descriptor) \
+    , HEALTHBROKER__V1__SORT_KEY__SORT_BY_START, 0 }
+
+
+/*
+ * Saves a batch, all or nothing, once committed. Needs share authorization for every type: never
+ * asked → FAILED_PRECONDITION (authorization not determined); denied → PERMISSION_DENIED
+ * (authorization denied). Invalid samples → INVALID_ARGUMENT naming the sample index. The same uuid
+ * with the same content is unchanged; with other content ALREADY_EXISTS.
+ */
+struct  Healthbroker__V1__SaveRequest
+{
+  ProtobufCMessage base;
+  size_t n_samples;
+  Healthbroker__V1__Sample **samples;
+};
+#define HEALTHBROKER__V1__SAVE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__save_request__descriptor) \
+    , 0,NULL }
+
+
+struct  Healthbroker__V1__SaveResponse
+{
+  ProtobufCMessage base;
+  uint32_t saved;
+  uint32_t unchanged;
+};
+#define HEALTHBROKER__V1__SAVE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__save_response__descriptor) \
+    , 0, 0 }
+
+
+/*
+ * Deletes samples the app saved itself: by uuid, or every sample of `type` matching `predicate`.
+ * Another app's sample is PERMISSION_DENIED. Deletions are remembered (tombstones) for anchored queries.
+ */
+struct  Healthbroker__V1__DeleteRequest
+{
+  ProtobufCMessage base;
+  size_t n_uuids;
+  char **uuids;
+  char *type;
+  Healthbroker__V1__SamplePredicate *predicate;
+};
+#define HEALTHBROKER__V1__DELETE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__delete_request__descriptor) \
+    , 0,NULL, (char *)protobuf_c_empty_string, NULL }
+
+
+struct  Healthbroker__V1__DeleteResponse
+{
+  ProtobufCMessage base;
+  uint32_t deleted;
+};
+#define HEALTHBROKER__V1__DELETE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__delete_response__descriptor) \
+    , 0 }
+
+
+/*
+ * Server stream of SamplePage items (each counts one credit), then OK. limit 0 = no limit.
+ */
+struct  Healthbroker__V1__QueryRequest
+{
+  ProtobufCMessage base;
+  char *type;
+  Healthbroker__V1__SamplePredicate *predicate;
+  uint32_t limit;
+  Healthbroker__V1__SampleSort *sort;
+  /*
+   * quantities come back in this unit; empty: the type's canonical unit
+   */
+  char *unit;
+  /*
+   * samples per page; 0: 512
+   */
+  uint32_t page_size;
+};
+#define HEALTHBROKER__V1__QUERY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__query_request__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL, 0, NULL, (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Healthbroker__V1__SamplePage
+{
+  ProtobufCMessage base;
+  size_t n_samples;
+  Healthbroker__V1__Sample **samples;
+};
+#define HEALTHBROKER__V1__SAMPLE_PAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__sample_page__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * Server stream of AnchoredPage items; the last has done = true and the new anchor. No anchor: every
+ * matching sample plus the deletions still remembered; with an anchor: only what changed since.
+ * A forged anchor or another app's → INVALID_ARGUMENT; an anchor older than the remembered deletions
+ * → FAILED_PRECONDITION with DOMAIN_ANCHOR_EXPIRED.
+ */
+struct  Healthbroker__V1__AnchoredQueryRequest
+{
+  ProtobufCMessage base;
+  char *type;
+  Healthbroker__V1__SamplePredicate *predicate;
+  ProtobufCBinaryData anchor;
+  uint32_t limit;
+  char *unit;
+};
+#define HEALTHBROKER__V1__ANCHORED_QUERY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__anchored_query_request__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL, {0,NULL}, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__AnchoredPage
+{
+  ProtobufCMessage base;
+  size_t n_added;
+  Healthbroker__V1__Sample **added;
+  size_t n_deleted_uuids;
+  char **deleted_uuids;
+  ProtobufCBinaryData new_anchor;
+  protobuf_c_boolean done;
+};
+#define HEALTHBROKER__V1__ANCHORED_PAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__anchored_page__descriptor) \
+    , 0,NULL, 0,NULL, {0,NULL}, 0 }
+
+
+/*
+ * Sum (cumulative types) or average/min/max (discrete types), over the predicate's range or per
+ * calendar interval aligned to anchor_us in the named IANA time zone (default UTC). options: bit 1 sum,
+ * 2 average, 4 minimum, 8 maximum; mixing sum with a discrete type (or the others with a cumulative
+ * one) is INVALID_ARGUMENT. A sample counts in the interval holding its start. No sample at all →
+ * NOT_FOUND with DOMAIN_NO_DATA.
+ */
+struct  Healthbroker__V1__StatisticsRequest
+{
+  ProtobufCMessage base;
+  char *type;
+  Healthbroker__V1__SamplePredicate *predicate;
+  uint32_t options;
+  Healthbroker__V1__StatisticsInterval interval;
+  int64_t anchor_us;
+  char *time_zone;
+  char *unit;
+};
+#define HEALTHBROKER__V1__STATISTICS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__statistics_request__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL, 0, HEALTHBROKER__V1__STATISTICS_INTERVAL__INTERVAL_NONE, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__StatisticsBucket
+{
+  ProtobufCMessage base;
+  int64_t start_us;
+  int64_t end_us;
+  uint64_t sample_count;
+  protobuf_c_boolean has_sum;
+  double sum;
+  protobuf_c_boolean has_average;
+  double average;
+  protobuf_c_boolean has_minimum;
+  double minimum;
+  protobuf_c_boolean has_maximum;
+  double maximum;
+};
+#define HEALTHBROKER__V1__STATISTICS_BUCKET__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__statistics_bucket__descriptor) \
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+
+struct  Healthbroker__V1__StatisticsResponse
+{
+  ProtobufCMessage base;
+  char *unit;
+  size_t n_buckets;
+  Healthbroker__V1__StatisticsBucket **buckets;
+};
+#define HEALTHBROKER__V1__STATISTICS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__statistics_response__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
+ * Server stream: one ObserveEvent each time a type the app may read changes in a way it may see.
+ */
+struct  Healthbroker__V1__ObserveRequest
+{
+  ProtobufCMessage base;
+  size_t n_types;
+  char **types;
+};
+#define HEALTHBROKER__V1__OBSERVE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__observe_request__descriptor) \
+    , 0,NULL }
+
+
+struct  Healthbroker__V1__ObserveEvent
+{
+  ProtobufCMessage base;
+  char *type;
+  int64_t changed_us;
+};
+#define HEALTHBROKER__V1__OBSERVE_EVENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__observe_event__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * Imports samples as if `app_id` had saved them (the person's own data; no share check). Same
+ * validation and idempotence as Save; all or nothing per call.
+ */
+struct  Healthbroker__V1__AdminImportRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  size_t n_samples;
+  Healthbroker__V1__Sample **samples;
+};
+#define HEALTHBROKER__V1__ADMIN_IMPORT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_import_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Healthbroker__V1__AdminImportResponse
+{
+  ProtobufCMessage base;
+  uint32_t saved;
+  uint32_t unchanged;
+};
+#define HEALTHBROKER__V1__ADMIN_IMPORT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_import_response__descriptor) \
+    , 0, 0 }
+
+
+/*
+ * Server stream of SamplePage items: every sample (of `type`, of `app_id` when set).
+ */
+struct  Healthbroker__V1__AdminExportRequest
+{
+  ProtobufCMessage base;
+  char *type;
+  char *app_id;
+};
+#define HEALTHBROKER__V1__ADMIN_EXPORT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_export_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * Which app read or wrote which types, when, and how many samples (never values).
+ */
+struct  Healthbroker__V1__AccessLogEntry
+{
+  ProtobufCMessage base;
+  int64_t at_us;
+  char *app_id;
+  /*
+   * "read", "write", "delete"
+   */
+  char *operation;
+  char *type;
+  uint64_t sample_count;
+};
+#define HEALTHBROKER__V1__ACCESS_LOG_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__access_log_entry__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Healthbroker__V1__AdminAccessLogRequest
+{
+  ProtobufCMessage base;
+  /*
+   * empty: every app
+   */
+  char *app_id;
+  /*
+   * 0: 1000 newest
+   */
+  uint32_t limit;
+};
+#define HEALTHBROKER__V1__ADMIN_ACCESS_LOG_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_access_log_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Healthbroker__V1__AdminAccessLogResponse
+{
+  ProtobufCMessage base;
+  size_t n_entries;
+  Healthbroker__V1__AccessLogEntry **entries;
+};
+#define HEALTHBROKER__V1__ADMIN_ACCESS_LOG_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_access_log_response__descriptor) \
+    , 0,NULL }
 
 
 /* Healthbroker__V1__Status methods */
@@ -2229,6 +2730,481 @@ Healthbroker__V1__AdminExplainResponse *
 void   healthbroker__v1__admin_explain_response__free_unpacked
                      (Healthbroker__V1__AdminExplainResponse *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__Quantity methods */
+void   healthbroker__v1__quantity__init
+                     (Healthbroker__V1__Quantity         *message);
+size_t healthbroker__v1__quantity__get_packed_size
+                     (const Healthbroker__V1__Quantity   *message);
+size_t healthbroker__v1__quantity__pack
+                     (const Healthbroker__V1__Quantity   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__quantity__pack_to_buffer
+                     (const Healthbroker__V1__Quantity   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__Quantity *
+       healthbroker__v1__quantity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__quantity__free_unpacked
+                     (Healthbroker__V1__Quantity *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__Workout methods */
+void   healthbroker__v1__workout__init
+                     (Healthbroker__V1__Workout         *message);
+size_t healthbroker__v1__workout__get_packed_size
+                     (const Healthbroker__V1__Workout   *message);
+size_t healthbroker__v1__workout__pack
+                     (const Healthbroker__V1__Workout   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__workout__pack_to_buffer
+                     (const Healthbroker__V1__Workout   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__Workout *
+       healthbroker__v1__workout__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__workout__free_unpacked
+                     (Healthbroker__V1__Workout *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__MetadataEntry methods */
+void   healthbroker__v1__metadata_entry__init
+                     (Healthbroker__V1__MetadataEntry         *message);
+size_t healthbroker__v1__metadata_entry__get_packed_size
+                     (const Healthbroker__V1__MetadataEntry   *message);
+size_t healthbroker__v1__metadata_entry__pack
+                     (const Healthbroker__V1__MetadataEntry   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__metadata_entry__pack_to_buffer
+                     (const Healthbroker__V1__MetadataEntry   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__MetadataEntry *
+       healthbroker__v1__metadata_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__metadata_entry__free_unpacked
+                     (Healthbroker__V1__MetadataEntry *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__Sample methods */
+void   healthbroker__v1__sample__init
+                     (Healthbroker__V1__Sample         *message);
+size_t healthbroker__v1__sample__get_packed_size
+                     (const Healthbroker__V1__Sample   *message);
+size_t healthbroker__v1__sample__pack
+                     (const Healthbroker__V1__Sample   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__sample__pack_to_buffer
+                     (const Healthbroker__V1__Sample   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__Sample *
+       healthbroker__v1__sample__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__sample__free_unpacked
+                     (Healthbroker__V1__Sample *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__SamplePredicate methods */
+void   healthbroker__v1__sample_predicate__init
+                     (Healthbroker__V1__SamplePredicate         *message);
+size_t healthbroker__v1__sample_predicate__get_packed_size
+                     (const Healthbroker__V1__SamplePredicate   *message);
+size_t healthbroker__v1__sample_predicate__pack
+                     (const Healthbroker__V1__SamplePredicate   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__sample_predicate__pack_to_buffer
+                     (const Healthbroker__V1__SamplePredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__SamplePredicate *
+       healthbroker__v1__sample_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__sample_predicate__free_unpacked
+                     (Healthbroker__V1__SamplePredicate *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__SampleSort methods */
+void   healthbroker__v1__sample_sort__init
+                     (Healthbroker__V1__SampleSort         *message);
+size_t healthbroker__v1__sample_sort__get_packed_size
+                     (const Healthbroker__V1__SampleSort   *message);
+size_t healthbroker__v1__sample_sort__pack
+                     (const Healthbroker__V1__SampleSort   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__sample_sort__pack_to_buffer
+                     (const Healthbroker__V1__SampleSort   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__SampleSort *
+       healthbroker__v1__sample_sort__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__sample_sort__free_unpacked
+                     (Healthbroker__V1__SampleSort *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__SaveRequest methods */
+void   healthbroker__v1__save_request__init
+                     (Healthbroker__V1__SaveRequest         *message);
+size_t healthbroker__v1__save_request__get_packed_size
+                     (const Healthbroker__V1__SaveRequest   *message);
+size_t healthbroker__v1__save_request__pack
+                     (const Healthbroker__V1__SaveRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__save_request__pack_to_buffer
+                     (const Healthbroker__V1__SaveRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__SaveRequest *
+       healthbroker__v1__save_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__save_request__free_unpacked
+                     (Healthbroker__V1__SaveRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__SaveResponse methods */
+void   healthbroker__v1__save_response__init
+                     (Healthbroker__V1__SaveResponse         *message);
+size_t healthbroker__v1__save_response__get_packed_size
+                     (const Healthbroker__V1__SaveResponse   *message);
+size_t healthbroker__v1__save_response__pack
+                     (const Healthbroker__V1__SaveResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__save_response__pack_to_buffer
+                     (const Healthbroker__V1__SaveResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__SaveResponse *
+       healthbroker__v1__save_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__save_response__free_unpacked
+                     (Healthbroker__V1__SaveResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__DeleteRequest methods */
+void   healthbroker__v1__delete_request__init
+                     (Healthbroker__V1__DeleteRequest         *message);
+size_t healthbroker__v1__delete_request__get_packed_size
+                     (const Healthbroker__V1__DeleteRequest   *message);
+size_t healthbroker__v1__delete_request__pack
+                     (const Healthbroker__V1__DeleteRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__delete_request__pack_to_buffer
+                     (const Healthbroker__V1__DeleteRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__DeleteRequest *
+       healthbroker__v1__delete_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__delete_request__free_unpacked
+                     (Healthbroker__V1__DeleteRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__DeleteResponse methods */
+void   healthbroker__v1__delete_response__init
+                     (Healthbroker__V1__DeleteResponse         *message);
+size_t healthbroker__v1__delete_response__get_packed_size
+                     (const Healthbroker__V1__DeleteResponse   *message);
+size_t healthbroker__v1__delete_response__pack
+                     (const Healthbroker__V1__DeleteResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__delete_response__pack_to_buffer
+                     (const Healthbroker__V1__DeleteResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__DeleteResponse *
+       healthbroker__v1__delete_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__delete_response__free_unpacked
+                     (Healthbroker__V1__DeleteResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__QueryRequest methods */
+void   healthbroker__v1__query_request__init
+                     (Healthbroker__V1__QueryRequest         *message);
+size_t healthbroker__v1__query_request__get_packed_size
+                     (const Healthbroker__V1__QueryRequest   *message);
+size_t healthbroker__v1__query_request__pack
+                     (const Healthbroker__V1__QueryRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__query_request__pack_to_buffer
+                     (const Healthbroker__V1__QueryRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__QueryRequest *
+       healthbroker__v1__query_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__query_request__free_unpacked
+                     (Healthbroker__V1__QueryRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__SamplePage methods */
+void   healthbroker__v1__sample_page__init
+                     (Healthbroker__V1__SamplePage         *message);
+size_t healthbroker__v1__sample_page__get_packed_size
+                     (const Healthbroker__V1__SamplePage   *message);
+size_t healthbroker__v1__sample_page__pack
+                     (const Healthbroker__V1__SamplePage   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__sample_page__pack_to_buffer
+                     (const Healthbroker__V1__SamplePage   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__SamplePage *
+       healthbroker__v1__sample_page__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__sample_page__free_unpacked
+                     (Healthbroker__V1__SamplePage *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AnchoredQueryRequest methods */
+void   healthbroker__v1__anchored_query_request__init
+                     (Healthbroker__V1__AnchoredQueryRequest         *message);
+size_t healthbroker__v1__anchored_query_request__get_packed_size
+                     (const Healthbroker__V1__AnchoredQueryRequest   *message);
+size_t healthbroker__v1__anchored_query_request__pack
+                     (const Healthbroker__V1__AnchoredQueryRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__anchored_query_request__pack_to_buffer
+                     (const Healthbroker__V1__AnchoredQueryRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AnchoredQueryRequest *
+       healthbroker__v1__anchored_query_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__anchored_query_request__free_unpacked
+                     (Healthbroker__V1__AnchoredQueryRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AnchoredPage methods */
+void   healthbroker__v1__anchored_page__init
+                     (Healthbroker__V1__AnchoredPage         *message);
+size_t healthbroker__v1__anchored_page__get_packed_size
+                     (const Healthbroker__V1__AnchoredPage   *message);
+size_t healthbroker__v1__anchored_page__pack
+                     (const Healthbroker__V1__AnchoredPage   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__anchored_page__pack_to_buffer
+                     (const Healthbroker__V1__AnchoredPage   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AnchoredPage *
+       healthbroker__v1__anchored_page__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__anchored_page__free_unpacked
+                     (Healthbroker__V1__AnchoredPage *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__StatisticsRequest methods */
+void   healthbroker__v1__statistics_request__init
+                     (Healthbroker__V1__StatisticsRequest         *message);
+size_t healthbroker__v1__statistics_request__get_packed_size
+                     (const Healthbroker__V1__StatisticsRequest   *message);
+size_t healthbroker__v1__statistics_request__pack
+                     (const Healthbroker__V1__StatisticsRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__statistics_request__pack_to_buffer
+                     (const Healthbroker__V1__StatisticsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__StatisticsRequest *
+       healthbroker__v1__statistics_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__statistics_request__free_unpacked
+                     (Healthbroker__V1__StatisticsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__StatisticsBucket methods */
+void   healthbroker__v1__statistics_bucket__init
+                     (Healthbroker__V1__StatisticsBucket         *message);
+size_t healthbroker__v1__statistics_bucket__get_packed_size
+                     (const Healthbroker__V1__StatisticsBucket   *message);
+size_t healthbroker__v1__statistics_bucket__pack
+                     (const Healthbroker__V1__StatisticsBucket   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__statistics_bucket__pack_to_buffer
+                     (const Healthbroker__V1__StatisticsBucket   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__StatisticsBucket *
+       healthbroker__v1__statistics_bucket__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__statistics_bucket__free_unpacked
+                     (Healthbroker__V1__StatisticsBucket *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__StatisticsResponse methods */
+void   healthbroker__v1__statistics_response__init
+                     (Healthbroker__V1__StatisticsResponse         *message);
+size_t healthbroker__v1__statistics_response__get_packed_size
+                     (const Healthbroker__V1__StatisticsResponse   *message);
+size_t healthbroker__v1__statistics_response__pack
+                     (const Healthbroker__V1__StatisticsResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__statistics_response__pack_to_buffer
+                     (const Healthbroker__V1__StatisticsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__StatisticsResponse *
+       healthbroker__v1__statistics_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__statistics_response__free_unpacked
+                     (Healthbroker__V1__StatisticsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__ObserveRequest methods */
+void   healthbroker__v1__observe_request__init
+                     (Healthbroker__V1__ObserveRequest         *message);
+size_t healthbroker__v1__observe_request__get_packed_size
+                     (const Healthbroker__V1__ObserveRequest   *message);
+size_t healthbroker__v1__observe_request__pack
+                     (const Healthbroker__V1__ObserveRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__observe_request__pack_to_buffer
+                     (const Healthbroker__V1__ObserveRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__ObserveRequest *
+       healthbroker__v1__observe_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__observe_request__free_unpacked
+                     (Healthbroker__V1__ObserveRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__ObserveEvent methods */
+void   healthbroker__v1__observe_event__init
+                     (Healthbroker__V1__ObserveEvent         *message);
+size_t healthbroker__v1__observe_event__get_packed_size
+                     (const Healthbroker__V1__ObserveEvent   *message);
+size_t healthbroker__v1__observe_event__pack
+                     (const Healthbroker__V1__ObserveEvent   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__observe_event__pack_to_buffer
+                     (const Healthbroker__V1__ObserveEvent   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__ObserveEvent *
+       healthbroker__v1__observe_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__observe_event__free_unpacked
+                     (Healthbroker__V1__ObserveEvent *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminImportRequest methods */
+void   healthbroker__v1__admin_import_request__init
+                     (Healthbroker__V1__AdminImportRequest         *message);
+size_t healthbroker__v1__admin_import_request__get_packed_size
+                     (const Healthbroker__V1__AdminImportRequest   *message);
+size_t healthbroker__v1__admin_import_request__pack
+                     (const Healthbroker__V1__AdminImportRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_import_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminImportRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminImportRequest *
+       healthbroker__v1__admin_import_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_import_request__free_unpacked
+                     (Healthbroker__V1__AdminImportRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminImportResponse methods */
+void   healthbroker__v1__admin_import_response__init
+                     (Healthbroker__V1__AdminImportResponse         *message);
+size_t healthbroker__v1__admin_import_response__get_packed_size
+                     (const Healthbroker__V1__AdminImportResponse   *message);
+size_t healthbroker__v1__admin_import_response__pack
+                     (const Healthbroker__V1__AdminImportResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_import_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminImportResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminImportResponse *
+       healthbroker__v1__admin_import_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_import_response__free_unpacked
+                     (Healthbroker__V1__AdminImportResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminExportRequest methods */
+void   healthbroker__v1__admin_export_request__init
+                     (Healthbroker__V1__AdminExportRequest         *message);
+size_t healthbroker__v1__admin_export_request__get_packed_size
+                     (const Healthbroker__V1__AdminExportRequest   *message);
+size_t healthbroker__v1__admin_export_request__pack
+                     (const Healthbroker__V1__AdminExportRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_export_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminExportRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminExportRequest *
+       healthbroker__v1__admin_export_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_export_request__free_unpacked
+                     (Healthbroker__V1__AdminExportRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AccessLogEntry methods */
+void   healthbroker__v1__access_log_entry__init
+                     (Healthbroker__V1__AccessLogEntry         *message);
+size_t healthbroker__v1__access_log_entry__get_packed_size
+                     (const Healthbroker__V1__AccessLogEntry   *message);
+size_t healthbroker__v1__access_log_entry__pack
+                     (const Healthbroker__V1__AccessLogEntry   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__access_log_entry__pack_to_buffer
+                     (const Healthbroker__V1__AccessLogEntry   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AccessLogEntry *
+       healthbroker__v1__access_log_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__access_log_entry__free_unpacked
+                     (Healthbroker__V1__AccessLogEntry *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminAccessLogRequest methods */
+void   healthbroker__v1__admin_access_log_request__init
+                     (Healthbroker__V1__AdminAccessLogRequest         *message);
+size_t healthbroker__v1__admin_access_log_request__get_packed_size
+                     (const Healthbroker__V1__AdminAccessLogRequest   *message);
+size_t healthbroker__v1__admin_access_log_request__pack
+                     (const Healthbroker__V1__AdminAccessLogRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_access_log_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminAccessLogRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminAccessLogRequest *
+       healthbroker__v1__admin_access_log_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_access_log_request__free_unpacked
+                     (Healthbroker__V1__AdminAccessLogRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminAccessLogResponse methods */
+void   healthbroker__v1__admin_access_log_response__init
+                     (Healthbroker__V1__AdminAccessLogResponse         *message);
+size_t healthbroker__v1__admin_access_log_response__get_packed_size
+                     (const Healthbroker__V1__AdminAccessLogResponse   *message);
+size_t healthbroker__v1__admin_access_log_response__pack
+                     (const Healthbroker__V1__AdminAccessLogResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_access_log_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminAccessLogResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminAccessLogResponse *
+       healthbroker__v1__admin_access_log_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_access_log_response__free_unpacked
+                     (Healthbroker__V1__AdminAccessLogResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Healthbroker__V1__Status_Closure)
@@ -2405,6 +3381,81 @@ typedef void (*Healthbroker__V1__AdminExplainRequest_Closure)
 typedef void (*Healthbroker__V1__AdminExplainResponse_Closure)
                  (const Healthbroker__V1__AdminExplainResponse *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__Quantity_Closure)
+                 (const Healthbroker__V1__Quantity *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__Workout_Closure)
+                 (const Healthbroker__V1__Workout *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__MetadataEntry_Closure)
+                 (const Healthbroker__V1__MetadataEntry *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__Sample_Closure)
+                 (const Healthbroker__V1__Sample *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__SamplePredicate_Closure)
+                 (const Healthbroker__V1__SamplePredicate *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__SampleSort_Closure)
+                 (const Healthbroker__V1__SampleSort *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__SaveRequest_Closure)
+                 (const Healthbroker__V1__SaveRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__SaveResponse_Closure)
+                 (const Healthbroker__V1__SaveResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__DeleteRequest_Closure)
+                 (const Healthbroker__V1__DeleteRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__DeleteResponse_Closure)
+                 (const Healthbroker__V1__DeleteResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__QueryRequest_Closure)
+                 (const Healthbroker__V1__QueryRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__SamplePage_Closure)
+                 (const Healthbroker__V1__SamplePage *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AnchoredQueryRequest_Closure)
+                 (const Healthbroker__V1__AnchoredQueryRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AnchoredPage_Closure)
+                 (const Healthbroker__V1__AnchoredPage *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__StatisticsRequest_Closure)
+                 (const Healthbroker__V1__StatisticsRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__StatisticsBucket_Closure)
+                 (const Healthbroker__V1__StatisticsBucket *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__StatisticsResponse_Closure)
+                 (const Healthbroker__V1__StatisticsResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__ObserveRequest_Closure)
+                 (const Healthbroker__V1__ObserveRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__ObserveEvent_Closure)
+                 (const Healthbroker__V1__ObserveEvent *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminImportRequest_Closure)
+                 (const Healthbroker__V1__AdminImportRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminImportResponse_Closure)
+                 (const Healthbroker__V1__AdminImportResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminExportRequest_Closure)
+                 (const Healthbroker__V1__AdminExportRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AccessLogEntry_Closure)
+                 (const Healthbroker__V1__AccessLogEntry *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminAccessLogRequest_Closure)
+                 (const Healthbroker__V1__AdminAccessLogRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminAccessLogResponse_Closure)
+                 (const Healthbroker__V1__AdminAccessLogResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2418,6 +3469,8 @@ extern const ProtobufCEnumDescriptor    healthbroker__v1__request_status__descri
 extern const ProtobufCEnumDescriptor    healthbroker__v1__share_decision__descriptor;
 extern const ProtobufCEnumDescriptor    healthbroker__v1__read_decision__descriptor;
 extern const ProtobufCEnumDescriptor    healthbroker__v1__prompt_resolution__descriptor;
+extern const ProtobufCEnumDescriptor    healthbroker__v1__sort_key__descriptor;
+extern const ProtobufCEnumDescriptor    healthbroker__v1__statistics_interval__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__status__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor;
@@ -2476,6 +3529,31 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_characterist
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_characteristic_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__quantity__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__workout__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__metadata_entry__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__sample__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__sample_predicate__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__sample_sort__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__save_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__save_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__delete_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__delete_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__query_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__sample_page__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__anchored_query_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__anchored_page__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_bucket__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__observe_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__observe_event__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_import_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_import_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_export_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__access_log_entry__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_access_log_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_access_log_response__descriptor;
 
 PROTOBUF_C__END_DECLS
 

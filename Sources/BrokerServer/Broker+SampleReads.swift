@@ -1,0 +1,292 @@
+import BrokerCore
+import BrokerStore
+import BrokerWire
+
+extension Broker {
+    /// Samples per streamed page when the client does not say.
+    static let defaultPageSize = 512
+    /// The largest page a client may ask for.
+    static let maxPageSize = 4_096
+
+    /// Streams a clamped query page by page; the scope is checked again before every page.
+    func handleQuery(_ query: SampleQuery, context: CallContext) {
+        guard let appID = context.session?.appID else { return }
+        let descriptor: TypeDescriptor
+        let unit: String
+        do throws(BrokerError) {
+            descriptor = try sampleDescriptor(query.type)
+            try PredicateRules.validate(query.predicate)
+            unit = try resultUnit(query.unit, descriptor: descriptor)
+            guard query.pageSize <= Self.maxPageSize else { throw .invalidArgument("page_size must be at most \(Self.maxPageSize)") }
+            _ = try readScope(of: query.type, appID: appID)
+        } catch {
+            finish(context, error: error)
+            return
+        }
+        let pageSize = query.pageSize == 0 ? Self.defaultPageSize : Int(query.pageSize)
+        var cursor: SampleCursor?
+        var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
+        var sent = 0
+        var fetching = false
+        context.pump = { [weak self, weak context] in
+            guard let self, let context, context.isLive, !fetching, context.credit > 0 else { return }
+            let scope: ReadScope
+            do throws(BrokerError) {
+                scope = try self.readScope(of: query.type, appID: appID)
+            } catch {
+                self.finish(context, error: error)
+                return
+            }
+            fetching = true
+            let request = SamplePageRequest(
+                type: query.type, predicate: query.predicate, scope: scope, appID: appID, sort: query.sort,
+                pageSize: min(pageSize, remaining ?? pageSize), after: cursor, limit: remaining)
+            self.worker.submit({ store throws(BrokerError) in try store.samplePage(request) }) { [weak self, weak context] result in
+                fetching = false
+                guard let self, let context, context.isLive else { return }
+                self.noteStoreResult(result)
+                do throws(BrokerError) {
+                    let page = try result.get()
+                    let samples = try page.samples.map { sample throws(BrokerError) in
+                        try SampleValidator.presenting(sample, in: unit, dimension: descriptor.dimension)
+                    }
+                    if !samples.isEmpty { self.send(.samples(samples), on: context) }
+                    sent += samples.count
+                    cursor = page.next
+                    if let left = remaining { remaining = left - samples.count }
+                    if page.next == nil || remaining == 0 {
+                        self.logAccess(appID: appID, operation: "read", type: query.type, count: sent)
+                        self.endStream(context)
+                    } else {
+                        context.pump?()
+                    }
+                } catch {
+                    self.finish(context, error: error)
+                }
+            }
+        }
+        context.pump?()
+    }
+
+    /// Streams what changed since an anchor (all, without one), then the new anchor.
+    func handleAnchoredQuery(_ query: AnchoredQuery, context: CallContext) {
+        guard let appID = context.session?.appID else { return }
+        let descriptor: TypeDescriptor
+        let unit: String
+        var after: Int64 = 0
+        do throws(BrokerError) {
+            descriptor = try sampleDescriptor(query.type)
+            try PredicateRules.validate(query.predicate)
+            unit = try resultUnit(query.unit, descriptor: descriptor)
+            _ = try readScope(of: query.type, appID: appID)
+            if !query.anchor.isEmpty {
+                let authenticator = anchorAuthenticator!
+                after = try SyncAnchor.decode(query.anchor, appID: appID, type: query.type) { message, tag in
+                    authenticator.verify(tag, for: message)
+                }
+            }
+        } catch {
+            finish(context, error: error)
+            return
+        }
+        let anchored = after
+        worker.submit({ store throws(BrokerError) in
+            (try store.currentSequence(), try store.prunedThroughSequence())
+        }) { [weak self, weak context] result in
+            guard let self, let context, context.isLive else { return }
+            self.noteStoreResult(result)
+            switch result {
+            case .failure(let error):
+                self.finish(context, error: error)
+            case .success(let (through, pruned)):
+                guard anchored == 0 || anchored >= pruned else {
+                    self.finish(context, error: BrokerError(.anchorExpired, "the deletions this anchor needs are no longer remembered: query again without an anchor"))
+                    return
+                }
+                self.streamChanges(query, appID: appID, unit: unit, dimension: descriptor.dimension, after: anchored, through: through, context: context)
+            }
+        }
+    }
+
+    private func streamChanges(_ query: AnchoredQuery, appID: String, unit: String, dimension: UnitDimension, after: Int64, through: Int64, context: CallContext) {
+        var position = after
+        var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
+        var added = 0
+        var fetching = false
+        let authenticator = anchorAuthenticator!
+        let anchor = { (sequence: Int64) in
+            SyncAnchor.encode(sequence: sequence, appID: appID, type: query.type) { authenticator.tag($0) }
+        }
+        context.pump = { [weak self, weak context] in
+            guard let self, let context, context.isLive, !fetching, context.credit > 0 else { return }
+            let scope: ReadScope
+            do throws(BrokerError) {
+                scope = try self.readScope(of: query.type, appID: appID)
+            } catch {
+                self.finish(context, error: error)
+                return
+            }
+            fetching = true
+            let pageSize = min(Self.defaultPageSize, remaining ?? Self.defaultPageSize)
+            let from = position
+            self.worker.submit({ store throws(BrokerError) in
+                try store.changes(type: query.type, predicate: query.predicate, scope: scope, appID: appID, afterSequence: from, throughSequence: through, pageSize: pageSize)
+            }) { [weak self, weak context] result in
+                fetching = false
+                guard let self, let context, context.isLive else { return }
+                self.noteStoreResult(result)
+                do throws(BrokerError) {
+                    let page = try result.get()
+                    let samples = try page.added.map { sample throws(BrokerError) in
+                        try SampleValidator.presenting(sample, in: unit, dimension: dimension)
+                    }
+                    position = page.lastSequence
+                    added += samples.count
+                    if let left = remaining { remaining = left - samples.count }
+                    let done = !page.hasMore || remaining == 0
+                    let next = done ? anchor(page.hasMore ? position : through) : []
+                    self.send(.anchoredPage(AnchoredPage(added: samples, deletedUUIDs: page.deleted, newAnchor: next, done: done)), on: context)
+                    if done {
+                        self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
+                        self.endStream(context)
+                    } else {
+                        context.pump?()
+                    }
+                } catch {
+                    self.finish(context, error: error)
+                }
+            }
+        }
+        context.pump?()
+    }
+
+    /// Sums or averages/min/max over the range or per calendar interval, computed in SQLite, clamped.
+    func handleStatistics(_ query: StatisticsQuery, context: CallContext) {
+        guard let appID = context.session?.appID else { return }
+        let descriptor: TypeDescriptor
+        let unit: String
+        let scope: ReadScope
+        let boundaries: [Int64]
+        do throws(BrokerError) {
+            descriptor = try sampleDescriptor(query.type)
+            try PredicateRules.validate(query.predicate)
+            try StatisticsRules.validate(query, descriptor: descriptor)
+            unit = try resultUnit(query.unit, descriptor: descriptor)
+            scope = try readScope(of: query.type, appID: appID)
+            boundaries = try StatisticsRules.boundaries(for: query, fallbackStart: configuration.earliestPermittedMicros, fallbackEnd: Microseconds.now() + 1)
+        } catch {
+            finish(context, error: error)
+            return
+        }
+        worker.submit({ store throws(BrokerError) in
+            try store.statistics(type: query.type, predicate: query.predicate, scope: scope, appID: appID, boundaries: boundaries)
+        }) { [weak self] result in
+            guard let self else { return }
+            self.noteStoreResult(result)
+            do throws(BrokerError) {
+                let buckets = try result.get().filter { $0.sampleCount > 0 }
+                guard !buckets.isEmpty else { throw BrokerError(.noData, "no \(query.type.identifier) samples in the range") }
+                let shown = try buckets.map { bucket throws(BrokerError) in
+                    try self.present(bucket, options: query.options, unit: unit, dimension: descriptor.dimension)
+                }
+                self.logAccess(appID: appID, operation: "read", type: query.type, count: Int(shown.reduce(0) { $0 + $1.sampleCount }))
+                self.reply(context, .statistics(StatisticsResult(unit: unit, buckets: shown)))
+            } catch {
+                self.finish(context, error: error)
+            }
+        }
+    }
+
+    private func present(_ bucket: StatisticsBucket, options: StatisticsOptions, unit: String, dimension: UnitDimension) throws(BrokerError) -> StatisticsBucket {
+        func convert(_ value: Double?) throws(BrokerError) -> Double? {
+            guard let value else { return nil }
+            return try Units.fromCanonical(value, to: unit, dimension: dimension)
+        }
+        return StatisticsBucket(
+            startMicros: bucket.startMicros, endMicros: bucket.endMicros, sampleCount: bucket.sampleCount,
+            sum: options.contains(.sum) ? try convert(bucket.sum) : nil,
+            average: options.contains(.average) ? try convert(bucket.average) : nil,
+            minimum: options.contains(.minimum) ? try convert(bucket.minimum) : nil,
+            maximum: options.contains(.maximum) ? try convert(bucket.maximum) : nil)
+    }
+
+    /// Opens an Observe stream for types the app may read (never-asked types are refused).
+    func handleObserve(_ types: [ObjectType], context: CallContext) {
+        guard let appID = context.session?.appID else { return }
+        do throws(BrokerError) {
+            guard !types.isEmpty else { throw .invalidArgument("types must not be empty") }
+            for type in types {
+                _ = try sampleDescriptor(type, field: "types")
+                _ = try readScope(of: type, appID: appID)
+            }
+        } catch {
+            finish(context, error: error)
+            return
+        }
+        let observer = SampleObserver(context: context, appID: appID, types: Set(types))
+        let key = ObjectIdentifier(context)
+        observers[key] = observer
+        context.pump = { [weak self, weak observer] in
+            guard let self, let observer else { return }
+            self.pumpObserver(observer)
+        }
+        context.onEnd = { [weak self] in self?.observers[key] = nil }
+    }
+
+    /// Streams every stored sample (of a type, of an app) for `healthctl export`.
+    func handleExport(type: ObjectType?, appID: String?, context: CallContext) {
+        if let type {
+            do throws(BrokerError) { _ = try sampleDescriptor(type) } catch {
+                finish(context, error: error)
+                return
+            }
+        }
+        var position: Int64 = 0
+        var fetching = false
+        context.pump = { [weak self, weak context] in
+            guard let self, let context, context.isLive, !fetching, context.credit > 0 else { return }
+            fetching = true
+            let from = position
+            self.worker.submit({ store throws(BrokerError) in
+                try store.exportPage(type: type, appID: appID, afterSequence: from, pageSize: Self.defaultPageSize)
+            }) { [weak self, weak context] result in
+                fetching = false
+                guard let self, let context, context.isLive else { return }
+                switch result {
+                case .success(let page):
+                    if page.samples.isEmpty {
+                        self.endStream(context)
+                        return
+                    }
+                    position = page.lastSequence
+                    self.send(.samples(page.samples), on: context)
+                    context.pump?()
+                case .failure(let error):
+                    self.finish(context, error: error)
+                }
+            }
+        }
+        context.pump?()
+    }
+
+    /// The access log, newest first.
+    func handleAccessLog(appID: String?, limit: UInt32, context: CallContext) {
+        let count = limit == 0 ? 1_000 : min(Int(limit), 100_000)
+        worker.submit({ store throws(BrokerError) in try store.accessLog(appID: appID, limit: count) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let entries): self.reply(context, .adminAccessLog(entries))
+            case .failure(let error): self.finish(context, error: error)
+            }
+        }
+    }
+
+    /// The unit results come back in: "" → canonical; non-quantity types take no unit.
+    private func resultUnit(_ unit: String, descriptor: TypeDescriptor) throws(BrokerError) -> String {
+        guard descriptor.kind == .quantity else {
+            guard unit.isEmpty else { throw .invalidArgument("\(descriptor.type.identifier) has no unit; leave unit empty") }
+            return ""
+        }
+        return try Units.resolveResultUnit(unit, dimension: descriptor.dimension)
+    }
+}

@@ -1,0 +1,101 @@
+import BrokerCore
+import BrokerStore
+import BrokerWire
+
+extension Broker {
+    /// Saves a batch once committed: validated, share-checked, idempotent, all or nothing.
+    func handleSave(_ samples: [Sample], context: CallContext) {
+        guard let appID = context.session?.appID else { return }
+        let normalized: [Sample]
+        do throws(BrokerError) {
+            normalized = try SampleValidator.validate(samples, earliestPermitted: configuration.earliestPermittedMicros)
+            try checkShare(Set(normalized.map(\.type)), appID: appID)
+        } catch {
+            finish(context, error: error)
+            return
+        }
+        store(normalized, as: appID, context: context) { saved, unchanged in .save(saved: saved, unchanged: unchanged) }
+    }
+
+    /// Imports samples as a given source app (the person's own data; no share check).
+    func handleImport(appID: String, samples: [Sample], context: CallContext) {
+        let normalized: [Sample]
+        do throws(BrokerError) {
+            if let error = Self.validate(AppRegistration(appID: appID, name: appID)) { throw error }
+            normalized = try SampleValidator.validate(samples, earliestPermitted: configuration.earliestPermittedMicros)
+        } catch {
+            finish(context, error: error)
+            return
+        }
+        store(normalized, as: appID, context: context) { saved, unchanged in .adminImport(saved: saved, unchanged: unchanged) }
+    }
+
+    private func store(_ samples: [Sample], as appID: String, context: CallContext, response: @escaping (UInt32, UInt32) -> Response) {
+        worker.submit({ store throws(BrokerError) in
+            try store.saveSamples(samples, sourceAppID: appID, now: Microseconds.now())
+        }) { [weak self] result in
+            guard let self else { return }
+            self.noteStoreResult(result)
+            switch result {
+            case .success(let outcome):
+                self.reply(context, response(UInt32(clamping: outcome.saved), UInt32(clamping: outcome.unchanged)))
+                for (type, saved) in Dictionary(grouping: outcome.savedSamples, by: \.type) {
+                    self.notifyObservers(type: type, changes: saved.map { ($0.endMicros, $0.sourceAppID) })
+                }
+            case .failure(let error):
+                self.finish(context, error: error)
+            }
+        }
+    }
+
+    /// Forgets tombstones past the retention every hour; anchors older than that get "anchor expired".
+    func schedulePruning() {
+        loop.schedule(afterMicros: 3_600 * Microseconds.perSecond) { [weak self] in
+            guard let self, self.state == .running else { return }
+            let before = Microseconds.now() - self.configuration.tombstoneRetentionMicros
+            self.worker.submit({ store throws(BrokerError) in try store.pruneTombstones(deletedBefore: before) }) { [weak self] result in
+                self?.noteStoreResult(result)
+            }
+            self.schedulePruning()
+        }
+    }
+
+    /// Deletes the app's own samples, by uuid or by type and predicate; remembered as tombstones.
+    func handleDelete(uuids: [String], type: ObjectType?, predicate: SamplePredicate?, context: CallContext) {
+        guard let appID = context.session?.appID else { return }
+        let job: @Sendable (BrokerStore) throws(BrokerError) -> [DeletedSample]
+        do throws(BrokerError) {
+            switch (uuids.isEmpty, type) {
+            case (false, nil):
+                guard uuids.count <= SampleValidator.maxBatch else {
+                    throw .invalidArgument("uuids holds \(uuids.count) entries; at most \(SampleValidator.maxBatch) are allowed")
+                }
+                let lowered = uuids.map { $0.lowercased() }
+                job = { store throws(BrokerError) in try store.deleteSamples(uuids: lowered, appID: appID, now: Microseconds.now()) }
+            case (true, let type?):
+                _ = try sampleDescriptor(type)
+                let predicate = predicate ?? .all
+                try PredicateRules.validate(predicate)
+                job = { store throws(BrokerError) in try store.deleteSamples(type: type, predicate: predicate, appID: appID, now: Microseconds.now()) }
+            default:
+                throw .invalidArgument("give either uuids or a type (with an optional predicate), not both and not neither")
+            }
+        } catch {
+            finish(context, error: error)
+            return
+        }
+        worker.submit(job) { [weak self] result in
+            guard let self else { return }
+            self.noteStoreResult(result)
+            switch result {
+            case .success(let deleted):
+                self.reply(context, .delete(deleted: UInt32(clamping: deleted.count)))
+                for (type, gone) in Dictionary(grouping: deleted, by: \.type) {
+                    self.notifyObservers(type: type, changes: gone.map { ($0.endMicros, $0.sourceAppID) })
+                }
+            case .failure(let error):
+                self.finish(context, error: error)
+            }
+        }
+    }
+}

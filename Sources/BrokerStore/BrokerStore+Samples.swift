@@ -1,0 +1,267 @@
+import BrokerCore
+
+extension BrokerStore {
+    /// Saves a batch of validated, canonical samples as `sourceAppID`, all or nothing, in one transaction.
+    ///
+    /// A uuid already stored with the same canonical content (type, dates, value, metadata, source
+    /// app) counts as unchanged; with other content, or saved by another app, the batch fails with
+    /// `ALREADY_EXISTS` naming "samples[i]". Values the store cannot keep exactly (an empty uuid,
+    /// start after end, a non-finite number, workout energy not in kcal or distance not in m) are
+    /// `INVALID_ARGUMENT` naming the index. Writes one "write" access-log row per type in the batch,
+    /// counting the newly saved samples (0 for an all-unchanged retry).
+    public func saveSamples(_ samples: [Sample], sourceAppID: String, now: Int64) throws(BrokerError) -> SaveOutcome {
+        guard !samples.isEmpty else { return SaveOutcome(saved: 0, unchanged: 0, savedSamples: []) }
+        var contents: [SampleContent] = []
+        contents.reserveCapacity(samples.count)
+        for (index, sample) in samples.enumerated() {
+            do throws(BrokerError) {
+                if sample.uuid.isEmpty { throw .invalidArgument("uuid is empty") }
+                if sample.startMicros > sample.endMicros { throw .invalidArgument("start is after end") }
+                contents.append(try SampleContent(sample, sourceAppID: sourceAppID))
+            } catch {
+                throw BrokerError(code: error.code, domain: error.domain, message: "samples[\(index)]: \(error.message)")
+            }
+        }
+        return try database.transaction { () throws(BrokerError) -> SaveOutcome in
+            var sequence = try sequenceTable.current().last
+            let firstSequence = sequence
+            var saved: [Sample] = []
+            var unchanged = 0
+            var counts = TypeCounts()
+            var spans: [ObjectType: Int64] = [:]
+            for (index, sample) in samples.enumerated() {
+                let content = contents[index]
+                counts.add(sample.type, 0)
+                if let existing = try sampleTable.sample(uuid: sample.uuid) {
+                    // The hash rules out most differences; the encodings settle equality.
+                    var same = existing.hash == content.hash
+                    if same {
+                        let stored = try SampleContent(existing.sample, sourceAppID: existing.sample.sourceAppID)
+                        same = stored.encoding == content.encoding
+                    }
+                    guard same else {
+                        throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
+                    }
+                    unchanged += 1
+                    continue
+                }
+                sequence += 1
+                try sampleTable.add(sample, content: content, sourceAppID: sourceAppID, sequence: sequence, now: now)
+                counts.add(sample.type, 1)
+                spans[sample.type] = max(spans[sample.type] ?? 0, Self.duration(sample))
+                var stored = sample
+                stored.sourceAppID = sourceAppID
+                stored.createdMicros = now
+                saved.append(stored)
+            }
+            for (type, span) in spans {
+                try spanTable.raise(type, to: span)
+            }
+            if sequence != firstSequence { try sequenceTable.setLast(sequence) }
+            for (type, count) in counts.entries {
+                try accessLogTable.append(appID: sourceAppID, operation: "write", type: type, count: count, now: now)
+            }
+            return SaveOutcome(saved: saved.count, unchanged: unchanged, savedSamples: saved)
+        }
+    }
+
+    /// Deletes the samples with `uuids`, which must all belong to `appID`, in one transaction; returns what was deleted.
+    ///
+    /// Unknown uuids (and repeats) are skipped. A uuid of another app's sample is
+    /// `PERMISSION_DENIED` naming "uuids[i]", and nothing is deleted. Each deletion leaves a
+    /// tombstone; one "delete" access-log row is written per type deleted from.
+    public func deleteSamples(uuids: [String], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
+        guard !uuids.isEmpty else { return [] }
+        return try database.transaction { () throws(BrokerError) -> [DeletedSample] in
+            var found: [(sequence: Int64, sample: DeletedSample)] = []
+            var seen = Set<String>()
+            for (index, uuid) in uuids.enumerated() where seen.insert(uuid).inserted {
+                guard let location = try sampleTable.locate(uuid: uuid) else { continue }
+                guard location.sample.sourceAppID == appID else {
+                    throw BrokerError(
+                        code: .permissionDenied,
+                        message: "uuids[\(index)]: sample \"\(uuid)\" was saved by another app; an app deletes only its own samples")
+                }
+                found.append(location)
+            }
+            return try remove(found, appID: appID, now: now)
+        }
+    }
+
+    /// Deletes the samples of `appID` of `type` matching `predicate` (predicateForSamples semantics) in one transaction.
+    ///
+    /// Other apps' samples are never touched. Tombstones and the access log as for deletes by uuid.
+    public func deleteSamples(type: ObjectType, predicate: SamplePredicate, appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
+        try database.transaction { () throws(BrokerError) -> [DeletedSample] in
+            guard let bounds = SampleBounds(predicate, maxDurationMicros: try spanTable.maxDuration(type)) else { return [] }
+            let found = try sampleTable.locateOwn(appID: appID, type: type, bounds: bounds)
+            return try remove(found, appID: appID, now: now)
+        }
+    }
+
+    /// One page of a clamped query, keyset-paginated on (sort date, uuid) in the requested direction.
+    ///
+    /// Predicate exactly as predicateForSamples; scope `.from(D)` reads samples ending at or after D
+    /// plus the app's own, `.ownSamplesOnly` the app's own, `.notDetermined` nothing. At most
+    /// `min(pageSize, limit)` samples; `next` is nil when nothing more matches or the limit is used up.
+    /// A page size below 1 is `INVALID_ARGUMENT`.
+    public func samplePage(_ request: SamplePageRequest) throws(BrokerError) -> SamplePageResult {
+        guard request.pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(request.pageSize))") }
+        let allowed = min(request.pageSize, request.limit ?? .max)
+        let empty = SamplePageResult(samples: [], next: nil)
+        guard allowed > 0, let scope = ScopeFilter(request.scope, appID: request.appID) else { return empty }
+        let span = try spanTable.maxDuration(request.type)
+        guard let bounds = SampleBounds(request.predicate, maxDurationMicros: span) else { return empty }
+        var samples = try sampleTable.page(
+            type: request.type, bounds: bounds, scope: scope, sort: request.sort, after: request.after,
+            limit: allowed == .max ? allowed : allowed + 1)
+        let more = samples.count > allowed
+        if more { samples.removeLast(samples.count - allowed) }
+        let limitReached = request.limit.map { $0 <= allowed } ?? false
+        guard more, !limitReached, let last = samples.last else { return SamplePageResult(samples: samples, next: nil) }
+        let sortValue = request.sort.key == .startDate ? last.startMicros : last.endMicros
+        return SamplePageResult(samples: samples, next: SampleCursor(sortValue: sortValue, uuid: last.uuid))
+    }
+
+    /// Anchored changes of `type` with sequence in (afterSequence, throughSequence], clamped like `samplePage`.
+    ///
+    /// Added samples are the readable, matching ones still stored; deleted uuids come from the
+    /// tombstones, matched and clamped by their stored dates and source. At most `pageSize`
+    /// changes in sequence order; when more remain `hasMore` is true and `lastSequence` is the last
+    /// one returned, otherwise `lastSequence` is `throughSequence`. Whether tombstones after
+    /// `afterSequence` were pruned is the caller's check (`prunedThroughSequence()`).
+    public func changes(type: ObjectType, predicate: SamplePredicate, scope: ReadScope, appID: String, afterSequence: Int64, throughSequence: Int64, pageSize: Int) throws(BrokerError) -> ChangePage {
+        guard pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(pageSize))") }
+        let nothing = ChangePage(added: [], deleted: [], lastSequence: max(afterSequence, throughSequence), hasMore: false)
+        guard afterSequence < throughSequence, let filter = ScopeFilter(scope, appID: appID) else { return nothing }
+        let span = try spanTable.maxDuration(type)
+        guard let bounds = SampleBounds(predicate, maxDurationMicros: span) else { return nothing }
+        let fetch = pageSize == .max ? pageSize : pageSize + 1
+        let added = try sampleTable.added(
+            type: type, bounds: bounds, scope: filter, after: afterSequence, through: throughSequence, limit: fetch)
+        let deleted = try tombstoneTable.changes(
+            type: type, bounds: bounds, scope: filter, after: afterSequence, through: throughSequence, limit: fetch)
+
+        var page = ChangePage(added: [], deleted: [], lastSequence: throughSequence, hasMore: false)
+        var seenDeleted = Set<String>()
+        var (a, d, taken) = (0, 0, 0)
+        while a < added.count || d < deleted.count {
+            let takeAdded = d == deleted.count || (a < added.count && added[a].sequence < deleted[d].sequence)
+            let sequence = takeAdded ? added[a].sequence : deleted[d].sequence
+            if taken == pageSize {
+                page.hasMore = true
+                break
+            }
+            if takeAdded {
+                page.added.append(added[a].sample)
+                a += 1
+            } else {
+                if seenDeleted.insert(deleted[d].uuid).inserted { page.deleted.append(deleted[d].uuid) }
+                d += 1
+            }
+            taken += 1
+            page.lastSequence = sequence
+        }
+        if !page.hasMore { page.lastSequence = throughSequence }
+        return page
+    }
+
+    /// The last change-sequence number handed out (0 for a store that never changed).
+    public func currentSequence() throws(BrokerError) -> Int64 {
+        try sequenceTable.current().last
+    }
+
+    /// Deletes tombstones of deletions before `before` (µs) and remembers the highest pruned seq; returns how many.
+    @discardableResult
+    public func pruneTombstones(deletedBefore before: Int64) throws(BrokerError) -> Int {
+        try database.transaction { () throws(BrokerError) -> Int in
+            let pruned = try tombstoneTable.prune(deletedBefore: before)
+            if let highest = pruned.highest { try sequenceTable.notePruned(through: highest) }
+            return pruned.count
+        }
+    }
+
+    /// The highest sequence number whose tombstone was pruned (0 when none was): an anchor below it may miss deletions.
+    public func prunedThroughSequence() throws(BrokerError) -> Int64 {
+        try sequenceTable.current().prunedThrough
+    }
+
+    /// Count, sum, average, minimum and maximum of the readable quantity samples of `type` matching
+    /// `predicate`, per bucket [b0, b1), [b1, b2), … holding each sample's start; computed in SQLite.
+    ///
+    /// Buckets without samples are left out. Boundaries must be strictly ascending
+    /// (`INVALID_ARGUMENT` otherwise); fewer than two give no buckets. Non-quantity samples are ignored.
+    public func statistics(type: ObjectType, predicate: SamplePredicate, scope: ReadScope, appID: String, boundaries: [Int64]) throws(BrokerError) -> [StatisticsBucket] {
+        guard boundaries.count >= 2 else { return [] }
+        for index in 1..<boundaries.count where boundaries[index] <= boundaries[index - 1] {
+            throw .invalidArgument("statistics boundaries must be strictly ascending (boundaries[\(index)] is not)")
+        }
+        guard let filter = ScopeFilter(scope, appID: appID) else { return [] }
+        let span = try spanTable.maxDuration(type)
+        guard let bounds = SampleBounds(predicate, maxDurationMicros: span) else { return [] }
+        let json = "[" + boundaries.map { String($0) }.joined(separator: ",") + "]"
+        return try sampleTable.statistics(type: type, bounds: bounds, scope: filter, boundariesJSON: json)
+    }
+
+    /// Appends an access-log row: `appID` did `operation` ("read", "write", "delete") on `count` samples of `type` at `now`.
+    public func logAccess(appID: String, operation: String, type: ObjectType, count: Int, now: Int64) throws(BrokerError) {
+        try accessLogTable.append(appID: appID, operation: operation, type: type, count: count, now: now)
+    }
+
+    /// The newest `limit` access-log rows (all when `limit` ≤ 0), of `appID` only when given; newest first.
+    public func accessLog(appID: String?, limit: Int) throws(BrokerError) -> [AccessLogEntry] {
+        try accessLogTable.entries(appID: appID, limit: limit)
+    }
+
+    /// Up to `pageSize` stored samples after `afterSequence` (of `type` and of `appID` when given), by sequence.
+    ///
+    /// `lastSequence` is the last returned sample's sequence (`afterSequence` when none): pass it
+    /// back for the next page; an empty page means the export is done.
+    public func exportPage(type: ObjectType?, appID: String?, afterSequence: Int64, pageSize: Int) throws(BrokerError) -> (samples: [Sample], lastSequence: Int64) {
+        guard pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(pageSize))") }
+        let rows = try sampleTable.export(type: type, appID: appID, after: afterSequence, limit: pageSize)
+        return (rows.map(\.sample), rows.last?.sequence ?? afterSequence)
+    }
+
+    /// Deletes the located rows of `appID`, each with a tombstone numbered from the change sequence, inside the caller's transaction.
+    private func remove(_ found: [(sequence: Int64, sample: DeletedSample)], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
+        guard !found.isEmpty else { return [] }
+        var sequence = try sequenceTable.current().last
+        var counts = TypeCounts()
+        for row in found {
+            sequence += 1
+            try sampleTable.remove(sequence: row.sequence)
+            try tombstoneTable.add(row.sample, sequence: sequence, now: now)
+            counts.add(row.sample.type, 1)
+        }
+        try sequenceTable.setLast(sequence)
+        for (type, count) in counts.entries {
+            try accessLogTable.append(appID: appID, operation: "delete", type: type, count: count, now: now)
+        }
+        return found.map(\.sample)
+    }
+
+    /// end − start of `sample`, saturating at `Int64.max`.
+    private static func duration(_ sample: Sample) -> Int64 {
+        let (span, overflow) = sample.endMicros.subtractingReportingOverflow(sample.startMicros)
+        return overflow ? .max : max(0, span)
+    }
+}
+
+/// Per-type counts in order of first appearance (for access-log rows).
+private struct TypeCounts {
+    /// The types and counts, first appearance first.
+    private(set) var entries: [(type: ObjectType, count: Int)] = []
+    /// Where each type sits in `entries`.
+    private var slots: [ObjectType: Int] = [:]
+
+    /// Adds `amount` to the count of `type`, appending it when new.
+    mutating func add(_ type: ObjectType, _ amount: Int) {
+        if let slot = slots[type] {
+            entries[slot].count += amount
+        } else {
+            slots[type] = entries.count
+            entries.append((type, amount))
+        }
+    }
+}

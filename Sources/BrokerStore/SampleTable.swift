@@ -1,0 +1,302 @@
+import BrokerCore
+
+/// The `samples` table: every stored sample, its prepared statements and row mapping.
+///
+/// The methods here run no transactions of their own: `BrokerStore` wraps multi-row writes.
+/// Every read that filters by date takes `SampleBounds` (both dates bounded) and a `ScopeFilter`.
+final class SampleTable {
+    private let database: Database
+    private let insert: Statement
+    private let selectByUUID: Statement
+    private let locateByUUID: Statement
+    private let selectOwnMatching: Statement
+    private let deleteRow: Statement
+    private let pages: [SampleSort: Statement]
+    private let selectAdded: Statement
+    private let exportAll: Statement
+    private let exportType: Statement
+    private let exportApp: Statement
+    private let exportTypeApp: Statement
+    private let aggregate: Statement
+
+    /// The columns every sample SELECT reads, in `decode(_:)` order.
+    static let columns = """
+        seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity, duration_us, \
+        energy_kcal, distance_m, metadata, source_app_id, created_us
+        """
+
+    /// The columns `locate` reads, in `decodeLocation(_:)` order.
+    private static let locationColumns = "seq, uuid, type, start_us, end_us, source_app_id"
+
+    /// The SQL of one page in `sort` order.
+    ///
+    /// Parameters: ?1 type; ?2 … ?5 `SampleBounds`; ?6, ?7 `ScopeFilter`; ?8, ?9 the cursor's sort
+    /// value and uuid (uuid NULL on the first page); ?10 the row limit. The caller moves the sort
+    /// date's bound to the cursor value, so `(date, uuid)` past the cursor reduces to the OR
+    /// below. The other date and the scope columns carry a unary `+`, so the only index the
+    /// planner can use is the sort date's: a range scan in the requested order, no sort step.
+    static func pageSQL(_ sort: SampleSort) -> String {
+        let (date, other) = sort.key == .startDate ? ("start_us", "+end_us") : ("end_us", "+start_us")
+        let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
+        let (startColumn, endColumn) = sort.key == .startDate ? (date, other) : (other, date)
+        return """
+            SELECT \(columns) FROM samples
+            WHERE type = ?1 AND \(startColumn) BETWEEN ?2 AND ?3 AND \(endColumn) BETWEEN ?4 AND ?5
+              AND (+end_us >= ?6 OR +source_app_id = ?7)
+              AND (?9 IS NULL OR \(date) \(past) ?8 OR uuid \(past) ?9)
+            ORDER BY \(date) \(direction), uuid \(direction)
+            LIMIT ?10
+            """
+    }
+
+    /// Every sort order.
+    static let sorts: [SampleSort] = [
+        SampleSort(key: .startDate, descending: false), SampleSort(key: .startDate, descending: true),
+        SampleSort(key: .endDate, descending: false), SampleSort(key: .endDate, descending: true),
+    ]
+
+    /// The statistics SQL: one row (lo, hi, count, sum, avg, min, max) per bucket with samples.
+    ///
+    /// Parameters: ?1 the boundaries as a JSON array of integers (ascending); ?2 type; ?3 … ?6
+    /// `SampleBounds`; ?7, ?8 `ScopeFilter`. Each bucket [b_i, b_i+1) is clipped to the start
+    /// range, and for each one (CROSS JOIN keeps buckets outside) the (type, start_us) index is
+    /// searched for the samples starting in it.
+    static let statisticsSQL = """
+        WITH bucket (i, lo, hi) AS (
+            SELECT key, value, lead(value) OVER (ORDER BY key) FROM json_each(?1)
+        ), clipped (i, lo, hi, first_us, last_us) AS (
+            SELECT i, lo, hi, max(lo, ?3), min(hi - 1, ?4) FROM bucket WHERE hi IS NOT NULL
+        )
+        SELECT clipped.lo, clipped.hi, count(*), sum(s.quantity), avg(s.quantity), min(s.quantity), max(s.quantity)
+        FROM clipped CROSS JOIN samples AS s
+        WHERE s.type = ?2 AND s.start_us BETWEEN clipped.first_us AND clipped.last_us
+          AND +s.end_us BETWEEN ?5 AND ?6
+          AND (+s.end_us >= ?7 OR +s.source_app_id = ?8)
+          AND +s.value_kind = 1
+        GROUP BY clipped.i
+        ORDER BY clipped.i
+        """
+
+    /// Prepares the table's statements on `database`.
+    init(database: Database) throws(BrokerError) {
+        self.database = database
+        insert = try database.prepare("""
+            INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
+                                 duration_us, energy_kcal, distance_m, metadata, source_app_id, created_us, content_hash)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+            """)
+        selectByUUID = try database.prepare("SELECT \(Self.columns), content_hash FROM samples WHERE uuid = ?1")
+        locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE uuid = ?1")
+        selectOwnMatching = try database.prepare("""
+            SELECT \(Self.locationColumns) FROM samples
+            WHERE source_app_id = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND end_us BETWEEN ?5 AND ?6
+            ORDER BY seq
+            """)
+        deleteRow = try database.prepare("DELETE FROM samples WHERE seq = ?1")
+        var pages: [SampleSort: Statement] = [:]
+        for sort in Self.sorts {
+            pages[sort] = try database.prepare(Self.pageSQL(sort))
+        }
+        self.pages = pages
+        // The scan is by (type, seq) (the samples_by_type_seq index); dates and scope only filter.
+        selectAdded = try database.prepare("""
+            SELECT \(Self.columns) FROM samples
+            WHERE type = ?1 AND seq > ?2 AND seq <= ?3
+              AND +start_us BETWEEN ?4 AND ?5 AND +end_us BETWEEN ?6 AND ?7
+              AND (+end_us >= ?8 OR +source_app_id = ?9)
+            ORDER BY seq LIMIT ?10
+            """)
+        // Export: ?1 after, ?2 limit, ?3 type, ?4 app; each variant keeps to an index ordered by seq.
+        exportAll = try database.prepare("SELECT \(Self.columns) FROM samples WHERE seq > ?1 ORDER BY seq LIMIT ?2")
+        exportType = try database.prepare(
+            "SELECT \(Self.columns) FROM samples WHERE type = ?3 AND seq > ?1 ORDER BY seq LIMIT ?2")
+        exportApp = try database.prepare(
+            "SELECT \(Self.columns) FROM samples WHERE +source_app_id = ?4 AND seq > ?1 ORDER BY seq LIMIT ?2")
+        exportTypeApp = try database.prepare(
+            "SELECT \(Self.columns) FROM samples WHERE source_app_id = ?4 AND type = ?3 AND seq > ?1 ORDER BY seq LIMIT ?2")
+        aggregate = try database.prepare(Self.statisticsSQL)
+    }
+
+    /// Inserts `sample` of `sourceAppID` as change `sequence`, with its canonical `content`.
+    func add(_ sample: Sample, content: SampleContent, sourceAppID: String, sequence: Int64, now: Int64) throws(BrokerError) {
+        try insert.run { statement throws(BrokerError) in
+            try statement.bind(sequence, at: 1)
+            try statement.bind(sample.uuid, at: 2)
+            try statement.bind(sample.type.identifier, at: 3)
+            try statement.bind(sample.startMicros, at: 4)
+            try statement.bind(sample.endMicros, at: 5)
+            try statement.bind(content.kind, at: 6)
+            try statement.bind(content.quantity, at: 7)
+            try statement.bind(content.unit, at: 8)
+            try statement.bind(content.category, at: 9)
+            try statement.bind(content.activity, at: 10)
+            try statement.bind(content.durationMicros, at: 11)
+            try statement.bind(content.energyKcal, at: 12)
+            try statement.bind(content.distanceMeters, at: 13)
+            try statement.bind(content.metadata, at: 14)
+            try statement.bind(sourceAppID, at: 15)
+            try statement.bind(now, at: 16)
+            try statement.bind(content.hash, at: 17)
+            try statement.execute()
+        }
+    }
+
+    /// The stored sample with `uuid` and its content hash, or nil.
+    func sample(uuid: String) throws(BrokerError) -> (sample: Sample, hash: [UInt8])? {
+        try selectByUUID.run { statement throws(BrokerError) in
+            try statement.bind(uuid, at: 1)
+            guard try statement.step() else { return nil }
+            return (try Self.decode(statement).sample, statement.blob(at: 16))
+        }
+    }
+
+    /// Where the sample with `uuid` is (seq, type, dates, source), or nil.
+    func locate(uuid: String) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample)? {
+        try locateByUUID.run { statement throws(BrokerError) in
+            try statement.bind(uuid, at: 1)
+            return try statement.step() ? Self.decodeLocation(statement) : nil
+        }
+    }
+
+    /// Every sample of `appID` and `type` within `bounds`, by seq.
+    func locateOwn(appID: String, type: ObjectType, bounds: SampleBounds) throws(BrokerError) -> [(sequence: Int64, sample: DeletedSample)] {
+        try selectOwnMatching.run { statement throws(BrokerError) in
+            try statement.bind(appID, at: 1)
+            try statement.bind(type.identifier, at: 2)
+            try bounds.bind(to: statement, from: 3)
+            var rows: [(sequence: Int64, sample: DeletedSample)] = []
+            while try statement.step() {
+                rows.append(Self.decodeLocation(statement))
+            }
+            return rows
+        }
+    }
+
+    /// Deletes the row with `sequence`.
+    func remove(sequence: Int64) throws(BrokerError) {
+        try deleteRow.run { statement throws(BrokerError) in
+            try statement.bind(sequence, at: 1)
+            try statement.execute()
+        }
+    }
+
+    /// Up to `limit` readable samples of `type` within `bounds`, in `sort` order, strictly after `cursor`.
+    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int) throws(BrokerError) -> [Sample] {
+        guard let statement = pages[sort] else { throw .internal("no prepared statement for sort \(sort)") }
+        var bounds = bounds
+        if let cursor {
+            switch (sort.key, sort.descending) {
+            case (.startDate, false): bounds.startLow = max(bounds.startLow, cursor.sortValue)
+            case (.startDate, true): bounds.startHigh = min(bounds.startHigh, cursor.sortValue)
+            case (.endDate, false): bounds.endLow = max(bounds.endLow, cursor.sortValue)
+            case (.endDate, true): bounds.endHigh = min(bounds.endHigh, cursor.sortValue)
+            }
+            guard bounds.startLow <= bounds.startHigh, bounds.endLow <= bounds.endHigh else { return [] }
+        }
+        return try statement.run { statement throws(BrokerError) in
+            try statement.bind(type.identifier, at: 1)
+            try bounds.bind(to: statement, from: 2)
+            try scope.bind(to: statement, from: 6)
+            if let cursor {
+                try statement.bind(cursor.sortValue, at: 8)
+                try statement.bind(cursor.uuid, at: 9)
+            }
+            try statement.bind(Int64(limit), at: 10)
+            var samples: [Sample] = []
+            while try statement.step() {
+                samples.append(try Self.decode(statement).sample)
+            }
+            return samples
+        }
+    }
+
+    /// Up to `limit` readable samples of `type` within `bounds` with seq in (after, through], by seq.
+    func added(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
+        try selectAdded.run { statement throws(BrokerError) in
+            try statement.bind(type.identifier, at: 1)
+            try statement.bind(after, at: 2)
+            try statement.bind(through, at: 3)
+            try bounds.bind(to: statement, from: 4)
+            try scope.bind(to: statement, from: 8)
+            try statement.bind(Int64(limit), at: 10)
+            var rows: [(sequence: Int64, sample: Sample)] = []
+            while try statement.step() {
+                rows.append(try Self.decode(statement))
+            }
+            return rows
+        }
+    }
+
+    /// Up to `limit` samples with seq > `after` (of `type` and of `appID` when given), by seq.
+    func export(type: ObjectType?, appID: String?, after: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
+        let statement = switch (type, appID) {
+        case (nil, nil): exportAll
+        case (_?, nil): exportType
+        case (nil, _?): exportApp
+        case (_?, _?): exportTypeApp
+        }
+        return try statement.run { statement throws(BrokerError) in
+            try statement.bind(after, at: 1)
+            try statement.bind(Int64(limit), at: 2)
+            if let type { try statement.bind(type.identifier, at: 3) }
+            if let appID { try statement.bind(appID, at: 4) }
+            var rows: [(sequence: Int64, sample: Sample)] = []
+            while try statement.step() {
+                rows.append(try Self.decode(statement))
+            }
+            return rows
+        }
+    }
+
+    /// Count, sum, average, minimum and maximum of the readable quantity samples of `type` within
+    /// `bounds`, per bucket of `boundariesJSON` holding each sample's start; buckets without samples are left out.
+    func statistics(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, boundariesJSON: String) throws(BrokerError) -> [StatisticsBucket] {
+        try aggregate.run { statement throws(BrokerError) in
+            try statement.bind(boundariesJSON, at: 1)
+            try statement.bind(type.identifier, at: 2)
+            try bounds.bind(to: statement, from: 3)
+            try scope.bind(to: statement, from: 7)
+            var buckets: [StatisticsBucket] = []
+            while try statement.step() {
+                buckets.append(StatisticsBucket(
+                    startMicros: statement.int64(at: 0), endMicros: statement.int64(at: 1),
+                    sampleCount: UInt64(max(0, statement.int64(at: 2))),
+                    sum: statement.optionalDouble(at: 3), average: statement.optionalDouble(at: 4),
+                    minimum: statement.optionalDouble(at: 5), maximum: statement.optionalDouble(at: 6)))
+            }
+            return buckets
+        }
+    }
+
+    /// Reads the current row (in `columns` order) as its seq and sample.
+    static func decode(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: Sample) {
+        let uuid = row.string(at: 1)
+        let value: SampleValue
+        switch row.int64(at: 5) {
+        case SampleContent.quantityKind:
+            value = .quantity(Quantity(row.double(at: 6), row.string(at: 7)))
+        case SampleContent.categoryKind:
+            value = .category(row.int64(at: 8))
+        case SampleContent.workoutKind:
+            value = .workout(WorkoutDetails(
+                activityType: row.string(at: 9), durationMicros: row.int64(at: 10),
+                totalEnergy: row.optionalDouble(at: 11).map { Quantity($0, "kcal") },
+                totalDistance: row.optionalDouble(at: 12).map { Quantity($0, "m") }))
+        case let kind:
+            throw .internal("sample \"\(uuid)\" has an unknown stored value kind \(kind)")
+        }
+        let sample = Sample(
+            uuid: uuid, type: ObjectType(row.string(at: 2)),
+            startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), value: value,
+            metadata: try MetadataText.decode(row.string(at: 13)),
+            sourceAppID: row.string(at: 14), createdMicros: row.int64(at: 15))
+        return (row.int64(at: 0), sample)
+    }
+
+    /// Reads the current row (in `locationColumns` order).
+    private static func decodeLocation(_ row: Statement) -> (sequence: Int64, sample: DeletedSample) {
+        (row.int64(at: 0), DeletedSample(
+            uuid: row.string(at: 1), type: ObjectType(row.string(at: 2)),
+            startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), sourceAppID: row.string(at: 5)))
+    }
+}

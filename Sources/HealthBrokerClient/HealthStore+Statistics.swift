@@ -1,0 +1,23 @@
+import BrokerCore
+import BrokerWire
+
+extension HealthStore {
+    /// Sums (cumulative types) or averages, minima and maxima (discrete types) over a range or per calendar interval.
+    ///
+    /// Computed by the broker over the samples the app may read. Asking for a sum of a discrete type
+    /// (or the others of a cumulative one) is INVALID_ARGUMENT; no sample at all is NOT_FOUND with
+    /// `noData`. Intervals are calendar hours, days, weeks or months in the query's IANA time zone.
+    public func statistics(_ query: StatisticsQuery) async throws(BrokerError) -> StatisticsResult {
+        try await connection.unary(.statistics(query), timeout: Self.lookupTimeout) { response in
+            if case .statistics(let result) = response { result } else { nil }
+        }
+    }
+
+    /// Notifies each change to samples of `types` that the app may read (what changed is read with an anchored query).
+    ///
+    /// The stream has no deadline and fires only for changes the app may read; each iteration opens
+    /// its own observation, and leaving the loop ends it.
+    public func observe(_ types: Set<ObjectType>) -> SampleChangeSequence {
+        SampleChangeSequence(stream: connection.stream(.observe(types.wireOrder), timeout: nil, window: SampleChangeSequence.window))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import BrokerCore
+
+/// `Date` conveniences for samples; each initialiser's `uuid` defaults to a fresh lower-case UUID.
+extension Sample {
+    /// A quantity sample of `type` (steps, heart rate, …) from `start` to `end`.
+    public init(type: ObjectType, quantity: Quantity, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = UUID().uuidString.lowercased()) {
+        self.init(uuid: uuid, type: type, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .quantity(quantity), metadata: metadata)
+    }
+
+    /// A category sample of `type` (e.g. a sleep stage as `HKCategoryValueSleepAnalysis`) from `start` to `end`.
+    public init(type: ObjectType, categoryValue: Int64, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = UUID().uuidString.lowercased()) {
+        self.init(uuid: uuid, type: type, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .category(categoryValue), metadata: metadata)
+    }
+
+    /// A workout sample (type `.workout`) from `start` to `end`.
+    public init(workout: WorkoutDetails, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = UUID().uuidString.lowercased()) {
+        self.init(uuid: uuid, type: .workout, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .workout(workout), metadata: metadata)
+    }
+
+    /// When the sample starts.
+    public var startDate: Date { Date(microsecondsSince1970: startMicros) }
+
+    /// When the sample ends.
+    public var endDate: Date { Date(microsecondsSince1970: endMicros) }
+
+    /// When the broker stored it (set on reads; the epoch on a sample not read from the broker).
+    public var createdDate: Date { Date(microsecondsSince1970: createdMicros) }
+}

@@ -1,0 +1,82 @@
+import CommandLineSupport
+
+extension HealthctlSpec {
+    /// `healthctl import FILE --app APP_ID [--batch N] [--format F]`.
+    static let importSamples = CommandSpec(
+        "import",
+        summary: "Import samples from JSON lines or CSV as if an app had saved them (idempotent).",
+        discussion: """
+            JSON lines (.jsonl, .json): one object per line (docs/IMPORT-FORMAT.md has the details):
+              {"uuid": "…", "type": "stepCount", "start": "2025-06-01T10:00:00Z", "end": "2025-06-01T10:01:00Z", "value": 42, "unit": "count"}
+            "uuid" is optional: a missing one is derived from the line's content (a name-based UUID), so \
+            importing the same file again changes nothing. "type" is an identifier or an alias; "start" \
+            and "end" are ISO-8601 UTC instants ("start_us"/"end_us": integer microseconds; no end: the \
+            start). The value is one of: "value" and "unit" (unit optional: the type's canonical unit) for \
+            quantity types; "category": N for category types (sleepAnalysis: 0 inBed, 1 asleepUnspecified, \
+            2 awake, 3 asleepCore, 4 asleepDeep, 5 asleepREM); "workout": {"activity": "running", \
+            "duration_s": 1800, "energy_kcal": 300, "distance_m": 5000} for workouts. Optional "metadata": \
+            {"key": "value"} (strings). "source" and "created" (written by export) are ignored.
+            CSV (.csv): a header naming the columns uuid,type,start,end,value,unit (any order; uuid and unit \
+            may be left out or empty), then one quantity sample per line; start and end as ISO-8601 UTC or \
+            integer microseconds.
+            Lines are sent in batches, each all or nothing; every line of a batch is parsed before any of it \
+            is sent. A bad line stops the import as FILE:LINE: MESSAGE, saying how many samples earlier \
+            batches imported; run it again once fixed, samples already imported are recognised. On a \
+            terminal a progress line shows the count and rate; otherwise one summary line is printed.
+            """,
+        options: [
+            .option("app", value: "APP_ID", help: "The source app the samples are recorded as (required)."),
+            .option("batch", value: "N", help: "Samples per call (1-10000).", default: "1000"),
+            .option("format", value: "FORMAT", help: "jsonl or csv (default: from the file's extension)."),
+        ],
+        positionals: [PositionalSpec("FILE", help: "The file to import; '-' reads standard input (give --format).")]
+    )
+
+    /// `healthctl export [--type T] [--app APP] [--output FILE]`.
+    static let exportSamples = CommandSpec(
+        "export",
+        summary: "Write every stored sample (of a type, of an app) as JSON lines that 'healthctl import' reads back.",
+        discussion: """
+            Each line holds uuid, type, start and end (ISO-8601 UTC with microseconds), the value (value and \
+            unit, category, or workout), metadata when there is any, and the source app.
+            """,
+        options: [
+            .option("type", value: "TYPE", help: "Only samples of this type (identifier or alias)."),
+            .option("app", value: "APP_ID", help: "Only samples this app saved."),
+            .option("output", value: "FILE", help: "Write to FILE instead of standard output."),
+        ]
+    )
+
+    /// `healthctl access-log [APP_ID] [--limit N]`.
+    static let accessLog = CommandSpec(
+        "access-log",
+        summary: "Show which app read or wrote which types, when, and how many samples (never values).",
+        options: [
+            .option("limit", value: "N", help: "At most N entries, newest first (0: the broker's default, 1000)."),
+        ],
+        positionals: [PositionalSpec("APP_ID", help: "Only this app's entries.", optional: true)]
+    )
+
+    /// `healthctl demo-data --app APP_ID [--days N] [--end DATE] [--seed N] [--output FILE]`.
+    static let demoData = CommandSpec(
+        "demo-data",
+        summary: "Generate a realistic, repeatable health history and import it (or write it as JSON lines).",
+        discussion: """
+            Per UTC day: steps for every minute (none asleep, walking bursts by day, many in runs and walks), \
+            heart rate every 5 minutes (higher in workouts), one sleep session a night (an inBed sample and \
+            its stages as HKCategoryValueSleepAnalysis: 0 inBed, 2 awake, 3 asleepCore, 4 asleepDeep, \
+            5 asleepREM), and running, walking or cycling workouts about three times a week, with energy \
+            and distance. The same seed gives the same data, and every UUID is derived from (seed, type, \
+            start): running it again with the same --end changes nothing, and a later --end only adds the \
+            new minutes. A sample is generated when it starts at or after END − DAYS and ends by END.
+            """,
+        options: [
+            .option("app", value: "APP_ID", help: "The source app the samples are recorded as (required)."),
+            .option("days", value: "N", help: "How many days of data, ending at --end (1-3650).", default: "90"),
+            .option("end", value: "DATE", help: "Where the data ends: YYYY-MM-DD (midnight UTC) or an ISO-8601 UTC instant (default: now, to the minute)."),
+            .option("seed", value: "N", help: "The random seed (a whole number).", default: "1"),
+            .option("batch", value: "N", help: "Samples per import call (1-10000).", default: "1000"),
+            .option("output", value: "FILE", help: "Write JSON lines to FILE instead of importing ('-': standard output)."),
+        ]
+    )
+}

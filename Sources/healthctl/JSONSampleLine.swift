@@ -1,0 +1,74 @@
+/// The keys of one JSON sample line, decoded as written (checked later by `JSONLineParser`).
+struct JSONSampleLine: Decodable {
+    /// A JSON object key by name, so unknown keys can be named in errors.
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The keys a sample line may hold.
+    static let knownKeys: Set<String> = [
+        "uuid", "type", "start", "start_us", "end", "end_us", "value", "unit", "category", "workout", "metadata",
+        "source", "created", "created_us",
+    ]
+
+    var uuid: String?
+    var type: String?
+    var start: String?
+    var startMicros: Int64?
+    var end: String?
+    var endMicros: Int64?
+    var value: Double?
+    var unit: String?
+    var category: Int64?
+    var workout: JSONWorkout?
+    var metadata: [String: String]?
+
+    /// Decodes the known keys; an unknown key is an error naming it.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        if let unknown = container.allKeys.map(\.stringValue).filter({ !Self.knownKeys.contains($0) }).sorted().first {
+            throw SampleLineError("unknown field \"\(unknown)\"")
+        }
+        func field<T: Decodable>(_ name: String) throws -> T? {
+            try container.decodeIfPresent(T.self, forKey: Key(stringValue: name))
+        }
+        func integer(_ name: String) throws -> Int64? {
+            do {
+                return try field(name)
+            } catch {
+                // A fractional or huge number is reported as corrupt data without a path: name the field.
+                if (try? container.decodeIfPresent(Double.self, forKey: Key(stringValue: name))) != nil {
+                    throw SampleLineError("\"\(name)\": expected an integer")
+                }
+                throw error
+            }
+        }
+        uuid = try field("uuid")
+        type = try field("type")
+        start = try field("start")
+        startMicros = try integer("start_us")
+        end = try field("end")
+        endMicros = try integer("end_us")
+        value = try field("value")
+        unit = try field("unit")
+        category = try integer("category")
+        workout = try field("workout")
+        metadata = try field("metadata")
+    }
+}
+
+/// The `"workout"` object of a JSON sample line.
+struct JSONWorkout: Decodable {
+    /// The JSON keys.
+    enum CodingKeys: String, CodingKey {
+        case activity, durationSeconds = "duration_s", energyKcal = "energy_kcal", distanceMeters = "distance_m"
+    }
+
+    var activity: String
+    var durationSeconds: Double?
+    var energyKcal: Double?
+    var distanceMeters: Double?
+}

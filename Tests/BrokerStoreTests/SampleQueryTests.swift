@@ -1,0 +1,217 @@
+import BrokerCore
+@testable import BrokerStore
+import Testing
+
+@Suite("BrokerStore sample queries")
+struct SampleQueryTests {
+    typealias F = Fixture
+
+    /// Every option combination.
+    static let optionSets: [SamplePredicate.Options] = [[], .strictStartDate, .strictEndDate, [.strictStartDate, .strictEndDate]]
+
+    /// The uuids of the samples `samplePage` returns, in order.
+    static func uuids(_ store: BrokerStore, _ predicate: SamplePredicate, scope: ReadScope = .from(.min), appID: String = F.app) throws -> [String] {
+        try F.readAll(store, predicate: predicate, scope: scope, appID: appID).map(\.uuid)
+    }
+
+    @Test func everyPredicateOptionAtItsExactBoundaries() throws {
+        try F.withStore { store, _ throws in
+            let (s, e) = (F.base, F.base + 4 * F.hour)
+            // n: (start, end)
+            let spans: [Int: (Int64, Int64)] = [
+                1: (s - F.hour, s),          // ends exactly at the range start
+                2: (e, e + F.hour),          // starts exactly at the range end
+                3: (s, s + F.hour),          // starts exactly at the range start
+                4: (s - F.hour, e),          // ends exactly at the range end
+                5: (e - 1, e + F.hour),      // starts 1 µs before the range end
+                6: (s - F.hour, s - 1),      // ends 1 µs before the range start
+                7: (s, s),                   // an instant at the range start
+                8: (e, e),                   // an instant at the range end
+                9: (s - F.hour, e + F.hour), // covers the range
+                10: (e - 1, e - 1),          // an instant 1 µs before the range end
+            ]
+            _ = try store.saveSamples(spans.keys.sorted().map { F.steps($0, spans[$0]!.0, spans[$0]!.1) }, sourceAppID: F.app, now: 1)
+
+            /// The numbers of the samples the predicate returns.
+            func matching(_ options: SamplePredicate.Options, _ start: Int64? = s, _ end: Int64? = e) throws -> Set<Int> {
+                let found = try Self.uuids(store, SamplePredicate(startMicros: start, endMicros: end, options: options))
+                return Set(found.compactMap { uuid in spans.keys.first { F.uuid($0) == uuid } })
+            }
+            #expect(try matching([]) == [1, 3, 4, 5, 7, 9, 10])
+            #expect(try matching(.strictStartDate) == [3, 5, 7, 10])
+            #expect(try matching(.strictEndDate) == [1, 3, 7, 10])
+            #expect(try matching([.strictStartDate, .strictEndDate]) == [3, 7, 10])
+            // Open bounds.
+            #expect(try matching([], nil, e) == [1, 3, 4, 5, 6, 7, 9, 10])
+            #expect(try matching([], s, nil) == [1, 2, 3, 4, 5, 7, 8, 9, 10])
+            #expect(try matching(.strictEndDate, nil, nil) == Set(spans.keys))
+            // An empty range [s, s) holds nothing strictly, and overlaps only what ends at or after s and starts before s.
+            #expect(try matching([], s, s) == [1, 4, 9])
+            #expect(try matching(.strictStartDate, s, s).isEmpty)
+            // Every combination agrees with the reference semantics.
+            for options in Self.optionSets {
+                for (start, end) in [(s, e), (nil, e), (s, nil), (nil, nil), (e, e), (s - 1, s + 1)] as [(Int64?, Int64?)] {
+                    let predicate = SamplePredicate(startMicros: start, endMicros: end, options: options)
+                    let expected = Set(spans.filter { PredicateRules.matches(predicate, startMicros: $0.value.0, endMicros: $0.value.1) }.keys)
+                    #expect(try matching(options, start, end) == expected, "options \(options.rawValue) start \(String(describing: start)) end \(String(describing: end))")
+                }
+            }
+        }
+    }
+
+    @Test func randomSamplesAgreeWithTheReferenceSemantics() throws {
+        try F.withStore { store, _ throws in
+            var random = SeededGenerator(seed: 7)
+            var samples: [(Sample, String)] = []
+            for n in 0..<600 {
+                let start = F.base + Int64.random(in: 0..<(48 * F.hour), using: &random) / F.minute * F.minute
+                let length = [0, F.minute, F.hour, 9 * F.hour][Int.random(in: 0..<4, using: &random)]
+                let source = [F.app, F.other, "com.example.third"][Int.random(in: 0..<3, using: &random)]
+                samples.append((F.steps(n, start, start + length), source))
+            }
+            for source in [F.app, F.other, "com.example.third"] {
+                _ = try store.saveSamples(samples.filter { $0.1 == source }.map(\.0), sourceAppID: source, now: 1)
+            }
+            let floor = F.base + 20 * F.hour
+            for _ in 0..<40 {
+                let a = F.base + Int64.random(in: -F.hour..<(50 * F.hour), using: &random) / F.minute * F.minute
+                let b = a + Int64.random(in: 0..<(12 * F.hour), using: &random) / F.minute * F.minute
+                for options in Self.optionSets {
+                    let predicate = SamplePredicate(startMicros: a, endMicros: b, options: options)
+                    for scope in [ReadScope.from(.min), .from(floor), .ownSamplesOnly] {
+                        let expected = samples.filter { sample, source in
+                            PredicateRules.matches(predicate, startMicros: sample.startMicros, endMicros: sample.endMicros)
+                                && PredicateRules.readable(endMicros: sample.endMicros, sourceAppID: source, by: F.app, scope: scope)
+                        }
+                        let found = try F.readAll(store, predicate: predicate, scope: scope, pageSize: 37)
+                        #expect(found.map(\.uuid) == expected.map(\.0).sorted { ($0.startMicros, $0.uuid) < ($1.startMicros, $1.uuid) }.map(\.uuid))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func limitAndSortOrders() throws {
+        try F.withStore { store, _ throws in
+            // n: start, end — start order 1 2 3 4, end order 2 1 4 3.
+            _ = try store.saveSamples([
+                F.steps(1, F.base, F.base + 3 * F.hour),
+                F.steps(2, F.base + F.hour, F.base + 2 * F.hour),
+                F.steps(3, F.base + 2 * F.hour, F.base + 6 * F.hour),
+                F.steps(4, F.base + 3 * F.hour, F.base + 4 * F.hour),
+            ], sourceAppID: F.app, now: 1)
+            func page(_ key: SampleSort.Key, descending: Bool, limit: Int?, pageSize: Int = 100) throws -> SamplePageResult {
+                try store.samplePage(SamplePageRequest(
+                    type: .stepCount, scope: .from(.min), appID: F.app, sort: SampleSort(key: key, descending: descending),
+                    pageSize: pageSize, limit: limit))
+            }
+            let newest = try page(.startDate, descending: true, limit: 1)
+            #expect(newest.samples.map(\.uuid) == [F.uuid(4)])
+            #expect(newest.next == nil)
+            #expect(try page(.startDate, descending: false, limit: nil).samples.map(\.uuid) == [1, 2, 3, 4].map(F.uuid))
+            #expect(try page(.startDate, descending: true, limit: nil).samples.map(\.uuid) == [4, 3, 2, 1].map(F.uuid))
+            #expect(try page(.endDate, descending: false, limit: nil).samples.map(\.uuid) == [2, 1, 4, 3].map(F.uuid))
+            #expect(try page(.endDate, descending: true, limit: nil).samples.map(\.uuid) == [3, 4, 1, 2].map(F.uuid))
+            #expect(try page(.endDate, descending: true, limit: 2).samples.map(\.uuid) == [3, 4].map(F.uuid))
+            #expect(try page(.startDate, descending: false, limit: 0).samples.isEmpty)
+            // A page smaller than the limit points on; the page that uses the limit up does not.
+            let first = try page(.startDate, descending: false, limit: 3, pageSize: 2)
+            #expect(first.samples.map(\.uuid) == [1, 2].map(F.uuid))
+            #expect(first.next == SampleCursor(sortValue: F.base + F.hour, uuid: F.uuid(2)))
+            let second = try store.samplePage(SamplePageRequest(
+                type: .stepCount, scope: .from(.min), appID: F.app, pageSize: 2, after: first.next, limit: 1))
+            #expect(second.samples.map(\.uuid) == [F.uuid(3)])
+            #expect(second.next == nil)
+            // Exactly a page's worth left: no dangling empty page.
+            #expect(try page(.startDate, descending: false, limit: nil, pageSize: 4).next == nil)
+
+            let invalid = #expect(throws: BrokerError.self) { try page(.startDate, descending: false, limit: nil, pageSize: 0) }
+            #expect(invalid?.code == .invalidArgument)
+        }
+    }
+
+    @Test func keysetPagingReturnsEverySampleOnceInOrder() throws {
+        try F.withStore { store, _ throws in
+            var random = SeededGenerator(seed: 42)
+            // 10,000 samples; starts and ends collide often, so the uuid must break ties.
+            var samples = (0..<10_000).map { n -> Sample in
+                let start = F.base + Int64(n / 4) * F.minute
+                return F.steps(n, start, start + Int64(n % 3) * F.minute)
+            }
+            samples.shuffle(using: &random)
+            for chunk in stride(from: 0, to: samples.count, by: 2_500) {
+                _ = try store.saveSamples(Array(samples[chunk..<(chunk + 2_500)]), sourceAppID: F.app, now: 1)
+            }
+            for sort in SampleTable.sorts {
+                let date: (Sample) -> Int64 = sort.key == .startDate ? { $0.startMicros } : { $0.endMicros }
+                let expected = samples.sorted { a, b in
+                    let (x, y) = ((date(a), a.uuid), (date(b), b.uuid))
+                    return sort.descending ? x > y : x < y
+                }.map(\.uuid)
+                var found: [String] = []
+                var cursor: SampleCursor?
+                var pages = 0
+                repeat {
+                    let page = try store.samplePage(SamplePageRequest(
+                        type: .stepCount, scope: .from(.min), appID: F.app, sort: sort, pageSize: 100, after: cursor))
+                    #expect(page.samples.count == 100)
+                    found += page.samples.map(\.uuid)
+                    cursor = page.next
+                    pages += 1
+                } while cursor != nil && pages < 200
+                #expect(pages == 100)
+                #expect(found == expected)
+            }
+        }
+    }
+
+    @Test func scopeClampsByEndDateAndKeepsOwnSamples() throws {
+        try F.withStore { store, _ throws in
+            let b = F.base
+            _ = try store.saveSamples([
+                F.steps(1, b - F.hour, b + F.hour),      // in: ends after B
+                F.steps(2, b - 2 * F.hour, b - F.hour),  // out: ends before B
+                F.steps(3, b - F.hour, b),               // in: ends exactly at B
+                F.steps(4, b - F.hour, b - 1),           // out: ends 1 µs before B
+                F.steps(5, b + F.hour, b + 2 * F.hour),  // in
+            ], sourceAppID: F.other, now: 1)
+            _ = try store.saveSamples([F.steps(6, b - 5 * F.hour, b - 4 * F.hour)], sourceAppID: F.app, now: 1)
+
+            #expect(try Set(Self.uuids(store, .all, scope: .from(b))) == Set([1, 3, 5, 6].map(F.uuid)))
+            #expect(try Set(Self.uuids(store, .all, scope: .from(b), appID: "com.example.third")) == Set([1, 3, 5].map(F.uuid)))
+            #expect(try Self.uuids(store, .all, scope: .ownSamplesOnly) == [F.uuid(6)])
+            #expect(try Self.uuids(store, .all, scope: .ownSamplesOnly, appID: "com.example.third").isEmpty)
+            #expect(try Self.uuids(store, .all, scope: .notDetermined).isEmpty)
+            #expect(try Self.uuids(store, .all, scope: .from(.min)).count == 6)
+            // The clamp and the predicate both apply: a query over [B − 3h, B) sees 1, 3 and own 6 is outside it.
+            let window = SamplePredicate(startMicros: b - 3 * F.hour, endMicros: b)
+            #expect(try Set(Self.uuids(store, window, scope: .from(b))) == Set([1, 3].map(F.uuid)))
+        }
+    }
+
+    /// The query-plan detail lines of `sql` on a second connection to the store's database.
+    static func plan(_ sql: String, in store: BrokerStore) throws -> [String] {
+        let database = try Database(path: store.databasePath)
+        defer { database.close() }
+        return try database.prepare("EXPLAIN QUERY PLAN " + sql).run { statement throws(BrokerError) in
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.string(at: 3)) }
+            return lines
+        }
+    }
+
+    @Test func pageQueriesAreIndexRangeScansWithoutASort() throws {
+        try F.withStore { store, _ throws in
+            for sort in SampleTable.sorts {
+                let lines = try Self.plan(SampleTable.pageSQL(sort), in: store)
+                let index = sort.key == .startDate ? "samples_by_type_start" : "samples_by_type_end"
+                #expect(lines.count == 1, "\(lines)")
+                #expect(lines.allSatisfy { $0.hasPrefix("SEARCH samples USING INDEX \(index) (type=? AND") }, "\(lines)")
+                #expect(!lines.contains { $0.contains("TEMP B-TREE") || $0.hasPrefix("SCAN") }, "\(lines)")
+            }
+            let statistics = try Self.plan(SampleTable.statisticsSQL, in: store)
+            #expect(statistics.contains { $0.hasPrefix("SEARCH s USING INDEX samples_by_type_start (type=? AND start_us>? AND start_us<?)") }, "\(statistics)")
+            #expect(!statistics.contains { $0.hasPrefix("SCAN s") }, "\(statistics)")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import BrokerWire
+import Foundation
+import HealthBrokerClient
+import Testing
+
+/// `HealthStore.anchoredChanges(of:…)`: request shape, gathering pages, the final anchor, errors.
+@Suite("anchoredChanges over a fake broker")
+struct AnchoredChangesTests {
+    static func isAnchoredQuery(_ request: Request) -> Bool {
+        if case .anchoredQuery = request { true } else { false }
+    }
+
+    @Test func gathersEveryPageAndReturnsTheFinalAnchor() async throws {
+        let samples = SampleFixtures.pages(1, of: 9)[0]
+        let pages: [AnchoredPage] = (0..<8).map { index in
+            AnchoredPage(added: index < 6 ? [samples[index]] : [], deletedUUIDs: index % 3 == 0 ? ["gone-\(index)"] : [])
+        } + [AnchoredPage(added: Array(samples[6...]), deletedUUIDs: ["gone-last"], newAnchor: [1, 0, 0, 0, 0, 0, 0, 0, 42, 0xAB], done: true)]
+        let stream = CreditedStream(pages.map { .anchoredPage($0) })
+        let broker = try FakeBroker(serving: stream, when: Self.isAnchoredQuery)
+        defer { broker.stop() }
+        let store = try await broker.connectApp()
+        defer { store.close() }
+        let anchor = try #require(QueryAnchor(base64: "AQID"))
+        let predicate = SamplePredicate(startMicros: 5, endMicros: nil, options: .strictEndDate)
+
+        let changes = try await store.anchoredChanges(of: .stepCount, predicate: predicate, anchor: anchor, limit: 500, unit: "count")
+
+        #expect(changes.added == samples)
+        #expect(changes.deletedUUIDs == ["gone-0", "gone-3", "gone-6", "gone-last"])
+        #expect(changes.newAnchor.base64 == Data([1, 0, 0, 0, 0, 0, 0, 0, 42, 0xAB]).base64EncodedString())
+        let call = try #require(broker.lastCall)
+        #expect(call.request == .anchoredQuery(AnchoredQuery(
+            type: .stepCount, predicate: predicate, anchor: [1, 2, 3], limit: 500, unit: "count")))
+        #expect(call.timeoutMicros == 0)
+        #expect(call.initialCredit == SampleSequence.pageWindow)
+        #expect(stream.sent == pages.count)
+        #expect(!broker.controlFrames.current.contains(.cancel(callID: stream.callID)))
+    }
+
+    @Test func noAnchorSendsAnEmptyOneAndNoChangesStillGiveAnAnchor() async throws {
+        let stream = CreditedStream([.anchoredPage(AnchoredPage(newAnchor: [7, 7, 7], done: true))])
+        let broker = try FakeBroker(serving: stream, when: Self.isAnchoredQuery)
+        defer { broker.stop() }
+        let store = try await broker.connectApp()
+        defer { store.close() }
+        let changes = try await store.anchoredChanges(of: .heartRate)
+        #expect(changes.added.isEmpty)
+        #expect(changes.deletedUUIDs.isEmpty)
+        #expect(changes.newAnchor == QueryAnchor(base64: "BwcH"))
+        #expect(broker.lastCall?.request == .anchoredQuery(AnchoredQuery(type: .heartRate)))
+    }
+
+    @Test func anExpiredAnchorIsTheBrokersError() async throws {
+        let expired = BrokerError(.anchorExpired, "the deletions since this anchor are no longer remembered")
+        let broker = try FakeBroker(failing: expired)
+        defer { broker.stop() }
+        let store = try await broker.connectApp()
+        defer { store.close() }
+        await #expect(throws: expired) {
+            try await store.anchoredChanges(of: .stepCount, anchor: QueryAnchor(base64: "AQID"))
+        }
+    }
+
+    @Test func aStreamWithoutItsLastPageIsInternal() async throws {
+        let stream = CreditedStream([.anchoredPage(AnchoredPage(added: [SampleFixtures.step(0)]))])
+        let broker = try FakeBroker(serving: stream, when: Self.isAnchoredQuery)
+        defer { broker.stop() }
+        let store = try await broker.connectApp()
+        defer { store.close() }
+        let error = await #expect(throws: BrokerError.self) { try await store.anchoredChanges(of: .stepCount) }
+        #expect(error?.code == .internal)
+    }
+
+    @Test func aPageAfterTheLastOrOfAnotherMethodIsInternal() async throws {
+        let done = StreamItem.anchoredPage(AnchoredPage(newAnchor: [1], done: true))
+        for items in [[done, done], [StreamItem.samples([])]] {
+            let stream = CreditedStream(items)
+            let broker = try FakeBroker(serving: stream, when: Self.isAnchoredQuery)
+            defer { broker.stop() }
+            let store = try await broker.connectApp()
+            defer { store.close() }
+            let error = await #expect(throws: BrokerError.self) { try await store.anchoredChanges(of: .stepCount) }
+            #expect(error?.code == .internal)
+        }
+    }
+
+    @Test func aNegativeLimitIsInvalidAndSendsNothing() async throws {
+        let broker = try FakeBroker { _ in [] }
+        defer { broker.stop() }
+        let store = try await broker.connectApp()
+        defer { store.close() }
+        let error = await #expect(throws: BrokerError.self) { try await store.anchoredChanges(of: .stepCount, limit: -1) }
+        #expect(error?.code == .invalidArgument)
+        #expect(broker.requests.isEmpty)
+    }
+}
