@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: builds everything, starts healthbrokerd with a SQLite file in
 # ./data and a consent policy (docs/examples/demo-policy.json), registers the example apps through the
-# admin socket, runs the ping example, then the authorization example (the policy grants it limited
-# read access to steps and full read access to heart rate), shows what was granted and why, and stops
-# the daemon cleanly. Run through `make demo`.
+# admin socket, runs the ping example, then the authorization example (the policy grants demo.steps
+# limited read access to steps and full read access to heart rate) and shows what was granted and why.
+# Then the seed scenario: 90 days of generated watch data are imported as demo.watch, the writer
+# example saves workouts and heart rate as demo.writer (the policy lets it share those), and the steps
+# example, with access to the last 30 days of steps only, prints daily totals and says that earlier
+# data is unknown, not absent. Finally the access log, and the daemon is stopped cleanly. Run through
+# `make demo`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,6 +56,8 @@ register() {
 echo "==> registering the example apps (healthctl apps add)"
 token=$(register demo.ping --name "Ping example" --read-usage "Shows how a HealthBroker app connects.")
 steps_token=$(register demo.steps --name "Steps demo" --read-usage "Charts your steps and heart rate over the last 90 days.")
+register demo.watch --name "Demo watch" --share-usage "Records steps, heart rate, sleep and workouts." > /dev/null
+writer_token=$(register demo.writer --name "Writer demo" --share-usage "Records your workouts and heart rate.")
 ctl apps list
 echo
 echo "==> running the example app (examples/PingExample)"
@@ -71,6 +77,23 @@ ctl grants demo.steps
 echo
 echo "==> why it reads what it reads (healthctl explain demo.steps stepCount)"
 ctl explain demo.steps stepCount
+echo
+echo "==> generating 90 days of watch data as demo.watch: steps every minute, heart rate every 5 minutes,"
+echo "    sleep every night, a few workouts a week (healthctl demo-data; UUIDs come from seed, type and start,
+    so a second run stores only the minutes since the first)"
+ctl demo-data --app demo.watch --days 90
+echo
+echo "==> forgetting demo.writer's earlier decisions, so the policy decides afresh (healthctl revoke)"
+ctl revoke demo.writer
+echo
+echo "==> running the writer example (examples/WriterExample)"
+"$bin/writer-example" --socket "$app_socket" --app-id demo.writer --token "$writer_token" --timeout 30
+echo
+echo "==> running the steps example (examples/StepsExample): demo.steps may read the last 30 days of steps"
+"$bin/steps-example" --socket "$app_socket" --app-id demo.steps --token "$steps_token" --timeout 30
+echo
+echo "==> who read or wrote what, and how many samples (healthctl access-log --limit 15)"
+ctl access-log --limit 15
 echo
 echo "==> every app that ever asked (healthctl sources)"
 ctl sources

@@ -38,13 +38,22 @@ extension Broker {
         reply(context, .adminListApps(list))
     }
 
-    /// Removes an app and closes its open connections.
-    func handleRemoveApp(_ appID: String, context: CallContext) {
+    /// Removes an app and closes its open connections; with `deleteData` its samples are deleted first.
+    func handleRemoveApp(_ appID: String, deleteData: Bool, context: CallContext) {
         guard apps[appID] != nil else {
             finish(context, error: .notFound("no app \(appID)"))
             return
         }
-        worker.submit({ store throws(BrokerError) in try store.removeApp(appID) }) { [weak self] result in
+        let sampleTypes = TypeCatalogue.all.filter { !$0.isCharacteristic }.map(\.type)
+        worker.submit({ store throws(BrokerError) in
+            // Deleting data goes type by type; if it fails part-way the app stays and the call can be retried.
+            if deleteData {
+                for type in sampleTypes {
+                    _ = try store.deleteSamples(type: type, predicate: .all, appID: appID, now: Microseconds.now())
+                }
+            }
+            return try store.removeApp(appID)
+        }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:

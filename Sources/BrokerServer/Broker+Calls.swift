@@ -76,7 +76,7 @@ extension Broker {
         case .pingStream(let stream): handlePingStream(stream, context: context)
         case .adminAddApp(let registration): handleAddApp(registration, context: context)
         case .adminListApps: handleListApps(context: context)
-        case .adminRemoveApp(let appID): handleRemoveApp(appID, context: context)
+        case .adminRemoveApp(let appID, let deleteData): handleRemoveApp(appID, deleteData: deleteData, context: context)
         case .adminRotateToken(let appID): handleRotateToken(appID, context: context)
         case .adminBrokerInfo: handleBrokerInfo(context: context)
         case .requestAuthorization(let share, let read): handleRequestAuthorization(share: share, read: read, context: context)

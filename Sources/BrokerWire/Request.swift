@@ -36,8 +36,8 @@ public enum Request: Sendable, Hashable {
     case adminAddApp(AppRegistration)
     /// Admin: lists registered apps.
     case adminListApps
-    /// Admin: removes an app and closes its connections.
-    case adminRemoveApp(appID: String)
+    /// Admin: removes an app and closes its connections; its samples go too when `deleteData`.
+    case adminRemoveApp(appID: String, deleteData: Bool)
     /// Admin: replaces an app's token.
     case adminRotateToken(appID: String)
     /// Admin: broker status.

@@ -123,9 +123,10 @@ extension WireCodec {
                 message.admin_list_apps = listApps
                 return withUnsafeMutablePointer(to: &message, body)
             }
-        case .adminRemoveApp(let appID):
+        case .adminRemoveApp(let appID, let deleteData):
             var request = Healthbroker__V1__AdminRemoveAppRequest()
             healthbroker__v1__admin_remove_app_request__init(&request)
+            request.delete_data = deleteData ? 1 : 0
             return appID.withCString { appID in
                 request.app_id = field(appID)
                 return withUnsafeMutablePointer(to: &request) { removeApp in
@@ -284,7 +285,7 @@ extension WireCodec {
             request = .adminListApps
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_REMOVE_APP:
             let removeApp = try present(call.admin_remove_app, in: "ClientFrame")
-            request = .adminRemoveApp(appID: string(removeApp.pointee.app_id))
+            request = .adminRemoveApp(appID: string(removeApp.pointee.app_id), deleteData: removeApp.pointee.delete_data != 0)
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ROTATE_TOKEN:
             let rotateToken = try present(call.admin_rotate_token, in: "ClientFrame")
             request = .adminRotateToken(appID: string(rotateToken.pointee.app_id))

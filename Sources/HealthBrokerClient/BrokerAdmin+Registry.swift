@@ -17,8 +17,10 @@ extension BrokerAdmin {
     }
 
     /// Removes an app and closes its connections; returns how many were closed.
-    public func removeApp(_ appID: String) async throws(BrokerError) -> UInt32 {
-        try await connection.unary(.adminRemoveApp(appID: appID), timeout: Self.callTimeout) { response in
+    ///
+    /// Its samples stay (they are the person's data) unless `deleteData` is true.
+    public func removeApp(_ appID: String, deleteData: Bool = false) async throws(BrokerError) -> UInt32 {
+        try await connection.unary(.adminRemoveApp(appID: appID, deleteData: deleteData), timeout: Self.callTimeout) { response in
             if case .adminRemoveApp(let closed) = response { closed } else { nil }
         }
     }

@@ -5581,7 +5581,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_list_apps_response__des
   (ProtobufCMessageInit) healthbroker__v1__admin_list_apps_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__admin_remove_app_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_remove_app_request__field_descriptors[2] =
 {
   {
     "app_id",
@@ -5595,14 +5595,27 @@ static const ProtobufCFieldDescriptor healthbroker__v1__admin_remove_app_request
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "delete_data",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminRemoveAppRequest, delete_data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__admin_remove_app_request__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
+  1,   /* field[1] = delete_data */
 };
 static const ProtobufCIntRange healthbroker__v1__admin_remove_app_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__admin_remove_app_request__descriptor =
 {
@@ -5612,7 +5625,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_remove_app_request__des
   "Healthbroker__V1__AdminRemoveAppRequest",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AdminRemoveAppRequest),
-  1,
+  2,
   healthbroker__v1__admin_remove_app_request__field_descriptors,
   healthbroker__v1__admin_remove_app_request__field_indices_by_name,
   1,  healthbroker__v1__admin_remove_app_request__number_ranges,

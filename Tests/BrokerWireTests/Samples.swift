@@ -85,8 +85,8 @@ enum Samples {
             request: .adminAddApp(AppRegistration(
                 appID: "b", name: "B", readUsage: "", shareUsage: "s", pinnedUID: UInt32.max)))),
         .call(Call(callID: 103, request: .adminListApps)),
-        .call(Call(callID: 104, request: .adminRemoveApp(appID: "com.example.ünïcode"))),
-        .call(Call(callID: 105, request: .adminRemoveApp(appID: ""))),
+        .call(Call(callID: 104, request: .adminRemoveApp(appID: "com.example.ünïcode", deleteData: true))),
+        .call(Call(callID: 105, request: .adminRemoveApp(appID: "", deleteData: false))),
         .call(Call(callID: 106, request: .adminRotateToken(appID: "org.example.睡眠"))),
         .call(Call(callID: 107, request: .adminBrokerInfo)),
         .call(Call(

@@ -89,7 +89,7 @@ struct WireCodecWireFormatTests {
         let bytes: [UInt8] = [0x0A, UInt8(call.count)] + call
         // protobuf-c 1.4 does not validate UTF-8; the codec repairs it on the way to a Swift String.
         #expect(try WireCodec.decodeClientFrame(bytes[...])
-            == .call(Call(callID: 1, request: .adminRemoveApp(appID: "a\u{FFFD}b"))))
+            == .call(Call(callID: 1, request: .adminRemoveApp(appID: "a\u{FFFD}b", deleteData: false))))
     }
 
     // MARK: Authorization and consent

@@ -73,3 +73,26 @@ struct AdminTests {
         #expect(info.dataDirectory == daemon.dataDirectory)
     }
 }
+
+/// Removing an app keeps its samples unless asked to delete them.
+@Suite("Admin removal and data")
+struct AdminRemovalTests {
+    @Test func removingAnAppKeepsItsSamplesUnlessDeleteDataIsGiven() async throws {
+        let daemon = try DaemonProcess(policy: allowAll)
+        let keeper = try await authorizedApp(daemon, "com.example.keeper", types: [.stepCount])
+        let wiped = try await authorizedApp(daemon, "com.example.wiped", types: [.stepCount])
+        let reader = try await authorizedApp(daemon, "com.example.reader", types: [.stepCount])
+        defer { reader.close() }
+        _ = try await keeper.save([stepSample(base, base + hour)])
+        _ = try await wiped.save([stepSample(base + hour, base + 2 * hour), stepSample(base + 2 * hour, base + 3 * hour)])
+        keeper.close()
+        wiped.close()
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        _ = try await admin.removeApp("com.example.keeper")
+        _ = try await admin.removeApp("com.example.wiped", deleteData: true)
+        let left = try await collect(reader.samples(of: .stepCount))
+        #expect(left.map(\.sourceAppID) == ["com.example.keeper"])
+        #expect(try await admin.grants(for: "com.example.reader").count == 1)
+    }
+}

@@ -102,7 +102,7 @@ struct CallTests {
             for _ in 0..<6 {
                 group.addTask {
                     do throws(BrokerError) {
-                        _ = try await store.ping(delay: .milliseconds(400))
+                        _ = try await store.ping(delay: .seconds(2))
                         return StatusCode.ok
                     } catch {
                         return error.code

@@ -667,14 +667,19 @@ struct  Healthbroker__V1__AdminListAppsResponse
     , 0,NULL }
 
 
+/*
+ * Removes an app: closes its connections and drops its grants. Its samples are the person's data
+ * and stay, unless delete_data is set (then they are deleted, with tombstones, before the app goes).
+ */
 struct  Healthbroker__V1__AdminRemoveAppRequest
 {
   ProtobufCMessage base;
   char *app_id;
+  protobuf_c_boolean delete_data;
 };
 #define HEALTHBROKER__V1__ADMIN_REMOVE_APP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_remove_app_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Healthbroker__V1__AdminRemoveAppResponse
