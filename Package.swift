@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "HealthBrokerClient", targets: ["HealthBrokerClient"]),
         .executable(name: "healthbrokerd", targets: ["healthbrokerd"]),
         .executable(name: "healthctl", targets: ["healthctl"]),
+        .executable(name: "healthload", targets: ["healthload"]),
         .executable(name: "ping-example", targets: ["PingExample"]),
         .executable(name: "authorization-example", targets: ["AuthorizationExample"]),
         .executable(name: "steps-example", targets: ["StepsExample"]),
@@ -42,6 +43,10 @@ let package = Package(
 
         .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerCore", "CommandLineSupport"]),
         .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "CommandLineSupport"]),
+        // The load driver (issue: load testing); talks to a running broker over its real sockets.
+        .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "CommandLineSupport"]),
+        // libFuzzer entry point for the frame decoder and codec (built only by scripts/fuzz.sh).
+        .executableTarget(name: "FrameFuzzer", dependencies: ["BrokerWire", "BrokerCore"]),
         .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample"),
         .executableTarget(name: "AuthorizationExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/AuthorizationExample"),
         .executableTarget(name: "StepsExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/StepsExample"),
@@ -56,6 +61,7 @@ let package = Package(
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"]),
         .testTarget(name: "HealthctlTests", dependencies: ["healthctl"]),
+        .testTarget(name: "HealthloadTests", dependencies: ["healthload", "TestSupport", "HealthBrokerClient"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire"]),
     ]
 )

@@ -79,8 +79,8 @@ echo "==> why it reads what it reads (healthctl explain demo.steps stepCount)"
 ctl explain demo.steps stepCount
 echo
 echo "==> generating 90 days of watch data as demo.watch: steps every minute, heart rate every 5 minutes,"
-echo "    sleep every night, a few workouts a week (healthctl demo-data; UUIDs come from seed, type and start,
-    so a second run stores only the minutes since the first)"
+echo "    sleep every night, a few workouts a week (healthctl demo-data; UUIDs come from seed, type and"
+echo "    start, so a second run stores only the minutes since the first)"
 ctl demo-data --app demo.watch --days 90
 echo
 echo "==> forgetting demo.writer's earlier decisions, so the policy decides afresh (healthctl revoke)"
