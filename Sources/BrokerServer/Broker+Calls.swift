@@ -36,6 +36,9 @@ extension Broker {
             return
         }
         if let error = placementError(call.request, session: session) {
+            if case .hello(let hello) = call.request {
+                logger.warning("repeated hello refused", ["session": session.label, "app_id": session.appID ?? "", "claimed_app_id": hello.appID])
+            }
             refuse(call, in: session, error)
             return
         }

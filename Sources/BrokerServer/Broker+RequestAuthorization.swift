@@ -23,6 +23,10 @@ extension Broker {
                 self?.logger.warning("cannot record source", ["app_id": appID, "error": error.description])
             }
         }
+        if let queue = requestQueues[appID], queue.waiting.count >= configuration.maxQueuedAuthorizationRequests {
+            finish(context, error: BrokerError(.requestPending, "\(queue.waiting.count) authorization requests of this app are already waiting"))
+            return
+        }
         let request = AuthorizationRequest(appID: appID, share: share, read: read, context: context)
         context.onEnd = { [weak self, weak request] in
             guard let self, let request else { return }

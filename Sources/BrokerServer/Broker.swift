@@ -29,6 +29,8 @@ public final class Broker {
     /// The in-memory copy of the app registry, kept in step with SQLite.
     var apps: [String: StoredApp] = [:]
     var sessions: [ObjectIdentifier: Session] = [:]
+    /// Open connections per peer uid, for the per-uid limit.
+    var connectionsByUID: [UInt32: Int] = [:]
     var callsServed: UInt64 = 0
     let startedMicros = Microseconds.now()
     var shutdownTimer: TimerToken?
@@ -64,11 +66,13 @@ public final class Broker {
     /// Opens the store, binds both sockets and serves until shut down; returns after a clean stop.
     public func run() throws(BrokerError) {
         signal(SIGPIPE, SIG_IGN)
+        Self.raiseFileLimit()
         Self.unblockShutdownSignals()
         for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
             throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
         }
         let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: configuration.durableAgainstPowerLoss ? .full : .normal)
+        if configuration.maxDatabasePages > 0 { try store.limitPageCount(configuration.maxDatabasePages) }
         anchorAuthenticator = MessageAuthenticator(key: try Self.anchorKey(store))
         try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)
         for app in try store.allApps() { apps[app.info.appID] = app }
@@ -110,6 +114,14 @@ public final class Broker {
         loop.execute { this.value.beginShutdown(reason: "requested") }
     }
 
+    /// Lets the daemon hold as many connections as the hard file limit allows.
+    private static func raiseFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
     /// A parent may have started us with SIGINT/SIGTERM blocked (the mask survives exec): unblock them.
     private static func unblockShutdownSignals() {
         var set = sigset_t()
@@ -120,7 +132,7 @@ public final class Broker {
     }
 
     private func startListening() throws(BrokerError) {
-        let limits = OutputLimits(highWater: configuration.outputHighWater)
+        let limits = OutputLimits(highWater: configuration.outputHighWater, stallTimeoutMicros: configuration.stallTimeoutMicros)
         appListener = try PipeListener(
             loop: loop, path: configuration.appSocketPath, mode: 0o666,
             maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits
@@ -146,9 +158,15 @@ public final class Broker {
         connection.context = session
         connection.delegate = self
         sessions[ObjectIdentifier(connection)] = session
+        if let uid = connection.peer?.uid { connectionsByUID[uid, default: 0] += 1 }
         logger.debug("connection opened", ["session": session.label])
         guard state == .running else {
             connection.close(with: .shuttingDown())
+            return
+        }
+        if let refusal = connectionLimitError(for: connection.peer) {
+            logger.warning("connection refused", ["session": session.label, "reason": refusal.message])
+            connection.close(with: refusal)
             return
         }
         if kind == .admin, !isAdminPeer(connection.peer) {
@@ -156,6 +174,18 @@ public final class Broker {
             logger.warning("admin connection refused", ["session": session.label, "uid": uid])
             connection.close(with: BrokerError(code: .permissionDenied, message: "uid \(uid) may not use the admin socket"))
         }
+    }
+
+    /// RESOURCE_EXHAUSTED when the global or the peer uid's connection limit is reached (this one counted).
+    private func connectionLimitError(for peer: PeerCredentials?) -> BrokerError? {
+        if sessions.count > configuration.maxConnections {
+            return BrokerError(code: .resourceExhausted, message: "the broker has reached its limit of \(configuration.maxConnections) connections")
+        }
+        guard let uid = peer?.uid else { return nil }
+        if connectionsByUID[uid, default: 0] > configuration.maxConnectionsPerUID {
+            return BrokerError(code: .resourceExhausted, message: "uid \(uid) has reached its limit of \(configuration.maxConnectionsPerUID) connections")
+        }
+        return nil
     }
 
     private func isAdminPeer(_ peer: PeerCredentials?) -> Bool {
@@ -195,6 +225,10 @@ extension Broker: PipeConnectionDelegate {
     /// Ends every call of the closed connection and forgets its session.
     public func connectionDidClose(_ connection: PipeConnection, error: BrokerError?) {
         guard let session = sessions.removeValue(forKey: ObjectIdentifier(connection)) else { return }
+        if let uid = connection.peer?.uid {
+            let left = connectionsByUID[uid, default: 1] - 1
+            connectionsByUID[uid] = left > 0 ? left : nil
+        }
         if let error { logger.warning("connection closed with an error", ["session": session.label, "error": error.description]) }
         logger.debug("connection closed", ["session": session.label, "calls_dropped": session.calls.count])
         for context in session.calls.values { endWithoutReply(context) }

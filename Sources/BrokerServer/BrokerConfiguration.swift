@@ -14,6 +14,16 @@ public struct BrokerConfiguration: Sendable {
     public var maxCallsInFlight: Int = 4_096
     /// Queued output bytes per connection at which the broker stops reading from it.
     public var outputHighWater: Int = 1024 * 1024
+    /// How long a connection may leave replies unread (paused at the high-water mark) before it is closed.
+    public var stallTimeoutMicros: Int64 = 30 * Microseconds.perSecond
+    /// Open connections allowed in all (both sockets).
+    public var maxConnections: Int = 16_384
+    /// Open connections allowed per peer uid.
+    public var maxConnectionsPerUID: Int = 8_192
+    /// Authorization requests one app may have waiting (queued behind its open prompt).
+    public var maxQueuedAuthorizationRequests: Int = 16
+    /// A cap on the database size in pages (SQLite max_page_count); 0 means SQLite's default.
+    public var maxDatabasePages: Int = 0
     /// How long in-flight calls get to finish after SIGTERM, in microseconds.
     public var shutdownGraceMicros: Int64 = 5 * Microseconds.perSecond
     /// A uid besides the daemon's own that may use the admin socket.

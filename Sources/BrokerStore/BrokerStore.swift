@@ -101,6 +101,11 @@ public final class BrokerStore: @unchecked Sendable {
         try apps.replaceTokenHash(appID: appID, hash: hash, now: now)
     }
 
+    /// Caps the database file at `pages` pages (SQLite `max_page_count`); writes past it fail as a full disk would.
+    public func limitPageCount(_ pages: Int) throws(BrokerError) {
+        try database.execute("PRAGMA max_page_count = \(max(1, pages))")
+    }
+
     /// The metadata blob stored under `key`, or nil.
     public func metaValue(_ key: String) throws(BrokerError) -> [UInt8]? {
         try meta.value(key)

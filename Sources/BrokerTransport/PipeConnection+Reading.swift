@@ -51,7 +51,15 @@ extension PipeConnection {
     func pauseForOutput() {
         guard !isPausedForOutput else { return }
         isPausedForOutput = true
+        stallEpisode &+= 1
         stopReading()
+        // A peer that stops reading for too long is cut off; its memory here stays bounded meanwhile.
+        let episode = stallEpisode
+        loop.schedule(afterMicros: outputLimits.stallTimeoutMicros) { [weak self] in
+            guard let self, self.isPausedForOutput, self.stallEpisode == episode, !self.isClosed else { return }
+            self.closingError = BrokerError(code: .resourceExhausted, message: "the peer stopped reading replies")
+            self.closeNow()
+        }
     }
 
     /// Reads again once queued output has drained below the low-water mark.

@@ -29,6 +29,8 @@ public final class PipeConnection {
     var isReading = false
     var isPausedForOutput = false
     var closeWhenFlushed = false
+    /// Counts output stalls, so a stall timer knows whether its stall is still the current one.
+    var stallEpisode: UInt64 = 0
     /// The error that is closing the connection, reported to the delegate on close.
     var closingError: BrokerError?
     /// True once `close` ran.
