@@ -24,3 +24,9 @@ test: proto-check
 
 clean:
 	rm -rf .build run data
+
+# make bench   side-by-side benchmark against a C libuv echo and gRPC C++ (benchmarks/run.sh; ~5 min)
+#              flags pass through: make bench BENCH_ARGS="--rounds 1 --duration 2"
+.PHONY: bench
+bench:
+	benchmarks/run.sh $(BENCH_ARGS)

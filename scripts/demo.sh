@@ -16,10 +16,11 @@ data_dir="$PWD/data"
 app_socket="$runtime_dir/app.sock"
 admin_socket="$runtime_dir/admin.sock"
 consent_policy="docs/examples/demo-policy.json"
-bin="$(swift build --show-bin-path)"
+# Release build: the demo imports 90 days of minute-level data, which an unoptimised build makes slow.
+bin="$(swift build -c release --show-bin-path)"
 
 echo "==> building"
-swift build
+swift build -c release
 
 mkdir -p "$runtime_dir"
 echo "==> starting healthbrokerd (data: $data_dir, sockets: $runtime_dir, consent policy: $consent_policy)"

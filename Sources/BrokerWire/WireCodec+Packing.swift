@@ -12,7 +12,12 @@ extension WireCodec {
         let size = packedSize(message)
         let start = buffer.count
         // Grows geometrically (unlike reserveCapacity), so appending many frames stays linear.
+        #if DEBUG
+        // Unoptimised builds append a repeatElement one element at a time; a zeroed array is a memset.
+        buffer += [UInt8](repeating: 0, count: FrameDecoder.headerSize + size)
+        #else
         buffer.append(contentsOf: repeatElement(0, count: FrameDecoder.headerSize + size))
+        #endif
         buffer.withUnsafeMutableBufferPointer { out in
             let frame = out.baseAddress.unsafelyUnwrapped + start
             FrameHeader.write(length: size, to: frame)

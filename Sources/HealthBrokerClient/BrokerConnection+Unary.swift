@@ -6,11 +6,13 @@ extension BrokerConnection {
     /// Runs one unary call and returns its response.
     ///
     /// `timeout` travels to the broker; the client also gives up 250 ms after it (DEADLINE_EXCEEDED),
-    /// so a hung broker cannot hang the caller. Task cancellation sends Cancel and throws CANCELLED at
-    /// once. A non-OK status is thrown as its `BrokerError`.
+    /// so a hung broker cannot hang the caller. While reconnecting, the call first waits for the link
+    /// (within `timeout`; without one it fails at once with UNAVAILABLE). Task cancellation sends
+    /// Cancel and throws CANCELLED at once. A non-OK status is thrown as its `BrokerError`.
     package func unary(_ request: Request, timeout: Duration?) async throws(BrokerError) -> Response {
         if Task.isCancelled { throw .callCancelled }
-        let id = try core.startUnary(request, timeout: timeout, waiter: nil)
+        let (core, left) = try await liveCore(timeout: timeout)
+        let id = try core.startUnary(request, timeout: left, waiter: nil)
         switch await core.awaitUnary(id) {
         case .response(let response): return response
         case .failure(let error): throw error
@@ -30,10 +32,21 @@ extension BrokerConnection {
             }
             DispatchQueue.global().async { completion(result) }
         }
-        do {
-            _ = try core.startUnary(request, timeout: timeout, waiter: waiter)
-        } catch {
-            DispatchQueue.global().async { completion(.failure(error)) }
+        if let core = link.withLock({ $0.isUp ? $0.core : nil }) {
+            do {
+                _ = try core.startUnary(request, timeout: timeout, waiter: waiter)
+            } catch {
+                DispatchQueue.global().async { completion(.failure(error)) }
+            }
+            return
+        }
+        Task {
+            do throws(BrokerError) {
+                let (core, left) = try await liveCore(timeout: timeout)
+                _ = try core.startUnary(request, timeout: left, waiter: waiter)
+            } catch {
+                DispatchQueue.global().async { completion(.failure(error)) }
+            }
         }
     }
 

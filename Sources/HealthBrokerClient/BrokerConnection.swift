@@ -5,18 +5,31 @@ import BrokerWire
 ///
 /// Blocking Unix socket, one reader thread, writes serialised under a lock. Call ids are 1, 2, 3, …
 /// When the connection ends (EOF, `close()`, a connection-level error from the broker) every pending
-/// call and stream fails — with UNAVAILABLE, or with the broker's connection-level status — and every
-/// later call fails at once with UNAVAILABLE. Releasing the last reference closes it.
+/// call and stream fails — with UNAVAILABLE, or with the broker's connection-level status — and is
+/// never retried. Without a `Reconnection` every later call then fails at once with UNAVAILABLE.
+/// With one, the connection reconnects in the background (see `BrokerConnection+Reconnect`): calls
+/// with a timeout wait for it up to that timeout, calls without fail at once. Releasing the last
+/// reference closes it.
 package final class BrokerConnection: Sendable {
-    /// The shared machinery; the reader thread holds it too.
-    let core: ConnectionCore
+    /// The current socket connection and the reconnection state.
+    let link: Locked<Link>
+    /// How to reconnect; nil: never.
+    let reconnection: Reconnection?
+    /// The socket path (or label) this connection was made with.
+    package let socketPath: String
 
-    private init(core: ConnectionCore) {
-        self.core = core
+    /// Wraps the open `core`, reconnecting per `reconnection` once it ends.
+    init(core: ConnectionCore, reconnection: Reconnection? = nil) {
+        self.link = Locked(Link(core: core))
+        self.reconnection = reconnection
+        self.socketPath = core.socketPath
+        watchEnd(of: core)
     }
 
     deinit {
+        let (core, _, watchers) = endLink(.connectionClosed(socketPath, "the connection was released"))
         core.close(reason: "the connection was released")
+        for watcher in watchers { watcher.finish() }
     }
 
     /// Connects to the broker socket at `socketPath` (no Hello is sent).
@@ -32,22 +45,43 @@ package final class BrokerConnection: Sendable {
         BrokerConnection(core: try ConnectionCore.adopt(socketFD: fd, label: label))
     }
 
-    /// The socket path (or label) this connection was made with.
-    package var socketPath: String { core.socketPath }
-
-    /// True once the connection has ended; every new call then fails with UNAVAILABLE.
-    package var isClosed: Bool { core.closedError != nil }
-
-    /// Calls registered and not yet finished from the caller's side.
-    package var pendingCallCount: Int { core.pendingCallCount }
-
-    /// Closes the connection; pending calls and streams fail with UNAVAILABLE. Idempotent.
-    package func close() {
-        core.close(reason: "closed by the client")
+    /// True once the connection has ended for good; every new call then fails at once.
+    package var isClosed: Bool {
+        link.withLock { link in
+            if case .ended = link.phase { return true }
+            return reconnection == nil && link.core.closedError != nil
+        }
     }
 
-    /// Writes `bytes` to the socket as they are (tests send malformed frames with it).
+    /// True while calls go straight to the broker (connected, and not closed or reconnecting).
+    package var isConnected: Bool { link.withLock { $0.isUp } }
+
+    /// Calls registered on the current socket connection and not yet finished from the caller's side.
+    package var pendingCallCount: Int { currentCore.pendingCallCount }
+
+    /// The current (or last) socket connection.
+    var currentCore: ConnectionCore { link.withLock { $0.core } }
+
+    /// Closes the connection for good; pending calls and streams fail with UNAVAILABLE, and so does
+    /// every later call. Stops reconnecting. Idempotent.
+    package func close() {
+        let reason = "closed by the client"
+        let (core, waiters, watchers) = endLink(.connectionClosed(socketPath, reason))
+        core.close(reason: reason)
+        for waiter in waiters { waiter.resume(returning: .failure(.connectionClosed(socketPath, reason))) }
+        for watcher in watchers { watcher.finish() }
+    }
+
+    /// Writes `bytes` to the current socket as they are (tests send malformed frames with it).
     package func sendRaw(_ bytes: [UInt8]) throws(BrokerError) {
-        try core.sendRaw(bytes)
+        try currentCore.sendRaw(bytes)
+    }
+
+    /// Ends the link with `error`; returns the current core and whom to resume and finish.
+    private func endLink(_ error: BrokerError) -> (ConnectionCore, [Link.Waiter], [AsyncStream<ConnectionState>.Continuation]) {
+        link.withLock { link in
+            let (waiters, watchers) = link.end(error)
+            return (link.core, waiters, watchers)
+        }
     }
 }

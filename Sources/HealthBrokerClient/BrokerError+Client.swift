@@ -27,4 +27,9 @@ extension BrokerError {
     static func malformedReply(_ error: BrokerError) -> BrokerError {
         .internal("the broker sent a malformed frame: \(error.message)")
     }
+
+    /// The client stopped reconnecting after `attempts` failed attempts; `last` is why the last failed.
+    static func reconnectGaveUp(_ socketPath: String, attempts: Int, last: BrokerError?) -> BrokerError {
+        BrokerError(code: .unavailable, message: "gave up reconnecting to the broker at \(socketPath) after \(attempts) attempts" + (last.map { ": \($0.message)" } ?? ""))
+    }
 }

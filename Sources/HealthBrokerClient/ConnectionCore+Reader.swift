@@ -65,27 +65,29 @@ extension ConnectionCore {
             } catch {
                 badFrame = .malformedReply(error)
             }
-            let stop = table.withLock { table in
+            // `closedWith`: the error later calls get, when this closed the table.
+            let (stop, closedWith): (Bool, BrokerError?) = table.withLock { table in
                 for frame in frames {
                     if frame.callID == 0 {
                         let error = frame.status?.error ?? .connectionClosed(socketPath, "the broker closed the connection")
                         let later = BrokerError.connectionClosed(socketPath, "the broker closed the connection: \(error)")
-                        table.close(failingPendingWith: error, laterCallsWith: later, into: &deliveries)
-                        return true
+                        let closedNow = table.close(failingPendingWith: error, laterCallsWith: later, into: &deliveries)
+                        return (true, closedNow ? later : nil)
                     }
                     if let delivery = table.receive(frame) { deliveries.append(delivery) }
                 }
                 if let badFrame {
                     let later = BrokerError.connectionClosed(socketPath, badFrame.message)
-                    table.close(failingPendingWith: badFrame, laterCallsWith: later, into: &deliveries)
-                    return true
+                    let closedNow = table.close(failingPendingWith: badFrame, laterCallsWith: later, into: &deliveries)
+                    return (true, closedNow ? later : nil)
                 }
-                return false
+                return (false, nil)
             }
             frames.removeAll(keepingCapacity: true)
             deliver(&deliveries)
             if stop {
                 _ = shutdown(socketFD, Int32(SHUT_RDWR))
+                if let closedWith { announceClosed(closedWith) }
                 return
             }
         }

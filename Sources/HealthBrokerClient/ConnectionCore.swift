@@ -11,8 +11,8 @@ import BrokerWire
 /// deadlines, and resumes most waiters; it never writes, so a broker that stops reading cannot wedge
 /// it. Callers' threads register calls and write frames (`FrameWriter`, one at a time).
 ///
-/// Locks: `table` (an NSLock) guards all call state; `FrameWriter` has its own. They are never nested,
-/// and no waiter is resumed while either is held.
+/// Locks: `table` (an NSLock) guards all call state; `FrameWriter` and `closeHook` have their own.
+/// They are never nested, and no waiter is resumed (nor the close hook run) while one is held.
 ///
 /// Lifetime: the reader thread holds the core until it exits; `BrokerConnection` holds it and closes
 /// it when released. The descriptors stay open until `deinit`, when nothing can use them any more,
@@ -37,6 +37,8 @@ final class ConnectionCore: Sendable {
     let table = Locked(CallTable<CallWaiter>())
     /// Serialised frame output.
     let writer: FrameWriter
+    /// Who to tell, once, that the connection ended (see `onClose`).
+    let closeHook = Locked(CloseHook.unset)
 
     /// Takes ownership of the connected `socketFD` and of the wake pipe.
     init(socketPath: String, socketFD: Int32, wakePipe: (read: Int32, write: Int32)) {
@@ -100,7 +102,9 @@ final class ConnectionCore: Sendable {
             $0.close(failingPendingWith: pendingError, laterCallsWith: laterError, into: &deliveries)
         }
         for delivery in deliveries { delivery.waiter.deliver(delivery.event) }
-        if closedNow { _ = Glibc.shutdown(socketFD, Int32(SHUT_RDWR)) }
+        guard closedNow else { return }
+        _ = Glibc.shutdown(socketFD, Int32(SHUT_RDWR))
+        announceClosed(laterError)
     }
 
     /// Writes `frame`. On failure the connection is shut down (after forgetting call `discarding`,

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Confinement: `value` is touched only inside `withLock`, which holds the lock for the whole body;
 /// that is what makes the `@unchecked Sendable` sound. Bodies must not block, must not resume
-/// continuations or call user code, and must not take another `Locked` (no lock nesting).
+/// continuations or call user code, and must not take another `Locked` (no lock nesting). The one
+/// exception is yielding to an `AsyncStream` continuation (`Link.publish`): it only enqueues the value.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -3,7 +3,10 @@ import BrokerWire
 
 /// The consumer side of one streaming call: starts it, takes items, grants credit, cancels on drop.
 ///
-/// Confinement: `callID` and `finished` are touched only by `next()`, which the AsyncIterator contract
+/// The call stays on the socket connection it started on (`core`), even if the `BrokerConnection`
+/// reconnects meanwhile: it then ends with UNAVAILABLE like every call pending when the link went down.
+///
+/// Confinement: `core`, `callID` and `finished` are touched only by `next()`, which the AsyncIterator contract
 /// runs for one consumer at a time (never concurrently), and by `deinit`, which runs after the last
 /// use; that is what makes the `@unchecked Sendable` sound.
 final class StreamCursor: @unchecked Sendable {
@@ -11,6 +14,7 @@ final class StreamCursor: @unchecked Sendable {
     private let request: Request
     private let timeout: Duration?
     private let window: UInt32
+    private var core: ConnectionCore?
     private var callID: UInt64 = 0
     private var finished = false
 
@@ -23,27 +27,33 @@ final class StreamCursor: @unchecked Sendable {
     }
 
     deinit {
-        if callID != 0, !finished { connection.core.cancel(callID) }
+        if let core, callID != 0, !finished { core.cancel(callID) }
     }
 
     /// The next item; starts the call first if needed. After the end or an error: nil.
     func next() async throws(BrokerError) -> StreamItem? {
         guard !finished else { return nil }
-        if callID == 0 {
+        let core: ConnectionCore
+        if let started = self.core {
+            core = started
+        } else {
             if Task.isCancelled {
                 finished = true
                 throw .callCancelled
             }
             do {
-                callID = try connection.core.startStream(request, timeout: timeout, window: window)
+                let (live, left) = try await connection.liveCore(timeout: timeout)
+                callID = try live.startStream(request, timeout: left, window: window)
+                core = live
+                self.core = live
             } catch {
                 finished = true
                 throw error
             }
         }
-        switch await connection.core.nextStreamEvent(callID) {
+        switch await core.nextStreamEvent(callID) {
         case .item(let item, let grant):
-            if grant > 0 { connection.core.grant(callID, items: grant) }
+            if grant > 0 { core.grant(callID, items: grant) }
             return item
         case .end:
             finished = true
@@ -53,7 +63,7 @@ final class StreamCursor: @unchecked Sendable {
             throw error
         case .response:
             finished = true
-            connection.core.cancel(callID)
+            core.cancel(callID)
             throw .unexpectedResponse(request.methodName)
         }
     }

@@ -34,13 +34,13 @@ enum DemoDataCommand {
         if !writer.isStandardOutput { Console.output("wrote \(count) samples (\(range.description)) to \(path)") }
     }
 
-    /// Imports the samples as `appID`, one batch in flight while the next is generated.
+    /// Imports the samples as `appID`, two batches in flight while the next is generated.
     static func importSamples(
         _ generator: DemoDataGenerator, range: DemoDataRange, appID: String, batchSize: Int, context: CommandContext
     ) async throws(CommandFailure) {
         let admin = try await context.connectAdmin()
         defer { admin.close() }
-        let importer = SampleImporter(admin: admin, appID: appID)
+        let importer = SampleImporter(admin: admin, appID: appID, maxInFlight: 2)
         importer.progress.update("generating \(range.description) as \(appID)…")
         do throws(BatchFailure) {
             var pending: [Sample] = []

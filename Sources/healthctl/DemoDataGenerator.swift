@@ -127,14 +127,14 @@ struct DemoDataGenerator {
     /// The chance, per awake minute, that a walking bout starts at `hour` (UTC).
     static func walkingChance(hour: Int) -> Double {
         switch hour {
-        case 6..<8: 0.03
-        case 8..<9: 0.05
-        case 9..<12: 0.02
-        case 12..<13: 0.06
-        case 13..<17: 0.018
-        case 17..<19: 0.04
-        case 19..<22: 0.02
-        default: 0.01
+        case 6..<8: 0.025
+        case 8..<9: 0.04
+        case 9..<12: 0.016
+        case 12..<13: 0.05
+        case 13..<17: 0.014
+        case 17..<19: 0.032
+        case 19..<22: 0.016
+        default: 0.008
         }
     }
 

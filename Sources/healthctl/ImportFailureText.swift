@@ -32,6 +32,10 @@ enum ImportFailureText {
             lines.append("the sample it named: \(SampleLineWriter.line(for: failure.batch.samples[index]))")
         }
         lines.append("\(imported) samples imported before it (nothing of that batch)")
+        if failure.error.code == .alreadyExists {
+            lines.append("these UUIDs were stored before with other values (by another version of the generator?): "
+                + "use another --seed, or remove the app and its samples first")
+        }
         return CommandFailure(lines)
     }
 

@@ -2,9 +2,13 @@
 struct JSONSampleLine: Decodable {
     /// A JSON object key by name, so unknown keys can be named in errors.
     struct Key: CodingKey {
+        /// The key's name.
         let stringValue: String
+        /// Object keys have no integer form.
         var intValue: Int? { nil }
+        /// The key named `stringValue`.
         init(stringValue: String) { self.stringValue = stringValue }
+        /// Object keys have no integer form.
         init?(intValue: Int) { nil }
     }
 
@@ -14,16 +18,27 @@ struct JSONSampleLine: Decodable {
         "source", "created", "created_us",
     ]
 
+    /// `"uuid"`.
     var uuid: String?
+    /// `"type"`: identifier or alias.
     var type: String?
+    /// `"start"`: ISO-8601 text.
     var start: String?
+    /// `"start_us"`.
     var startMicros: Int64?
+    /// `"end"`: ISO-8601 text.
     var end: String?
+    /// `"end_us"`.
     var endMicros: Int64?
+    /// `"value"`.
     var value: Double?
+    /// `"unit"`.
     var unit: String?
+    /// `"category"`.
     var category: Int64?
+    /// `"workout"`.
     var workout: JSONWorkout?
+    /// `"metadata"`.
     var metadata: [String: String]?
 
     /// Decodes the known keys; an unknown key is an error naming it.
@@ -67,8 +82,12 @@ struct JSONWorkout: Decodable {
         case activity, durationSeconds = "duration_s", energyKcal = "energy_kcal", distanceMeters = "distance_m"
     }
 
+    /// `"activity"` (required).
     var activity: String
+    /// `"duration_s"`.
     var durationSeconds: Double?
+    /// `"energy_kcal"`.
     var energyKcal: Double?
+    /// `"distance_m"`.
     var distanceMeters: Double?
 }

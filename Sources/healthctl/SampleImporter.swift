@@ -1,7 +1,11 @@
 import BrokerCore
 import HealthBrokerClient
 
-/// Sends batches to the broker as one source app, one call in flight while the next batch is prepared.
+/// Sends batches to the broker as one source app, with calls in flight while the next batch is prepared.
+///
+/// With `maxInFlight` 1 (file imports) a batch is sent only once the one before it was committed,
+/// so a failure leaves exactly the earlier batches stored. Generated data may keep two in flight,
+/// letting the broker decode one batch while it stores the other.
 final class SampleImporter {
     /// What has been accepted so far.
     private(set) var tally = ImportTally()
@@ -9,19 +13,21 @@ final class SampleImporter {
     let progress: ProgressLine
     private let admin: BrokerAdmin
     private let appID: String
+    private let maxInFlight: Int
     private let started = ContinuousClock.now
-    private var inFlight: (batch: ImportBatch, call: Task<SaveResult, any Error>)?
+    private var inFlight: [(batch: ImportBatch, call: Task<SaveResult, any Error>)] = []
 
-    /// An importer that stores samples as saved by `appID`.
-    init(admin: BrokerAdmin, appID: String, progress: ProgressLine = ProgressLine()) {
+    /// An importer that stores samples as saved by `appID`, with up to `maxInFlight` calls outstanding.
+    init(admin: BrokerAdmin, appID: String, maxInFlight: Int = 1, progress: ProgressLine = ProgressLine()) {
         self.admin = admin
         self.appID = appID
+        self.maxInFlight = max(1, maxInFlight)
         self.progress = progress
     }
 
-    /// Waits for the batch in flight, then sends `batch` without waiting for its answer.
+    /// Sends `batch` without waiting for its answer, once fewer than `maxInFlight` calls are outstanding.
     func submit(_ batch: ImportBatch) async throws(BatchFailure) {
-        try await drain()
+        while inFlight.count >= maxInFlight { try await awaitOldest() }
         guard !batch.samples.isEmpty else {
             tally.imported += batch.repeats
             tally.alreadyPresent += batch.repeats
@@ -30,24 +36,12 @@ final class SampleImporter {
         let admin = self.admin
         let appID = self.appID
         let samples = batch.samples
-        inFlight = (batch, Task { try await admin.importSamples(samples, as: appID) })
+        inFlight.append((batch, Task { try await admin.importSamples(samples, as: appID) }))
     }
 
-    /// Waits for the batch in flight, if any, and counts its answer.
+    /// Waits for every call in flight and counts their answers; the first failure is thrown.
     func drain() async throws(BatchFailure) {
-        guard let (batch, call) = inFlight else { return }
-        inFlight = nil
-        let result: SaveResult
-        do {
-            result = try await call.value
-        } catch let error as BrokerError {
-            throw BatchFailure(batch: batch, error: error)
-        } catch {
-            throw BatchFailure(batch: batch, error: .internal("\(error)"))
-        }
-        tally.imported += result.saved + result.unchanged + batch.repeats
-        tally.alreadyPresent += result.unchanged + batch.repeats
-        progress.update(tally.progressLine(seconds: elapsedSeconds))
+        while !inFlight.isEmpty { try await awaitOldest() }
     }
 
     /// Waits for the last batch and prints the summary line.
@@ -60,5 +54,23 @@ final class SampleImporter {
     var elapsedSeconds: Double {
         let (seconds, attoseconds) = started.duration(to: .now).components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// Waits for the oldest call and counts its answer; on failure, the later calls are left to finish on their own.
+    private func awaitOldest() async throws(BatchFailure) {
+        let (batch, call) = inFlight.removeFirst()
+        let result: SaveResult
+        do {
+            result = try await call.value
+        } catch let error as BrokerError {
+            inFlight.removeAll()
+            throw BatchFailure(batch: batch, error: error)
+        } catch {
+            inFlight.removeAll()
+            throw BatchFailure(batch: batch, error: .internal("\(error)"))
+        }
+        tally.imported += result.saved + result.unchanged + batch.repeats
+        tally.alreadyPresent += result.unchanged + batch.repeats
+        progress.update(tally.progressLine(seconds: elapsedSeconds))
     }
 }

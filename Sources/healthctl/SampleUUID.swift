@@ -9,7 +9,10 @@ enum SampleUUID {
 
     /// The version 5 UUID of `name` in `namespace`, lower-case 8-4-4-4-12.
     static func v5(namespace: [UInt8], name: String) -> String {
-        var hash = Array(SHA1.digest(namespace + Array(name.utf8)).prefix(16))
+        var input = namespace
+        input.append(contentsOf: name.utf8)
+        var hash = SHA1.digest(input)
+        hash.removeLast(4)
         hash[6] = hash[6] & 0x0F | 0x50
         hash[8] = hash[8] & 0x3F | 0x80
         return format(hash)
@@ -68,13 +71,16 @@ enum SampleUUID {
 
     /// `bytes` (16 of them) as lower-case 8-4-4-4-12 text.
     static func format(_ bytes: [UInt8]) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
+        let hex: [UInt8] = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]  // 0-9 a-f
+        var text = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        var position = 0
+        var index = 0
+        while index < bytes.count {
+            if index == 4 || index == 6 || index == 8 || index == 10 { position += 1 }
+            text[position] = hex[Int(bytes[index] >> 4)]
+            text[position + 1] = hex[Int(bytes[index] & 0x0F)]
+            position += 2
+            index += 1
         }
         return String(decoding: text, as: UTF8.self)
     }

@@ -199,7 +199,8 @@ struct HardeningTests {
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // Signal once the load is flowing (some calls already answered), with most still in flight.
+        try await waitUntil(seconds: 30) { outcomes.entries.contains("ok") }
         kill(daemon.pid, SIGTERM)
         await load.value
         #expect(try daemon.stop() == 0)

@@ -34,7 +34,7 @@ struct AnchoredChangesTests {
         #expect(call.timeoutMicros == 0)
         #expect(call.initialCredit == SampleSequence.pageWindow)
         #expect(stream.sent == pages.count)
-        #expect(!broker.controlFrames.current.contains(.cancel(callID: stream.callID)))
+        #expect(!broker.controlFrames.contains(.cancel(callID: stream.callID)))
     }
 
     @Test func noAnchorSendsAnEmptyOneAndNoChangesStillGiveAnAnchor() async throws {

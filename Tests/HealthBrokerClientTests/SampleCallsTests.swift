@@ -202,7 +202,7 @@ struct SampleCallsTests {
             break
         }
         let callID = try #require(broker.lastCall?.callID)
-        #expect(await waitUntil { broker.controlFrames.current.contains(.cancel(callID: callID)) })
+        #expect(await waitUntil { broker.controlFrames.contains(.cancel(callID: callID)) })
     }
 
     @Test func observeThrowsTheBrokersError() async throws {

@@ -61,14 +61,14 @@ struct SampleSequenceTests {
         #expect(received == pages.flatMap { $0 })
         #expect(stream.sent == pages.count + 1)
 
-        let credits = broker.controlFrames.current.compactMap { frame -> UInt32? in
+        let credits = broker.controlFrames.compactMap { frame -> UInt32? in
             if case .credit(let id, let items) = frame, id == stream.callID { items } else { nil }
         }
         #expect(credits.allSatisfy { $0 == SampleSequence.pageWindow / 2 })
         let granted = window + credits.reduce(0) { $0 + Int($1) }
         #expect(granted >= pages.count + 1)
         #expect(granted <= pages.count + 1 + window)
-        #expect(!broker.controlFrames.current.contains(.cancel(callID: stream.callID)))
+        #expect(!broker.controlFrames.contains(.cancel(callID: stream.callID)))
     }
 
     @Test func noCreditIsGrantedUntilPagesAreTaken() async throws {
@@ -84,12 +84,12 @@ struct SampleSequenceTests {
         #expect(await waitUntil { stream.sent == window })
         try await Task.sleep(for: .milliseconds(50))
         #expect(stream.sent == window)
-        #expect(broker.controlFrames.current.isEmpty)
+        #expect(broker.controlFrames.isEmpty)
 
         // Taking page window/2 grants half a window back.
         for _ in 0..<(3 * (window / 2 - 1) + 1) { _ = try await iterator.next() }
-        #expect(await waitUntil { !broker.controlFrames.current.isEmpty })
-        #expect(broker.controlFrames.current == [.credit(callID: stream.callID, items: UInt32(window / 2))])
+        #expect(await waitUntil { !broker.controlFrames.isEmpty })
+        #expect(broker.controlFrames == [.credit(callID: stream.callID, items: UInt32(window / 2))])
         #expect(await waitUntil { stream.sent == window + window / 2 })
     }
 
@@ -105,7 +105,7 @@ struct SampleSequenceTests {
             break
         }
         #expect(first == SampleFixtures.step(0))
-        #expect(await waitUntil { broker.controlFrames.current.contains(.cancel(callID: stream.callID)) })
+        #expect(await waitUntil { broker.controlFrames.contains(.cancel(callID: stream.callID)) })
     }
 
     @Test func cancellingTheTaskCancelsTheCall() async throws {
@@ -123,7 +123,7 @@ struct SampleSequenceTests {
         task.cancel()
         let error = await #expect(throws: BrokerError.self) { try await task.value }
         #expect(error?.code == .cancelled)
-        #expect(await waitUntil { broker.controlFrames.current.contains(.cancel(callID: stream.callID)) })
+        #expect(await waitUntil { broker.controlFrames.contains(.cancel(callID: stream.callID)) })
     }
 
     @Test func theBrokersErrorIsThrownAfterThePagesBeforeIt() async throws {

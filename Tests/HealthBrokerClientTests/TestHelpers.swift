@@ -1,4 +1,5 @@
 import Foundation
+import HealthBrokerClient
 
 /// A value shared between a test and the callbacks it observes, guarded by an `NSLock`.
 final class Shared<Value>: @unchecked Sendable {
@@ -60,5 +61,21 @@ final class Gate: @unchecked Sendable {
         waiters = []
         lock.unlock()
         for waiter in released { waiter.resume() }
+    }
+}
+
+/// The error of `result`, if any.
+func failure<T, E: Error>(_ result: Result<T, E>) -> BrokerError? {
+    if case .failure(let error) = result { return error as? BrokerError ?? BrokerError(code: .unknown, message: "\(error)") }
+    return nil
+}
+
+/// The error an async typed-throwing body throws, if any.
+func failure<T>(_ body: () async throws(BrokerError) -> T) async -> BrokerError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
     }
 }

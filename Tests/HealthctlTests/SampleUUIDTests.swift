@@ -17,6 +17,16 @@ import Testing
         #expect(Self.hex(SHA1.digest(Array(message.utf8))) == digest)
     }
 
+    @Test(arguments: [
+        (55, "c1c8bbdc22796e28c0e15163d20899b65621d65a"), (56, "c2db330f6083854c99d4b5bfb6e8f29f201be699"),
+        (63, "03f09f5b158a7a8cdad920bddc29b81c18a551f5"), (64, "0098ba824b5c16427bd7a1122a5a442a25ec644d"),
+        (65, "11655326c708d70319be2610e8a57d9a5b959d3b"), (119, "ee971065aaa017e0632a8ca6c77bb3bf8b1dfc56"),
+        (120, "f34c1488385346a55709ba056ddd08280dd4c6d6"), (128, "ad5b3fdbcb526778c2839d2f151ea753995e26a0"),
+    ])
+    func sha1AtThePaddingBoundaries(length: Int, digest: String) {
+        #expect(Self.hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: length))) == digest)
+    }
+
     @Test func sha1OfAMillionAs() {
         #expect(Self.hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: 1_000_000))) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }

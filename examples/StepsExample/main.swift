@@ -77,14 +77,14 @@ await CommandLineTool.run(spec: spec) { command in
     let now = Date.now
     let predicate = HealthStore.predicateForSamples(withStart: queryStartDate, end: now, options: .strictStartDate)
     print("earliest authorized date for steps: \(authorizationDate.map(instant) ?? "none (full access or no access: the app cannot tell which)")")
-    print("query: steps starting from \(instant(queryStartDate)) to \(instant(now)), summed per day in \(timeZone.identifier)")
+    print("query: steps starting from \(instant(queryStartDate)) to \(instant(now)), summed per day in \(zoneName)")
 
     // 3. One statistics query: the sum per calendar day in the chosen zone, buckets aligned to its midnight.
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
     let query = StatisticsQuery(
         type: .stepCount, predicate: predicate, options: .sum, interval: .day,
-        anchorMicros: micros(calendar.startOfDay(for: queryStartDate)), timeZone: timeZone.identifier)
+        anchorMicros: micros(calendar.startOfDay(for: queryStartDate)), timeZone: zoneName)
     print("")
     do {
         let result = try await store.statistics(query)
@@ -97,7 +97,7 @@ await CommandLineTool.run(spec: spec) { command in
     print("")
     if let authorizationDate, authorizationDate >= intendedStartDate {
         print("Note: the person limited this app's access to steps from \(instant(authorizationDate)).")
-        print("Steps before \(day(queryStartDate, calendar)) are unknown to this app, not absent: a full history may exist")
+        print("Steps before \(instant(queryStartDate)) are unknown to this app, not absent: a full history may exist")
         print("outside the range it may read, so these totals (and any trend or baseline built on them) come from")
         print("partial data. Granting full access would show the whole \(intendedDays) days.")
     } else if authorizationDate != nil {
@@ -118,12 +118,13 @@ func printDailyTotals(_ result: StatisticsResult, calendar: Calendar, queryStart
     let largest = buckets.compactMap(\.sum).max() ?? 0
     print("daily step totals (\(result.unit)), \(buckets.count) day\(buckets.count == 1 ? "" : "s") with data:")
     for bucket in buckets {
-        let start = Date(timeIntervalSince1970: Double(bucket.startMicros) / 1e6)
-        let end = Date(timeIntervalSince1970: Double(bucket.endMicros) / 1e6)
+        // The broker may clip the first and last buckets to the query's range: look at the whole calendar day.
+        let start = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(bucket.startMicros) / 1e6))
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start
         let total = bucket.sum ?? 0
         let bar = String(repeating: "#", count: largest > 0 ? Int((total / largest * 30).rounded()) : 0)
         var note = ""
-        if start < queryStart { note = "  (from \(time(queryStart, calendar)): the query starts there)" }
+        if start < queryStart { note = "  (from \(time(queryStart, calendar)), where the query starts)" }
         if end > now { note = "  (so far today)" }
         let steps = String(Int(total.rounded()))
         let padded = String(repeating: " ", count: max(0, 7 - steps.count)) + steps

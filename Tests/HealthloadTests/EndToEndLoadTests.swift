@@ -1,0 +1,81 @@
+import Foundation
+@testable import healthload
+import HealthBrokerClient
+import TestSupport
+import Testing
+
+/// healthload's runner against a real daemon: the counts must add up.
+@Suite("healthload end to end", .serialized)
+struct EndToEndLoadTests {
+    private func options(_ daemon: DaemonProcess) -> LoadOptions {
+        var options = LoadOptions(socketPath: daemon.appSocket, adminSocketPath: daemon.adminSocket)
+        options.connections = 2
+        options.depth = 8
+        options.warmupSeconds = 0.2
+        options.durationSeconds = 1
+        options.mix = try! OperationMix(parsing: "ping:8,easd:1,status:1,query:1,save:1")
+        options.querySamples = 20
+        options.saveBatch = 5
+        options.payloadBytes = 16
+        options.verify = true
+        options.quiet = true
+        return options
+    }
+
+    @Test func aClosedLoopMixRunsForASecondAndEveryCountAddsUp() async throws {
+        let daemon = try DaemonProcess()
+        let report = try await LoadRunner(options: options(daemon)).run()
+
+        #expect(report.errors.isEmpty, "errors: \(report.errors)")
+        #expect(report.failed == 0)
+        #expect(report.completed > 0)
+        #expect(report.completed + 0 == report.started, "every started call ended")
+        #expect(report.succeeded + report.failed == report.completed)
+        #expect(report.operations.map(\.operation) == ["ping", "easd", "status", "query", "save"])
+        #expect(report.operations.reduce(0) { $0 + $1.started } == report.started)
+        #expect(report.operations.reduce(0) { $0 + $1.completed } == report.completed)
+        #expect(report.operations.reduce(0) { $0 + $1.succeeded } == report.succeeded)
+        for operation in report.operations {
+            #expect(operation.completed > 0, "\(operation.operation) never ran")
+            #expect(operation.succeeded + operation.failed == operation.completed)
+            #expect(operation.latency.count == operation.succeeded)
+        }
+        #expect(report.latency.count == report.succeeded)
+        #expect(report.latency.p50Micros > 0 && report.latency.p50Micros <= report.latency.p99Micros)
+        #expect(report.latency.p99Micros <= report.latency.maxMicros)
+        #expect(report.bytesSent > 0 && report.bytesReceived > 0)
+        #expect(abs(report.measuredSeconds - 1) < 0.01)
+        #expect(report.broker.pid == daemon.pid)
+        #expect(report.broker.pidSource == "SO_PEERCRED")
+        #expect(report.broker.cpuSeconds != nil)
+        #expect(report.broker.framesSent.map { $0 >= report.completed } == true)
+        let query = try #require(report.operations.first { $0.operation == "query" })
+        #expect(query.streamItems == query.succeeded)  // 20 samples: one page each
+
+        // The report files.
+        let json = try ReportFiles.json(report)
+        let decoded = try JSONDecoder().decode(LoadReport.self, from: json)
+        #expect(decoded.completed == report.completed)
+        #expect(LatencyPlot(report: report).svg().contains("<polyline"))
+    }
+
+    @Test func aSecondRunReusesTheAppAndAnOpenLoopKeepsItsPace() async throws {
+        let daemon = try DaemonProcess()
+        _ = try await LoadRunner(options: { var o = options(daemon); o.durationSeconds = 0.3; return o }()).run()
+
+        var open = options(daemon)
+        open.rate = 2_000
+        open.depth = nil
+        open.mix = try OperationMix(parsing: "ping:3,easd:1")
+        let report = try await LoadRunner(options: open).run()
+        #expect(report.errors.isEmpty, "errors: \(report.errors)")
+        #expect(report.configuration.mode == "open")
+        #expect(report.completed == report.started)
+        // 2,000 calls/s for 1 s, spread over two connections.
+        #expect(report.started + report.unsent >= 1_990 && report.started + report.unsent <= 2_010)
+        #expect(report.unsent == 0)
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        #expect(try await admin.listApps().filter { $0.appID.hasPrefix("healthload.") }.count == 1)
+    }
+}
