@@ -45,6 +45,8 @@ let package = Package(
         .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "CommandLineSupport"]),
         // The load driver (issue: load testing); talks to a running broker over its real sockets.
         .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "CommandLineSupport"]),
+        // Scenario measurements for BENCHMARKS: big clamped query, durable ingest, idle connections.
+        .executableTarget(name: "BrokerScenarios", dependencies: ["HealthBrokerClient", "BrokerWire", "CommandLineSupport"]),
         // libFuzzer entry point for the frame decoder and codec (built only by scripts/fuzz.sh).
         .executableTarget(name: "FrameFuzzer", dependencies: ["BrokerWire", "BrokerCore"]),
         .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample"),

@@ -29,8 +29,9 @@ enum AppsCommands {
     /// Removes an app and says how many of its connections were closed.
     static func remove(_ command: ParsedCommand, context: CommandContext) async throws {
         let id = try appID(command)
+        let deleteData = command.flag("delete-data")
         let closed = try await context.withAdmin { admin throws(BrokerError) in
-            try await admin.removeApp(id)
+            try await admin.removeApp(id, deleteData: deleteData)
         }
         Console.output(
             context.json

@@ -62,10 +62,11 @@ enum HealthctlSpec {
         summary: "List the registered apps (never their tokens)."
     )
 
-    /// `healthctl apps remove APP_ID`.
+    /// `healthctl apps remove APP_ID [--delete-data]`.
     static let remove = CommandSpec(
         "remove",
-        summary: "Remove an app and close its open connections.",
+        summary: "Remove an app, drop its grants and close its open connections; its samples stay unless --delete-data.",
+        options: [.flag("delete-data", help: "Also delete every sample the app saved (they are the person's data: think twice).")],
         positionals: [PositionalSpec("APP_ID", help: "The app to remove.")]
     )
 
