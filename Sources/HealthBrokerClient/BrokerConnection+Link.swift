@@ -12,11 +12,10 @@ extension BrokerConnection {
         while true {
             switch link.withLock({ $0.route(mayWait: timeout != nil) }) {
             case .use(let core):
-                return (core, timeout)
+                guard let error = core.closedError else { return (core, timeout) }
+                coreEnded(core, error)  // it ended and the hook has not run yet: mark it, then route again
             case .fail(let error):
                 throw error
-            case .noticeEnd(let core, let error):
-                coreEnded(core, error)
             case .wait(let id):
                 let budget = timeout ?? .zero  // only calls with a timeout wait
                 let core = try await awaitLink(id, timeout: budget - (ContinuousClock.now - started)).get()

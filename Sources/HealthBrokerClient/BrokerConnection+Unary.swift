@@ -32,7 +32,7 @@ extension BrokerConnection {
             }
             DispatchQueue.global().async { completion(result) }
         }
-        if let core = link.withLock({ $0.isUp ? $0.core : nil }) {
+        if let core = liveUpCore {
             do {
                 _ = try core.startUnary(request, timeout: timeout, waiter: waiter)
             } catch {

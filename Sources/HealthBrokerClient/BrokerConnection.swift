@@ -47,14 +47,18 @@ package final class BrokerConnection: Sendable {
 
     /// True once the connection has ended for good; every new call then fails at once.
     package var isClosed: Bool {
-        link.withLock { link in
-            if case .ended = link.phase { return true }
-            return reconnection == nil && link.core.closedError != nil
-        }
+        let (ended, core) = link.withLock { ($0.isEnded, $0.core) }
+        return ended || (reconnection == nil && core.closedError != nil)
     }
 
     /// True while calls go straight to the broker (connected, and not closed or reconnecting).
-    package var isConnected: Bool { link.withLock { $0.isUp } }
+    package var isConnected: Bool { liveUpCore != nil }
+
+    /// The current connection if the link is up on it and it has not ended.
+    var liveUpCore: ConnectionCore? {
+        guard let core = link.withLock({ $0.upCore }), core.closedError == nil else { return nil }
+        return core
+    }
 
     /// Calls registered on the current socket connection and not yet finished from the caller's side.
     package var pendingCallCount: Int { currentCore.pendingCallCount }

@@ -125,6 +125,11 @@ final class ConnectionCore: Sendable {
         let reason = code == EPIPE || code == ECONNRESET
             ? "the broker closed the connection" : "write failed: \(UnixSocket.errorName(code))"
         let fresh = BrokerError.connectionClosed(socketPath, reason)
+        // A broker that hangs up usually says why first (a status on call id 0): give the reader a
+        // moment to read it, so the caller learns the reason rather than only "closed".
+        if code == EPIPE || code == ECONNRESET {
+            for _ in 0..<100 where table.withLock({ $0.closedError }) == nil { usleep(2_000) }
+        }
         let error = table.withLock { table in
             if let id { table.discard(id) }
             return table.closedError ?? fresh

@@ -3,7 +3,7 @@ import BrokerCore
 /// Where one logical connection to the broker stands: its current socket connection, whether that is
 /// up, the callers waiting for it to come back, and who watches its state.
 ///
-/// Pure bookkeeping kept under `BrokerConnection`'s lock. The one thing done under that lock besides
+/// Pure bookkeeping kept under `BrokerConnection`'s lock (it never takes a connection's own lock). The one thing done under that lock besides
 /// bookkeeping is yielding to `AsyncStream` continuations (`publish`): a yield only enqueues the
 /// value, never runs user code or calls back, so publications stay in order. Waiters are resumed and
 /// state streams finished by the caller, after unlocking.
@@ -26,8 +26,6 @@ struct Link {
         case fail(BrokerError)
         /// Wait for the link to come back, as waiter `id`.
         case wait(UInt64)
-        /// The connection ended and nobody has noticed yet: mark it down, then route again.
-        case noticeEnd(ConnectionCore, BrokerError)
     }
 
     /// What a caller waits for: the connection to use, or the error to fail with.
@@ -50,16 +48,21 @@ struct Link {
         self.core = core
     }
 
-    /// True while the link is up on a connection that has not ended.
-    var isUp: Bool {
-        if case .up = phase { core.closedError == nil } else { false }
+    /// The connection calls go to while the link is up (it may have ended unnoticed: callers check
+    /// its `closedError` after unlocking, since the two locks are never nested).
+    var upCore: ConnectionCore? {
+        if case .up = phase { core } else { nil }
+    }
+
+    /// True once the link has ended for good.
+    var isEnded: Bool {
+        if case .ended = phase { true } else { false }
     }
 
     /// Where a new call goes; a call that may wait (it has a timeout) is registered as a waiter.
     mutating func route(mayWait: Bool) -> Route {
         switch phase {
         case .up:
-            if let error = core.closedError { return .noticeEnd(core, error) }
             return .use(core)
         case .ended(let error):
             return .fail(error)
