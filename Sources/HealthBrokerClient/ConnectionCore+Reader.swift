@@ -70,7 +70,11 @@ extension ConnectionCore {
                 for frame in frames {
                     if frame.callID == 0 {
                         let error = frame.status?.error ?? .connectionClosed(socketPath, "the broker closed the connection")
-                        let later = BrokerError.connectionClosed(socketPath, "the broker closed the connection: \(error)")
+                        // Later calls learn why, with the broker's own status (e.g. RESOURCE_EXHAUSTED for
+                        // a connection refused at the limit, UNAUTHENTICATED for a removed app).
+                        let later = frame.status?.error.map {
+                            BrokerError(code: $0.code, domain: $0.domain, message: "the broker closed the connection at \(socketPath): \($0.message)")
+                        } ?? BrokerError.connectionClosed(socketPath, "the broker closed the connection")
                         let closedNow = table.close(failingPendingWith: error, laterCallsWith: later, into: &deliveries)
                         return (true, closedNow ? later : nil)
                     }

@@ -8,14 +8,14 @@ import Testing
 @Suite("Admin registry")
 struct AdminTests {
     @Test func addingTheSameAppTwiceIsAlreadyExists() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         _ = try await daemon.registerApp("com.example.dup")
         let error = await #expect(throws: BrokerError.self) { _ = try await daemon.registerApp("com.example.dup") }
         #expect(error?.code == .alreadyExists)
     }
 
     @Test func invalidRegistrationsAreInvalidArgument() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let admin = try await daemon.admin()
         defer { admin.close() }
         for id in ["", "has space", String(repeating: "a", count: 129), "emoji🙂"] {
@@ -32,7 +32,7 @@ struct AdminTests {
     }
 
     @Test func rotatingATokenRetiresTheOldOne() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let old = try await daemon.registerApp("com.example.rotate")
         let admin = try await daemon.admin()
         defer { admin.close() }
@@ -49,7 +49,7 @@ struct AdminTests {
     }
 
     @Test func removingAnAppClosesItsConnections() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.gone")
         defer { store.close() }
         let admin = try await daemon.admin()
@@ -62,7 +62,7 @@ struct AdminTests {
     }
 
     @Test func brokerInfoCountsConnections() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.counted")
         defer { store.close() }
         let admin = try await daemon.admin()
@@ -78,7 +78,7 @@ struct AdminTests {
 @Suite("Admin removal and data")
 struct AdminRemovalTests {
     @Test func removingAnAppKeepsItsSamplesUnlessDeleteDataIsGiven() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let keeper = try await authorizedApp(daemon, "com.example.keeper", types: [.stepCount])
         let wiped = try await authorizedApp(daemon, "com.example.wiped", types: [.stepCount])
         let reader = try await authorizedApp(daemon, "com.example.reader", types: [.stepCount])

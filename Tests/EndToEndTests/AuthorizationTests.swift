@@ -18,7 +18,7 @@ func day(_ text: String) -> Int64 {
 @Suite("Authorization")
 struct AuthorizationTests {
     @Test func aPromptAsksOnlyForUndecidedTypesAndCompletesTheRequestAfterTheAnswer() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.steps")
         defer { store.close() }
@@ -43,7 +43,7 @@ struct AuthorizationTests {
     }
 
     @Test func aRequestForDecidedTypesCompletesAtOnceWithoutAPrompt() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.again")
         defer { store.close() }
@@ -56,7 +56,7 @@ struct AuthorizationTests {
     }
 
     @Test func denyingEverythingIsStillASuccess() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.denied")
         defer { store.close() }
@@ -69,7 +69,7 @@ struct AuthorizationTests {
     }
 
     @Test func authorizationStatusReportsSharingOnly() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.status")
         defer { store.close() }
@@ -92,7 +92,7 @@ struct AuthorizationTests {
     }
 
     @Test func requestStatusIsPerSet() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.reqstatus")
         defer { store.close() }
@@ -110,7 +110,7 @@ struct AuthorizationTests {
     }
 
     @Test func earliestAuthorizedSampleDateFollowsEveryOmissionRule() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--earliest-permitted-date", "2025-01-01"])
+        let daemon = try await DaemonProcess(extraArguments: ["--earliest-permitted-date", "2025-01-01"])
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.earliest")
         defer { store.close() }
@@ -139,7 +139,7 @@ struct AuthorizationTests {
     }
 
     @Test func invalidRequestsAreRefusedWithoutAPrompt() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let credentials = try await daemon.registerApp("com.example.readonly", readUsage: "reads", shareUsage: "")
         let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.readonly", appToken: credentials.token)
@@ -173,7 +173,7 @@ struct AuthorizationTests {
     }
 
     @Test func revokedTypesAreNotDeterminedAgainAndCanBeAskedAgain() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.revoke")
         defer { store.close() }
@@ -192,7 +192,7 @@ struct AuthorizationTests {
     }
 
     @Test func decisionsSurviveARestart() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let credentials = try await daemon.registerApp("com.example.persist")
         do {
             let agent = try await ConsentAgentHarness(daemon: daemon)
@@ -205,8 +205,8 @@ struct AuthorizationTests {
             try await request
             store.close()
         }
-        #expect(try daemon.stop() == 0)
-        try daemon.start()
+        #expect(try await daemon.stop() == 0)
+        try await daemon.start()
         let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.persist", appToken: credentials.token)
         defer { store.close() }
         #expect(try await store.authorizationStatus(for: .heartRate) == .sharingAuthorized)
@@ -215,7 +215,7 @@ struct AuthorizationTests {
     }
 
     @Test func twoAppsCannotSeeEachOthersGrants() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let granted = try await daemon.connectApp("com.example.granted")
         defer { granted.close() }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Calls")
 struct CallTests {
     @Test func tenThousandPipelinedPingsOverEightConnectionsAreAllAnswered() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let credentials = try await daemon.registerApp("com.example.load")
         var stores: [HealthStore] = []
         for _ in 0..<8 {
@@ -40,7 +40,7 @@ struct CallTests {
     }
 
     @Test func aDelayedPingDoesNotHoldBackAnUndelayedOneOnTheSameConnection() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.order")
         defer { store.close() }
         let order = OrderLog()
@@ -56,7 +56,7 @@ struct CallTests {
     }
 
     @Test func aPassedDeadlineIsDeadlineExceededAndTheConnectionKeepsWorking() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.deadline")
         defer { store.close() }
         let error = await #expect(throws: BrokerError.self) {
@@ -67,7 +67,7 @@ struct CallTests {
     }
 
     @Test func cancellingTheTaskCancelsTheCallOnTheBroker() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.cancel")
         defer { store.close() }
         let task = Task { try await store.ping(delay: .seconds(5)) }
@@ -81,7 +81,7 @@ struct CallTests {
     }
 
     @Test func aStreamNeverOutrunsItsCreditAndDeliversEveryItemInOrder() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.stream")
         defer { store.close() }
         var sequences: [UInt64] = []
@@ -95,7 +95,7 @@ struct CallTests {
     }
 
     @Test func callsOverTheInFlightLimitAreResourceExhausted() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--max-calls-in-flight", "4"])
+        let daemon = try await DaemonProcess(extraArguments: ["--max-calls-in-flight", "4"])
         let store = try await daemon.connectApp("com.example.greedy")
         defer { store.close() }
         let results = await withTaskGroup(of: StatusCode.self) { group in
@@ -118,7 +118,7 @@ struct CallTests {
     }
 
     @Test func completionHandlerVariantRunsOffTheCallersTask() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.completion")
         defer { store.close() }
         let payload: [UInt8] = try await withCheckedThrowingContinuation { continuation in

@@ -10,7 +10,7 @@ struct ClampTests {
     @Test func limitedAccessClampsOnTheEndDateInclusively() async throws {
         let boundary = base + 100 * hour
         let policy = #"{ "rules": [ { "app": "com.example.writer", "share": "allow", "read": "full" }, { "app": "com.example.limited", "read": "limited", "from": "\#(ISOText(boundary))" } ] }"#
-        let daemon = try DaemonProcess(policy: policy)
+        let daemon = try await DaemonProcess(policy: policy)
         let writer = try await authorizedApp(daemon, "com.example.writer", types: [.stepCount])
         defer { writer.close() }
         let crossing = stepSample(boundary - hour, boundary + hour)      // begins before B, ends after: in
@@ -29,7 +29,7 @@ struct ClampTests {
 
     @Test func aDeniedAppSeesExactlyItsOwnSamples() async throws {
         let policy = #"{ "rules": [ { "app": "com.example.other", "share": "allow", "read": "full" }, { "app": "com.example.denied", "share": "allow", "read": "deny" } ] }"#
-        let daemon = try DaemonProcess(policy: policy)
+        let daemon = try await DaemonProcess(policy: policy)
         let other = try await authorizedApp(daemon, "com.example.other", types: [.stepCount])
         defer { other.close() }
         let denied = try await authorizedApp(daemon, "com.example.denied", types: [.stepCount])
@@ -47,7 +47,7 @@ struct ClampTests {
     }
 
     @Test func neverAskedIsNotDetermined() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.unasked")
         defer { store.close() }
         let error = await #expect(throws: BrokerError.self) { _ = try await collect(store.samples(of: .stepCount)) }
@@ -55,7 +55,7 @@ struct ClampTests {
     }
 
     @Test func statisticsPerDayMatchASumComputedHere() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.stats")
         defer { store.close() }
         var samples: [Sample] = []
@@ -85,7 +85,7 @@ struct ClampTests {
 
     @Test func revokingReadMidSyncLeavesOnlyOwnSamples() async throws {
         let policy = #"{ "rules": [ { "app": "com.example.source", "share": "allow", "read": "full" } ] }"#
-        let daemon = try DaemonProcess(policy: policy)
+        let daemon = try await DaemonProcess(policy: policy)
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let other = try await authorizedApp(daemon, "com.example.source", types: [.stepCount])
         defer { other.close() }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Consent")
 struct ConsentTests {
     @Test func aWaitingRequestHonoursItsDeadlineAndALateAnswerRecordsNothing() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.late")
         defer { store.close() }
@@ -25,7 +25,7 @@ struct ConsentTests {
     }
 
     @Test func cancellingAWaitingRequestWithdrawsItsPrompt() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.impatient")
         defer { store.close() }
@@ -41,7 +41,7 @@ struct ConsentTests {
     }
 
     @Test func aDisconnectWithdrawsThePrompt() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.gone")
         let task = Task { try await store.requestAuthorization(toShare: [], read: [.heartRate]) }
@@ -52,7 +52,7 @@ struct ConsentTests {
     }
 
     @Test func thePersonCancellingIsUserCanceled() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.dismissed")
         defer { store.close() }
@@ -66,7 +66,7 @@ struct ConsentTests {
     }
 
     @Test func oneAppGetsOnePromptAtATimeAndTheNextRequestIsReevaluated() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let credentials = try await daemon.registerApp("com.example.twoconn")
         let first = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.twoconn", appToken: credentials.token)
@@ -87,7 +87,7 @@ struct ConsentTests {
     }
 
     @Test func anAgentThatConnectsLaterReceivesThePendingPromptAndTheFirstAnswerWins() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.patient")
         defer { store.close() }
         async let request: Void = store.requestAuthorization(toShare: [], read: [.bodyMass])
@@ -104,7 +104,7 @@ struct ConsentTests {
     }
 
     @Test func answersForTypesNotInThePromptAreInvalid() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.strict")
         defer { store.close() }
@@ -133,7 +133,7 @@ struct ConsentTests {
         let path = NSTemporaryDirectory() + "policy-\(UUID().uuidString).json"
         try policy.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let daemon = try DaemonProcess(extraArguments: ["--consent-policy", path])
+        let daemon = try await DaemonProcess(extraArguments: ["--consent-policy", path])
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.policy")
         defer { store.close() }
@@ -160,7 +160,7 @@ struct ConsentTests {
     }
 
     @Test func characteristicsAreReadOnlyWithReadAccessAndDeniedLooksUnset() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
         try await agent.admin.setCharacteristic(.dateOfBirth, value: "1990-04-01")
         try await agent.admin.setCharacteristic(.bloodType, value: "A+")
@@ -182,7 +182,7 @@ struct ConsentTests {
     }
 
     @Test func sourcesListEveryAppThatAskedAndExplainTellsTheOperatorWhy() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--earliest-permitted-date", "2025-01-01"])
+        let daemon = try await DaemonProcess(extraArguments: ["--earliest-permitted-date", "2025-01-01"])
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.explained")
         defer { store.close() }
@@ -214,7 +214,7 @@ struct ConsentTests {
         let path = NSTemporaryDirectory() + "policy-\(UUID().uuidString).json"
         try policy.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let daemon = try DaemonProcess(extraArguments: ["--consent-policy", path])
+        let daemon = try await DaemonProcess(extraArguments: ["--consent-policy", path])
         let store = try await daemon.connectApp("com.example.trigger")
         defer { store.close() }
         let completions = OrderLog()

@@ -11,7 +11,7 @@ struct CrashRecoveryTests {
     static let rounds = 20
 
     @Test func everyAcknowledgedBatchSurvivesKillNineAndNoBatchIsHalfThere() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let credentials = try await daemon.registerApp("com.example.ingest")
         let setup = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.ingest", appToken: credentials.token)
         try await setup.requestAuthorization(toShare: [.stepCount], read: [.stepCount], timeout: .seconds(5))
@@ -42,9 +42,9 @@ struct CrashRecoveryTests {
                 }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 80...400, using: &generator)))
-            try daemon.stop(signal: SIGKILL)
+            try await daemon.stop(signal: SIGKILL)
             for writer in writers { await writer.value }
-            try daemon.start()
+            try await daemon.start()
         }
 
         let reader = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.ingest", appToken: credentials.token)

@@ -8,10 +8,10 @@ import Testing
 @Suite("Daemon lifecycle")
 struct DaemonLifecycleTests {
     @Test func theRegistrySurvivesARestart() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let credentials = try await daemon.registerApp("com.example.durable", readUsage: "reads", shareUsage: "")
-        #expect(try daemon.stop() == 0)
-        try daemon.start()
+        #expect(try await daemon.stop() == 0)
+        try await daemon.start()
         let admin = try await daemon.admin()
         defer { admin.close() }
         let apps = try await admin.listApps()
@@ -24,10 +24,10 @@ struct DaemonLifecycleTests {
     }
 
     @Test func sigtermExitsZeroAndRemovesTheSockets() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.term")
         _ = try await store.ping()
-        #expect(try daemon.stop(signal: SIGTERM) == 0)
+        #expect(try await daemon.stop(signal: SIGTERM) == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.appSocket))
         #expect(!FileManager.default.fileExists(atPath: daemon.adminSocket))
         // The client sees the broker go away as UNAVAILABLE.
@@ -37,7 +37,7 @@ struct DaemonLifecycleTests {
     }
 
     @Test func sigtermLetsCallsInFlightFinishWithinTheGrace() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--shutdown-grace-ms", "3000"])
+        let daemon = try await DaemonProcess(extraArguments: ["--shutdown-grace-ms", "3000"])
         let store = try await daemon.connectApp("com.example.grace")
         defer { store.close() }
         let short = Task { try await store.ping(payload: [1], delay: .milliseconds(300)) }
@@ -45,11 +45,11 @@ struct DaemonLifecycleTests {
         kill(daemon.pid, SIGTERM)
         let reply = await short.result
         #expect(try reply.get().payload == [1], "\(daemon.log())")
-        #expect(try daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
     }
 
     @Test func callsThatCannotFinishWithinTheGraceAreUnavailable() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--shutdown-grace-ms", "200"])
+        let daemon = try await DaemonProcess(extraArguments: ["--shutdown-grace-ms", "200"])
         let store = try await daemon.connectApp("com.example.slow")
         defer { store.close() }
         let long = Task { try await store.ping(delay: .seconds(30)) }
@@ -61,11 +61,11 @@ struct DaemonLifecycleTests {
         } else {
             Issue.record("expected UNAVAILABLE, got \(result)")
         }
-        #expect(try daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
     }
 
     @Test func aSecondDaemonOnALiveSocketIsRefused() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let second = Process()
         second.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
         second.arguments = ["--socket", daemon.appSocket, "--admin-socket", daemon.directory + "/admin2.sock", "--data-dir", daemon.directory + "/data2"]
@@ -83,18 +83,18 @@ struct DaemonLifecycleTests {
     }
 
     @Test func aStaleSocketFileIsReplaced() async throws {
-        let daemon = try DaemonProcess()
-        try daemon.stop(signal: SIGKILL)
+        let daemon = try await DaemonProcess()
+        try await daemon.stop(signal: SIGKILL)
         // SIGKILL leaves the socket files behind.
         #expect(FileManager.default.fileExists(atPath: daemon.appSocket))
-        try daemon.start()
+        try await daemon.start()
         let store = try await daemon.connectApp("com.example.stale")
         defer { store.close() }
         _ = try await store.ping()
     }
 
     @Test func dataAndSocketsHaveTightModesAndLogsHoldNoTokens() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let credentials = try await daemon.registerApp("com.example.modes")
         let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.modes", appToken: credentials.token)
         defer { store.close() }

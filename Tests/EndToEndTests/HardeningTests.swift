@@ -26,7 +26,7 @@ func builtProduct(_ name: String) throws -> String {
 @Suite("Hardening")
 struct HardeningTests {
     @Test func connectionsOverThePerUIDLimitAreRefusedAndOthersKeepWorking() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--max-connections-per-uid", "3"])
+        let daemon = try await DaemonProcess(extraArguments: ["--max-connections-per-uid", "3"])
         let credentials = try await daemon.registerApp("com.example.flood")
         var stores: [HealthStore] = []
         for _ in 0..<3 {
@@ -46,7 +46,7 @@ struct HardeningTests {
     }
 
     @Test func aClientThatNeverReadsIsPausedThenCutOffWhileOthersAreServed() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--output-high-water", "65536", "--stall-timeout-ms", "700"])
+        let daemon = try await DaemonProcess(extraArguments: ["--output-high-water", "65536", "--stall-timeout-ms", "700"])
         let credentials = try await daemon.registerApp("com.example.deaf")
         let bystander = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.deaf", appToken: credentials.token)
         defer { bystander.close() }
@@ -103,7 +103,7 @@ struct HardeningTests {
     }
 
     @Test func anAppCannotQueueMoreThanItsShareOfAuthorizationRequests() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--max-queued-authorization-requests", "2"])
+        let daemon = try await DaemonProcess(extraArguments: ["--max-queued-authorization-requests", "2"])
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.pushy")
         defer { store.close() }
@@ -123,7 +123,7 @@ struct HardeningTests {
     }
 
     @Test func aPinnedAppIsRefusedFromAnotherUIDAndTheAdminSocketChecksThePeer() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let admin = try await daemon.admin()
         defer { admin.close() }
         let pinned = try await admin.addApp(AppRegistration(appID: "com.example.pinned", name: "Pinned", readUsage: "r", pinnedUID: 0))
@@ -144,7 +144,7 @@ struct HardeningTests {
     }
 
     @Test func aFullDiskIsDatabaseInaccessibleAndTheBrokerRecovers() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--max-db-pages", "80"], policy: allowAll)
+        let daemon = try await DaemonProcess(extraArguments: ["--max-db-pages", "80"], policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.full", types: [.stepCount])
         defer { store.close() }
         var saved: [Sample] = []
@@ -173,7 +173,7 @@ struct HardeningTests {
     }
 
     @Test func sigtermUnderLoadFinishesOrFailsEveryCallAndExitsCleanly() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--shutdown-grace-ms", "2000"])
+        let daemon = try await DaemonProcess(extraArguments: ["--shutdown-grace-ms", "2000"])
         let credentials = try await daemon.registerApp("com.example.busy")
         var stores: [HealthStore] = []
         for _ in 0..<4 {
@@ -203,7 +203,7 @@ struct HardeningTests {
         try await waitUntil(seconds: 30) { outcomes.entries.contains("ok") }
         kill(daemon.pid, SIGTERM)
         await load.value
-        #expect(try daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
         let entries = outcomes.entries
         #expect(entries.count == 800)
         // Every call ended: answered, or refused/ended as UNAVAILABLE; nothing else.
@@ -214,7 +214,7 @@ struct HardeningTests {
     }
 
     @Test func badRequestsAreInvalidArgumentsNamingTheFieldAndChangeNothing() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.fuzzy", types: [.stepCount, .heartRate])
         defer { store.close() }
         func code(_ body: () async throws -> Void) async -> (StatusCode?, String) {

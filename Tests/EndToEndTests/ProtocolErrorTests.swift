@@ -27,7 +27,7 @@ struct ProtocolErrorTests {
     }
 
     @Test func anOversizedFrameClosesOnlyThatConnection() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let bystander = try await daemon.connectApp("com.example.bystander")
         defer { bystander.close() }
         // Header announcing 5 MiB (limit 4 MiB); the body never needs to arrive.
@@ -40,7 +40,7 @@ struct ProtocolErrorTests {
     }
 
     @Test func aBadFlagsByteIsInvalidArgumentAndClosesTheConnection() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let (error, victim) = try await sendBad([1, 0, 0, 0, 0], daemon: daemon, appID: "com.example.flags")
         defer { victim.close() }
         #expect(error?.code == .invalidArgument)
@@ -48,7 +48,7 @@ struct ProtocolErrorTests {
     }
 
     @Test func anUndecodableMessageIsInvalidArgumentAndClosesTheConnection() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         var frame: [UInt8] = []
         FrameHeader.append(length: 4, to: &frame)
         frame += [0xFF, 0xFF, 0xFF, 0xFF]
@@ -62,7 +62,7 @@ struct ProtocolErrorTests {
     }
 
     @Test func aFrameSplitIntoSingleBytesIsStillUnderstood() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.trickle")
         defer { store.close() }
         // A whole ping call written one byte per write; the reply must match call id 1000.
@@ -70,7 +70,7 @@ struct ProtocolErrorTests {
         WireCodec.append(ClientFrame.call(Call(callID: 1_000, request: .ping(PingRequest(payload: [8])))), to: &frame)
         for byte in frame {
             try store.connection.sendRaw([byte])
-            usleep(1_000)
+            try await Task.sleep(for: .milliseconds(1))
         }
         // The connection stays healthy and answers normal calls too.
         #expect(try await store.ping(payload: [6]).payload == [6])

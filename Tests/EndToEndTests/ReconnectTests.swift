@@ -38,7 +38,7 @@ struct ReconnectTests {
     }
 
     @Test func aRestartFailsPendingCallsThenTheStoreReconnects() async throws {
-        let daemon = try DaemonProcess(extraArguments: ["--shutdown-grace-ms", "200"])
+        let daemon = try await DaemonProcess(extraArguments: ["--shutdown-grace-ms", "200"])
         let credentials = try await daemon.registerApp("com.example.reconnect")
         let store = try await HealthStore.connect(
             socketPath: daemon.appSocket, appID: "com.example.reconnect", appToken: credentials.token, reconnect: Self.policy)
@@ -49,7 +49,7 @@ struct ReconnectTests {
 
         let pending = Task { try await store.ping(delay: .seconds(30)) }
         try await Task.sleep(for: .milliseconds(100))
-        #expect(try daemon.stop(signal: SIGTERM) == 0)
+        #expect(try await daemon.stop(signal: SIGTERM) == 0)
         let result = await pending.result
         guard case .failure(let error as BrokerError) = result else {
             Issue.record("expected UNAVAILABLE, got \(result)")
@@ -62,7 +62,7 @@ struct ReconnectTests {
         let down = await #expect(throws: BrokerError.self) { _ = try await store.ping() }
         #expect(down?.code == .unavailable)
 
-        try daemon.start()
+        try await daemon.start()
         let reply = try await store.ping(payload: [42], timeout: .seconds(15))
         #expect(reply.payload == [42])
         #expect(store.isConnected)
@@ -74,7 +74,7 @@ struct ReconnectTests {
     }
 
     @Test func aRotatedTokenStopsReconnectingWithUnauthenticated() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let credentials = try await daemon.registerApp("com.example.rotated")
         let store = try await HealthStore.connect(
             socketPath: daemon.appSocket, appID: "com.example.rotated", appToken: credentials.token, reconnect: Self.policy)
@@ -85,8 +85,8 @@ struct ReconnectTests {
         let admin = try await daemon.admin()
         _ = try await admin.rotateToken("com.example.rotated")
         admin.close()
-        #expect(try daemon.stop(signal: SIGTERM) == 0)
-        try daemon.start()
+        #expect(try await daemon.stop(signal: SIGTERM) == 0)
+        try await daemon.start()
 
         try await waitUntil(seconds: 15) { states.isFinished }
         let last = try #require(states.all.last)

@@ -31,7 +31,7 @@ func collect(_ sequence: SampleSequence) async throws -> [Sample] {
 @Suite("Samples")
 struct SampleTests {
     @Test func everyPredicateOptionHoldsAtItsExactBoundaries() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.bounds")
         defer { store.close() }
         let start = base, end = base + 10 * hour
@@ -52,7 +52,7 @@ struct SampleTests {
     }
 
     @Test func limitOneWithDescendingSortReturnsTheNewest() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.newest")
         defer { store.close() }
         let samples = (0..<20).map { stepSample(base + Int64($0) * hour, base + Int64($0) * hour + 60_000_000) }
@@ -66,7 +66,7 @@ struct SampleTests {
     }
 
     @Test func savesAreIdempotentAndConflictsAreAlreadyExists() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.idem")
         defer { store.close() }
         let sample = stepSample(base, base + hour, 42)
@@ -88,7 +88,7 @@ struct SampleTests {
     }
 
     @Test func unitsConvertWithinADimensionAndAWrongDimensionIsRefused() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.units")
         defer { store.close() }
         let run = Sample(uuid: UUID().uuidString.lowercased(), type: .distanceWalkingRunning, startMicros: base, endMicros: base + hour, value: .quantity(Quantity(5, "km")))
@@ -105,7 +105,7 @@ struct SampleTests {
 
     @Test func savingNeedsShareAuthorizationAndRespectsTheStoreFloor() async throws {
         let policy = #"{ "rules": [ { "app": "com.example.denied", "share": "deny", "read": "deny" }, { "app": "com.example.allowed", "share": "allow", "read": "full" } ] }"#
-        let daemon = try DaemonProcess(extraArguments: ["--earliest-permitted-date", "2025-01-01"], policy: policy)
+        let daemon = try await DaemonProcess(extraArguments: ["--earliest-permitted-date", "2025-01-01"], policy: policy)
         let never = try await daemon.connectApp("com.example.never")
         defer { never.close() }
         let notDetermined = await #expect(throws: BrokerError.self) { _ = try await never.save([stepSample(base, base + hour)]) }
@@ -125,7 +125,7 @@ struct SampleTests {
     }
 
     @Test func deletingAnotherAppsSampleIsRefused() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let owner = try await authorizedApp(daemon, "com.example.owner")
         defer { owner.close() }
         let thief = try await authorizedApp(daemon, "com.example.thief")

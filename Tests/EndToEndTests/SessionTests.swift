@@ -8,7 +8,7 @@ import Testing
 @Suite("Session")
 struct SessionTests {
     @Test func helloIsAcceptedAndReportsBrokerLimitsAndClock() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let before = Date()
         let store = try await daemon.connectApp("com.example.hello")
         defer { store.close() }
@@ -25,7 +25,7 @@ struct SessionTests {
     }
 
     @Test func helloWithAWrongTokenIsUnauthenticatedAndClosesTheConnection() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         _ = try await daemon.registerApp("com.example.victim")
         let error = await #expect(throws: BrokerError.self) {
             _ = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.victim", appToken: "hbt_wrong")
@@ -38,7 +38,7 @@ struct SessionTests {
     }
 
     @Test func helloForAnUnknownAppIsUnauthenticated() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let error = await #expect(throws: BrokerError.self) {
             _ = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.nobody", appToken: "hbt_x")
         }
@@ -47,7 +47,7 @@ struct SessionTests {
     }
 
     @Test func aCallBeforeHelloIsUnauthenticatedAndClosesTheConnection() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let connection = try BrokerConnection.connect(socketPath: daemon.appSocket)
         defer { connection.close() }
         let error = await #expect(throws: BrokerError.self) {
@@ -58,7 +58,7 @@ struct SessionTests {
     }
 
     @Test func adminMethodsAreRefusedOnTheAppSocket() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.sneaky")
         defer { store.close() }
         let error = await #expect(throws: BrokerError.self) {
@@ -70,7 +70,7 @@ struct SessionTests {
     }
 
     @Test func aSecondHelloOnTheSameConnectionIsRefused() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let credentials = try await daemon.registerApp("com.example.twice")
         let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.twice", appToken: credentials.token)
         defer { store.close() }
@@ -82,7 +82,7 @@ struct SessionTests {
     }
 
     @Test func anUnknownMethodIsUnimplemented() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let store = try await daemon.connectApp("com.example.future")
         defer { store.close() }
         let error = await #expect(throws: BrokerError.self) {

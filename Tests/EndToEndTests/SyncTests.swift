@@ -8,7 +8,7 @@ import Testing
 @Suite("Sync")
 struct SyncTests {
     @Test func anchoredQueriesReportAddsAndDeletionsOnce() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.sync")
         defer { store.close() }
         let first = [stepSample(base, base + hour), stepSample(base + hour, base + 2 * hour)]
@@ -30,7 +30,7 @@ struct SyncTests {
     }
 
     @Test func forgedAndForeignAnchorsAreRefused() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let mine = try await authorizedApp(daemon, "com.example.mine")
         defer { mine.close() }
         let theirs = try await authorizedApp(daemon, "com.example.theirs")
@@ -49,7 +49,7 @@ struct SyncTests {
     }
 
     @Test func anAnchorOlderThanTheRememberedDeletionsIsExpired() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let credentials = try await daemon.registerApp("com.example.stale")
         var store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.stale", appToken: credentials.token)
         try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount], timeout: .seconds(5))
@@ -59,8 +59,8 @@ struct SyncTests {
         _ = try await store.delete([doomed.uuid])
         store.close()
         // Restart with no tombstone retention: the deletion the anchor needs is forgotten.
-        try daemon.stop()
-        try daemon.start(arguments: ["--tombstone-retention-days", "0"])
+        try await daemon.stop()
+        try await daemon.start(arguments: ["--tombstone-retention-days", "0"])
         store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.stale", appToken: credentials.token)
         defer { store.close() }
         let error = await #expect(throws: BrokerError.self) { _ = try await store.anchoredChanges(of: .stepCount, anchor: anchor) }
@@ -72,7 +72,7 @@ struct SyncTests {
 
     @Test func observeFiresOnlyForChangesTheAppMayRead() async throws {
         let policy = #"{ "rules": [ { "app": "com.example.watcher", "share": "allow", "read": "deny" }, { "app": "*", "share": "allow", "read": "full" } ] }"#
-        let daemon = try DaemonProcess(policy: policy)
+        let daemon = try await DaemonProcess(policy: policy)
         let watcher = try await authorizedApp(daemon, "com.example.watcher", types: [.stepCount, .heartRate])
         defer { watcher.close() }
         let writer = try await authorizedApp(daemon, "com.example.writer2", types: [.stepCount, .heartRate])
@@ -91,7 +91,7 @@ struct SyncTests {
     }
 
     @Test func acknowledgedSavesSurviveKillNine() async throws {
-        let daemon = try DaemonProcess(policy: allowAll)
+        let daemon = try await DaemonProcess(policy: allowAll)
         let credentials = try await daemon.registerApp("com.example.durable2")
         let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.durable2", appToken: credentials.token)
         try await store.requestAuthorization(toShare: [.stepCount], read: [.stepCount], timeout: .seconds(5))
@@ -104,10 +104,10 @@ struct SyncTests {
         // One more batch in flight while the daemon dies.
         let inFlight = (0..<200).map { stepSample(base + hour + Int64($0), base + hour + Int64($0) + 1) }
         let pending = Task { try? await store.save(inFlight) }
-        try daemon.stop(signal: SIGKILL)
+        try await daemon.stop(signal: SIGKILL)
         _ = await pending.value
         store.close()
-        try daemon.start()
+        try await daemon.start()
         let reopened = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.durable2", appToken: credentials.token)
         defer { reopened.close() }
         let present = Set(try await collect(reopened.samples(of: .stepCount)).map(\.uuid))

@@ -82,10 +82,12 @@ struct BrokerConnectionTests {
         #expect(failure(await second.result) == status.error)
         #expect(connection.isClosed)
         await #expect(throws: BrokerError.self) { _ = try await connection.unary(Self.ping(), timeout: nil) }
+        // Later calls say why the connection is unusable: the broker's own status.
         do {
             _ = try await connection.unary(Self.ping(), timeout: nil)
         } catch {
-            #expect(error.code == .unavailable)
+            #expect(error.code == status.code)
+            #expect(error.domain == status.domain)
         }
     }
 
@@ -126,7 +128,7 @@ struct BrokerConnectionTests {
             #expect(error.code == .deadlineExceeded)
         }
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(2), "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(15), "took \(elapsed)")
         #expect(broker.calls.first?.timeoutMicros == 50_000)
         #expect(connection.pendingCallCount == 0)
         // A late reply is ignored; the connection still works.
@@ -161,7 +163,7 @@ struct BrokerConnectionTests {
             return results
         }
         #expect(elapsed[1]! < elapsed[2]! && elapsed[2]! < elapsed[0]!)
-        #expect(elapsed[0]! >= Duration.milliseconds(640) && elapsed[0]! < Duration.seconds(2))
+        #expect(elapsed[0]! >= Duration.milliseconds(640) && elapsed[0]! < Duration.seconds(15))
     }
 
     @Test func taskCancellationSendsCancelAndThrowsCancelled() async throws {

@@ -23,7 +23,7 @@ struct EndToEndLoadTests {
     }
 
     @Test func aClosedLoopMixRunsForASecondAndEveryCountAddsUp() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         let report = try await LoadRunner(options: options(daemon)).run()
 
         #expect(report.errors.isEmpty, "errors: \(report.errors)")
@@ -60,7 +60,7 @@ struct EndToEndLoadTests {
     }
 
     @Test func aSecondRunReusesTheAppAndAnOpenLoopKeepsItsPace() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess()
         _ = try await LoadRunner(options: { var o = options(daemon); o.durationSeconds = 0.3; return o }()).run()
 
         var open = options(daemon)

@@ -23,7 +23,7 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Starts a daemon in a fresh temporary folder and waits until both sockets answer.
     ///
     /// `policy` is the text of a consent policy file the daemon decides prompts with.
-    public init(extraArguments: [String] = [], policy: String? = nil) throws {
+    public init(extraArguments: [String] = [], policy: String? = nil) async throws {
         var template = Array("/tmp/hb-test-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw DaemonError("mkdtemp failed") }
         directory = String(cString: created)
@@ -38,7 +38,7 @@ public final class DaemonProcess: @unchecked Sendable {
             arguments += ["--consent-policy", policyPath]
         }
         self.extraArguments = arguments
-        try start()
+        try await start()
     }
 
     deinit {
@@ -56,7 +56,7 @@ public final class DaemonProcess: @unchecked Sendable {
     public var isRunning: Bool { process?.isRunning ?? false }
 
     /// Starts (or restarts) the daemon on the same paths and waits for its sockets.
-    public func start(arguments extra: [String] = []) throws {
+    public func start(arguments extra: [String] = []) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
         process.arguments = [
@@ -71,12 +71,12 @@ public final class DaemonProcess: @unchecked Sendable {
         process.standardOutput = log
         try process.run()
         self.process = process
-        try waitForSockets()
+        try await waitForSockets()
     }
 
     /// Sends `signal` and waits for the daemon to exit; returns its exit status.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) throws -> Int32 {
+    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) async throws -> Int32 {
         guard let process else { throw DaemonError("daemon not started") }
         if process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = Date().addingTimeInterval(timeout)
@@ -86,7 +86,8 @@ public final class DaemonProcess: @unchecked Sendable {
                 process.waitUntilExit()
                 throw DaemonError("daemon did not exit within \(timeout) s after signal \(signal)")
             }
-            usleep(5_000)
+            // Sleep without blocking a cooperative thread: other tests run meanwhile.
+            try await Task.sleep(for: .milliseconds(5))
         }
         return process.terminationStatus
     }
@@ -114,14 +115,14 @@ public final class DaemonProcess: @unchecked Sendable {
         return try await HealthStore.connect(socketPath: appSocket, appID: appID, appToken: credentials.token)
     }
 
-    private func waitForSockets() throws {
+    private func waitForSockets() async throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if let process, !process.isRunning {
                 throw DaemonError("daemon exited with status \(process.terminationStatus) at start:\n\(log())")
             }
             if Self.accepts(appSocket), Self.accepts(adminSocket) { return }
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
         throw DaemonError("daemon sockets did not appear within 20 s:\n\(log())")
     }
