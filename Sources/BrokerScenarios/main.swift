@@ -1,1 +1,57 @@
-print("BrokerScenarios: coming")
+// BrokerScenarios: measures a running HealthBroker in three scenarios of the load-testing issue (the
+// 129,600-sample clamped query, durable ingest in batches, memory per idle connection) and prints one
+// result line each, optionally JSON. benchmarks/scenarios.sh runs all three against a fresh daemon.
+import CommandLineSupport
+import Foundation
+import HealthBrokerClient
+
+await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
+    let socket = try command.requiredString("socket")
+    let adminSocket = try command.requiredString("admin-socket")
+    let log: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data(("scenarios: " + line + "\n").utf8))
+    }
+    if command.path.last == "report" {
+        print(try ScenarioReport(directory: URL(fileURLWithPath: command.positional("DIR") ?? ".")).render())
+        return
+    }
+    let pid = try BrokerProcess.pid(given: try command.int("broker-pid", in: 1...Int(Int32.max)).map { Int32($0) }, socketPath: socket)
+    let json: Data
+    switch command.path.last {
+    case "query":
+        let scenario = QueryScenario(
+            socketPath: socket, adminSocketPath: adminSocket, brokerPID: pid,
+            samples: try command.int("samples", in: 1...50_000_000) ?? 129_600,
+            runs: try command.int("runs", in: 1...1_000) ?? 5,
+            pageSize: try command.int("page-size", in: 0...4_096) ?? 0,
+            limitedDays: try command.int("limited-days", in: 1...36_500) ?? 30,
+            importFirst: !command.flag("no-import"), importOnly: command.flag("import-only"), log: log)
+        let result = try await scenario.run()
+        print(scenario.importOnly ? ResultLine.importOnly(result) : ResultLine.query(result))
+        json = try ResultLine.encode(result)
+    case "ingest":
+        let scenario = IngestScenario(
+            socketPath: socket, adminSocketPath: adminSocket, brokerPID: pid,
+            batches: try command.int("batches", in: 1...10_000_000) ?? 200,
+            batchSize: try command.int("batch-size", in: 1...10_000) ?? 1_000,
+            connections: try command.int("connections", in: 1...10_000) ?? 1,
+            depth: try command.int("depth", in: 1...1_000) ?? 1,
+            label: command.string("label") ?? "", log: log)
+        let result = try await scenario.run()
+        print(ResultLine.ingest(result))
+        json = try ResultLine.encode(result)
+    case "idle":
+        let scenario = IdleScenario(
+            socketPath: socket, adminSocketPath: adminSocket, brokerPID: pid,
+            connections: try command.int("connections", in: 1...1_000_000) ?? 5_000,
+            settleMs: try command.int("settle-ms", in: 0...600_000) ?? 1_000, log: log)
+        let result = try await scenario.run()
+        print(ResultLine.idle(result))
+        json = try ResultLine.encode(result)
+    default:
+        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, idle or report")
+    }
+    if let path = command.string("json") {
+        try json.write(to: URL(fileURLWithPath: path))
+    }
+}

@@ -4,54 +4,102 @@ import BrokerWire
 extension Broker {
     /// The grants of the app this session proved to be.
     func appGrants(_ context: CallContext) -> AppGrants {
-        guard let appID = context.session?.appID else { return AppGrants() }
-        return grants[appID] ?? AppGrants()
+        guard let session = context.session else { return AppGrants() }
+        return appGrants(session)
     }
 
-    /// Share status only; answered from memory on the loop thread.
-    func handleAuthorizationStatus(_ type: ObjectType, context: CallContext) {
+    /// The grants of the app `session` proved to be; kept on the session until any grant changes,
+    /// so a look-up per call neither hashes the app id nor copies the grants.
+    func appGrants(_ session: Session) -> AppGrants {
+        if let cached = session.cachedGrants, session.cachedGrantsGeneration == grantsGeneration { return cached }
+        let current = session.appID.flatMap { grants[$0] } ?? AppGrants()
+        session.cachedGrants = current
+        session.cachedGrantsGeneration = grantsGeneration
+        return current
+    }
+
+    /// AuthorizationStatus: share status only; answered from memory on the loop thread.
+    func answerAuthorizationStatus(_ type: ObjectType, callID: UInt64, session: Session) {
         do throws(BrokerError) {
-            _ = try TypeCatalogue.validate([type], field: "type")
+            try TypeCatalogue.requireKnown(type, field: "type")
         } catch {
-            finish(context, error: error)
+            session.connection.send(ServerFrame(callID: callID, status: Status(error)))
             return
         }
-        reply(context, .authorizationStatus(AuthorizationPolicy.authorizationStatus(for: type, grants: appGrants(context))))
+        let status = AuthorizationPolicy.authorizationStatus(for: type, grants: appGrants(session))
+        session.connection.send { WireCodec.appendAuthorizationStatusReply(callID: callID, status: status, to: &$0) }
     }
 
-    /// Whether asking for these sets would prompt; unknown while the database is inaccessible.
-    func handleRequestStatus(share: [ObjectType], read: [ObjectType], context: CallContext) {
+    /// RequestStatus: whether asking for these sets would prompt; unknown while the database is inaccessible.
+    func requestStatusAnswer(share: [ObjectType], read: [ObjectType], session: Session) -> Result<Response, BrokerError> {
         do throws(BrokerError) {
             try AuthorizationPolicy.validateTypeSets(share: share, read: read)
         } catch {
-            finish(context, error: error)
-            return
+            return .failure(error)
         }
         let status = storeHealthy
-            ? AuthorizationPolicy.requestStatus(share: share, read: read, grants: appGrants(context))
+            ? AuthorizationPolicy.requestStatus(share: share, read: read, grants: appGrants(session))
             : RequestStatus.unknown
-        reply(context, .requestStatus(status))
+        return .success(.requestStatus(status))
     }
 
-    /// Earliest readable dates for limited grants only, exactly as the reference page says.
-    func handleEarliestAuthorizedSampleDate(_ types: [ObjectType], context: CallContext) {
+    /// EarliestAuthorizedSampleDate: earliest readable dates for limited grants only, exactly as the
+    /// reference page says. Encodes the reply straight from the policy's list into the connection's
+    /// output (the bytes of a `.earliestAuthorizedSampleDate` dictionary response).
+    func answerEarliestAuthorizedSampleDate(_ types: [ObjectType], callID: UInt64, session: Session) {
         do throws(BrokerError) {
             guard types.count <= AuthorizationPolicy.maxTypesPerRequest else {
                 throw BrokerError.invalidArgument("types holds \(types.count) entries; at most \(AuthorizationPolicy.maxTypesPerRequest) are allowed")
             }
-            _ = try TypeCatalogue.validate(types, field: "types")
+            try TypeCatalogue.requireKnown(types, field: "types")
         } catch {
-            finish(context, error: error)
+            session.connection.send(ServerFrame(callID: callID, status: Status(error)))
             return
         }
-        let dates = AuthorizationPolicy.earliestAuthorizedSampleDates(
-            for: types, grants: appGrants(context), earliestPermitted: configuration.earliestPermittedMicros)
-        reply(context, .earliestAuthorizedSampleDate(dates))
-    }
-
-    /// The store-wide floor.
-    func handleEarliestPermittedSampleDate(context: CallContext) {
-        reply(context, .earliestPermittedSampleDate(configuration.earliestPermittedMicros))
+        let grants = appGrants(session)
+        let earliestPermitted = configuration.earliestPermittedMicros
+        // At most one entry per catalogued type, on the stack: no dictionary. Types spelled exactly as
+        // catalogued (all but a canonically equal odd spelling) go by index, with no string touched.
+        let capacity = max(min(types.count, TypeCatalogue.count), 1)
+        let sent = withUnsafeTemporaryAllocation(of: (catalogueIndex: Int, dateMicros: Int64).self, capacity: capacity) {
+            scratch -> Bool in
+            var count = 0
+            var allSpelled = true
+            AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(
+                forCatalogued: types, grants: grants, earliestPermitted: earliestPermitted
+            ) { type, date in
+                precondition(count < scratch.count, "more distinct types than the catalogue holds")
+                guard let index = TypeCatalogue.spelledIndex(of: type) else {
+                    allSpelled = false
+                    return
+                }
+                scratch[count] = (index, date)
+                count += 1
+            }
+            guard allSpelled else { return false }
+            session.connection.send { output in
+                WireCodec.appendEarliestAuthorizedSampleDateReply(
+                    callID: callID, catalogued: UnsafeMutableBufferPointer(rebasing: scratch[..<count]), to: &output)
+            }
+            return true
+        }
+        if sent { return }
+        withUnsafeTemporaryAllocation(of: (type: ObjectType, dateMicros: Int64).self, capacity: capacity) { scratch in
+            let first = scratch.baseAddress.unsafelyUnwrapped
+            var count = 0
+            AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(
+                forCatalogued: types, grants: grants, earliestPermitted: earliestPermitted
+            ) { type, date in
+                precondition(count < scratch.count, "more distinct types than the catalogue holds")
+                (first + count).initialize(to: (type, date))
+                count += 1
+            }
+            defer { first.deinitialize(count: count) }
+            session.connection.send { output in
+                WireCodec.appendEarliestAuthorizedSampleDateReply(
+                    callID: callID, dates: UnsafeMutableBufferPointer(start: first, count: count), to: &output)
+            }
+        }
     }
 
     /// Characteristic values the app may read; a denied one looks exactly like one never set.

@@ -46,6 +46,11 @@ extension Broker {
             refuse(call, in: session, .invalidArgument("timeout_us must not be negative"))
             return
         }
+        if answerAtOnce(call.request, callID: call.callID, session: session) {
+            // Registered, answered and ended in one go: nothing else could see it in the table.
+            callsServed += 1
+            return
+        }
         let credit = call.initialCredit == 0 ? Call.defaultStreamCredit : call.initialCredit
         let context = CallContext(callID: call.callID, method: call.request.methodName, session: session, credit: credit)
         session.calls[call.callID] = context
@@ -73,6 +78,39 @@ extension Broker {
         }
     }
 
+    /// Answers, without a `CallContext` or a call-table entry, the methods that need only loop-thread
+    /// memory and reply at once (Ping without delay, AuthorizationStatus, RequestStatus and the two
+    /// sample-date methods); false, having sent nothing, for any other request.
+    ///
+    /// The reply is the one the call would get through the table: such a call is registered, answered
+    /// and removed within one `handle`, so no cancel, deadline or disconnect can come in between.
+    private func answerAtOnce(_ request: Request, callID: UInt64, session: Session) -> Bool {
+        switch request {
+        case .ping(let ping) where ping.delayMicros == 0:
+            let now = Microseconds.now()
+            session.connection.send { WireCodec.appendPingReply(callID: callID, payload: ping.payload, brokerTimeMicros: now, to: &$0) }
+        case .authorizationStatus(let type):
+            answerAuthorizationStatus(type, callID: callID, session: session)
+        case .requestStatus(let share, let read):
+            send(requestStatusAnswer(share: share, read: read, session: session), callID: callID, on: session)
+        case .earliestAuthorizedSampleDate(let types):
+            answerEarliestAuthorizedSampleDate(types, callID: callID, session: session)
+        case .earliestPermittedSampleDate:
+            session.connection.send(ServerFrame(callID: callID, response: .earliestPermittedSampleDate(configuration.earliestPermittedMicros)))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Sends a unary outcome: the response, or the error as the call's status.
+    private func send(_ outcome: Result<Response, BrokerError>, callID: UInt64, on session: Session) {
+        switch outcome {
+        case .success(let response): session.connection.send(ServerFrame(callID: callID, response: response))
+        case .failure(let error): session.connection.send(ServerFrame(callID: callID, status: Status(error)))
+        }
+    }
+
     private func dispatch(_ request: Request, context: CallContext, session: Session) {
         switch request {
         case .ping(let ping): handlePing(ping, context: context)
@@ -83,10 +121,10 @@ extension Broker {
         case .adminRotateToken(let appID): handleRotateToken(appID, context: context)
         case .adminBrokerInfo: handleBrokerInfo(context: context)
         case .requestAuthorization(let share, let read): handleRequestAuthorization(share: share, read: read, context: context)
-        case .authorizationStatus(let type): handleAuthorizationStatus(type, context: context)
-        case .requestStatus(let share, let read): handleRequestStatus(share: share, read: read, context: context)
-        case .earliestAuthorizedSampleDate(let types): handleEarliestAuthorizedSampleDate(types, context: context)
-        case .earliestPermittedSampleDate: handleEarliestPermittedSampleDate(context: context)
+        case .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate:
+            // Normally answered before a context is made (answerAtOnce); the same answer here.
+            _ = answerAtOnce(request, callID: context.callID, session: session)
+            end(context)
         case .readCharacteristics(let types): handleReadCharacteristics(types, context: context)
         case .adminWatchPrompts: handleWatchPrompts(context: context)
         case .adminAnswerPrompt(let promptID, let decisions): handleAnswerPrompt(promptID, decisions: decisions, context: context)

@@ -31,11 +31,17 @@ public final class Broker {
     var sessions: [ObjectIdentifier: Session] = [:]
     /// Open connections per peer uid, for the per-uid limit.
     var connectionsByUID: [UInt32: Int] = [:]
-    var callsServed: UInt64 = 0
+    /// Calls answered; counted per call, loop-thread only, so without the runtime exclusivity check.
+    @exclusivity(unchecked) var callsServed: UInt64 = 0
     let startedMicros = Microseconds.now()
     var shutdownTimer: TimerToken?
     /// The in-memory copy of every app's grants, kept in step with SQLite.
-    var grants: [String: AppGrants] = [:]
+    var grants: [String: AppGrants] = [:] {
+        didSet { grantsGeneration &+= 1 }
+    }
+    /// Counts changes to `grants`: a session's cached copy of its app's grants is current while
+    /// it was taken at this generation.
+    var grantsGeneration: UInt64 = 0
     /// The person's characteristics (date of birth, …), kept in step with SQLite.
     var characteristics: [ObjectType: String] = [:]
     /// Authorization requests by app: the one being prompted and those waiting their turn.
@@ -206,7 +212,7 @@ extension Broker: PipeConnectionDelegate {
             connection.close(with: error)
             return
         }
-        switch frame {
+        switch consume frame {
         case .call(let call):
             handle(call, in: session)
         case .cancel(let callID):

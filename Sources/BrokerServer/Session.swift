@@ -16,9 +16,18 @@ final class Session {
     let kind: Kind
     let connection: PipeConnection
     /// The app this connection proved to be, once Hello succeeded.
-    var appID: String?
+    var appID: String? {
+        didSet { cachedGrants = nil }
+    }
+    /// The app's grants as of `cachedGrantsGeneration` (see `Broker.appGrants(_:)`).
+    @exclusivity(unchecked) var cachedGrants: AppGrants?
+    /// The `Broker.grantsGeneration` at which `cachedGrants` was taken.
+    @exclusivity(unchecked) var cachedGrantsGeneration: UInt64 = 0
     /// Calls in flight, by the client's call id.
-    var calls: [UInt64: CallContext] = [:]
+    ///
+    /// Looked up for every call; loop-thread only and never accessed overlapping, so without the
+    /// runtime exclusivity check.
+    @exclusivity(unchecked) var calls: [UInt64: CallContext] = [:]
 
     init(kind: Kind, connection: PipeConnection) {
         self.kind = kind

@@ -62,6 +62,11 @@ public final class Database: @unchecked Sendable {
         }
         try execute("PRAGMA synchronous=\(durability.pragmaValue)")
         try execute("PRAGMA foreign_keys=ON")
+        // A 64 MiB page cache and memory-mapped reads: the sample indexes (random UUIDs among them)
+        // otherwise thrash SQLite's 2 MiB default cache once the database outgrows it.
+        try execute("PRAGMA cache_size=-65536")
+        try execute("PRAGMA mmap_size=268435456")
+        try execute("PRAGMA temp_store=MEMORY")
     }
 
     /// The live connection, or an error once closed.

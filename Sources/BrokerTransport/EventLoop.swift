@@ -13,14 +13,15 @@ public final class EventLoop: @unchecked Sendable {
     private var turnHook: LoopTurnHook!
     private var timer: LoopTimer!
     private var timers = TimerHeap<() -> Void>()
-    private var dirtyConnections: [PipeConnection] = []
+    // Loop-thread only and never accessed overlapping: no runtime exclusivity check (see PipeConnection).
+    @exclusivity(unchecked) private var dirtyConnections: [PipeConnection] = []
     private var armedDeadline: Int64?
     private var isClosing = false
 
     /// Frames queued for writing since the loop started (all connections).
-    public internal(set) var framesSent: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var framesSent: UInt64 = 0
     /// Write syscalls made for them (`uv_try_write` and `uv_write`); far fewer than frames under load.
-    public internal(set) var writeCalls: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var writeCalls: UInt64 = 0
 
     /// A shared receive buffer: libuv fills it and the read callback consumes it before the next read.
     let readBuffer: UnsafeMutableRawBufferPointer

@@ -14,27 +14,39 @@ public final class PipeConnection {
     /// Receives frames and the close; held weakly.
     public weak var delegate: PipeConnectionDelegate?
     /// State the server keeps for this connection.
-    public var context: AnyObject?
+    ///
+    /// Read for every frame. A computed property over `storedContext`, because the attribute that
+    /// drops the runtime exclusivity check does not reach a stored property's direct accesses from
+    /// other modules.
+    public var context: AnyObject? {
+        get { storedContext }
+        set { storedContext = newValue }
+    }
+    /// Loop-thread only and never accessed overlapping: no runtime exclusivity check.
+    @exclusivity(unchecked) private var storedContext: AnyObject?
 
     let loop: EventLoop
     let handle: UnsafeMutablePointer<uv_pipe_t>
     var stream: UnsafeMutablePointer<uv_stream_t> { uvCast(handle, to: uv_stream_t.self) }
-    var decoder: FrameDecoder
+    // Loop-thread state touched for every frame: `@exclusivity(unchecked)` drops the runtime
+    // exclusivity check (a thread-local access-set insert and remove per access). One thread, and
+    // no access to these overlaps another: each is read or changed in one statement.
+    @exclusivity(unchecked) var decoder: FrameDecoder
     let outputLimits: OutputLimits
 
     /// Encoded replies gathered during this loop turn, not yet handed to the kernel.
-    var pendingOutput: [UInt8] = []
-    var writeInFlight: WriteRequest?
-    var isDirty = false
+    @exclusivity(unchecked) var pendingOutput: [UInt8] = []
+    @exclusivity(unchecked) var writeInFlight: WriteRequest?
+    @exclusivity(unchecked) var isDirty = false
     var isReading = false
     var isPausedForOutput = false
-    var closeWhenFlushed = false
+    @exclusivity(unchecked) var closeWhenFlushed = false
     /// Counts output stalls, so a stall timer knows whether its stall is still the current one.
     var stallEpisode: UInt64 = 0
     /// The error that is closing the connection, reported to the delegate on close.
     var closingError: BrokerError?
     /// True once `close` ran.
-    public private(set) var isClosed = false
+    @exclusivity(unchecked) public private(set) var isClosed = false
 
     /// Output bytes queued and not yet accepted by the kernel.
     public var queuedOutputBytes: Int { pendingOutput.count + (writeInFlight?.byteCount ?? 0) }
@@ -61,8 +73,16 @@ public final class PipeConnection {
 
     /// Queues one frame; it is written at the end of this loop turn with the turn's other replies.
     public func send(_ frame: ServerFrame) {
+        send { WireCodec.append(frame, to: &$0) }
+    }
+
+    /// Queues one frame that `encode` appends, whole (header included), to the output buffer: for
+    /// replies the server encodes without building a `ServerFrame`. `encode` must append exactly one
+    /// frame and must not touch this connection.
+    @inline(__always)
+    public func send(encodedBy encode: (inout [UInt8]) -> Void) {
         guard !isClosed, !closeWhenFlushed else { return }
-        WireCodec.append(frame, to: &pendingOutput)
+        encode(&pendingOutput)
         loop.framesSent &+= 1
         if !isDirty {
             isDirty = true

@@ -12,7 +12,8 @@ import HealthBrokerProto
 /// protobuf-c's unpack allocates the message, every sub-message, string and bytes field separately;
 /// with the default allocator a small call costs several malloc/free pairs. Decoding through an
 /// arena on the stack makes a typical frame allocation-free. Frees of arena memory are no-ops;
-/// anything that did not fit came from malloc and is freed normally by `free_unpacked`.
+/// anything that did not fit came from malloc and is freed normally by `free_unpacked`, which is
+/// not called at all when nothing did (it would only walk the message to free nothing).
 struct UnpackArena {
     /// Bytes of stack scratch space used per decode; enough for every small message of the protocol.
     static let scratchBytes = 1024
@@ -22,23 +23,30 @@ struct UnpackArena {
     private let base: UnsafeMutableRawPointer
     private let capacity: Int
     private var used = 0
+    /// True once a block did not fit and came from malloc.
+    private(set) var spilled = false
 
     private init(base: UnsafeMutableRawPointer, capacity: Int) {
         self.base = base
         self.capacity = capacity
     }
 
-    /// Runs `body` with an allocator backed by fresh stack scratch space, valid only inside `body`.
+    /// Runs `body` with an allocator backed by fresh stack scratch space, valid only inside `body`;
+    /// `spilled()` tells whether any block so far came from malloc.
     @inline(__always)
-    static func withAllocator<R>(_ body: (UnsafeMutablePointer<ProtobufCAllocator>) -> R) -> R {
-        withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: alignment) { scratch in
+    static func withAllocator<R, E: Error>(
+        _ body: (UnsafeMutablePointer<ProtobufCAllocator>, _ spilled: () -> Bool) throws(E) -> R
+    ) throws(E) -> R {
+        try withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: alignment) { scratch throws(E) in
             var arena = UnpackArena(base: scratch.baseAddress.unsafelyUnwrapped, capacity: scratch.count)
-            return withUnsafeMutablePointer(to: &arena) { arenaPointer in
+            return try withUnsafeMutablePointer(to: &arena) { arenaPointer throws(E) in
                 var allocator = ProtobufCAllocator(
                     alloc: { data, size in UnpackArena.allocate(data, size) },
                     free: { data, pointer in UnpackArena.release(data, pointer) },
                     allocator_data: UnsafeMutableRawPointer(arenaPointer))
-                return withUnsafeMutablePointer(to: &allocator, body)
+                return try withUnsafeMutablePointer(to: &allocator) { allocator throws(E) in
+                    try body(allocator) { arenaPointer.pointee.spilled }
+                }
             }
         }
     }
@@ -50,6 +58,7 @@ struct UnpackArena {
             arena.pointee.used = offset + size
             return arena.pointee.base + offset
         }
+        arena.pointee.spilled = true
         return malloc(max(size, 1))
     }
 

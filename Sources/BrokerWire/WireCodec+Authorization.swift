@@ -146,7 +146,7 @@ extension WireCodec {
         var result: [ObjectType: Int64] = Dictionary(minimumCapacity: count)
         for index in 0..<count {
             guard let typeDate = typeDates[index] else { throw undecodable("ServerFrame") }
-            result[ObjectType(string(typeDate.pointee.type))] = typeDate.pointee.date_us
+            result[objectType(typeDate.pointee.type)] = typeDate.pointee.date_us
         }
         return result
     }
@@ -171,7 +171,7 @@ extension WireCodec {
     /// The Swift form of an unpacked CharacteristicValue; `has_value` false reads as no value.
     static func characteristicValue(_ message: UnsafePointer<Healthbroker__V1__CharacteristicValue>) -> CharacteristicValue {
         CharacteristicValue(
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             value: message.pointee.has_value != 0 ? string(message.pointee.value) : nil)
     }
 

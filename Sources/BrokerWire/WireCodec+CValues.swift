@@ -21,6 +21,18 @@ extension WireCodec {
         }
     }
 
+    /// A decoded type identifier field: a catalogued identifier comes back as the catalogue's shared
+    /// value (no string allocated), any other as `ObjectType(string(cString))`.
+    @inline(__always)
+    static func objectType(_ cString: UnsafePointer<CChar>?) -> ObjectType {
+        guard let cString else { return ObjectType("") }
+        let count = strlen(cString)
+        let known = UnsafeRawPointer(cString).withMemoryRebound(to: UInt8.self, capacity: count) {
+            TypeCatalogue.knownType(utf8: UnsafeBufferPointer(start: $0, count: count))
+        }
+        return known ?? ObjectType(string(cString))
+    }
+
     /// A decoded bytes field.
     @inline(__always)
     static func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {

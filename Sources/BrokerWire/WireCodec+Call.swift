@@ -252,7 +252,7 @@ extension WireCodec {
             request = try requestAuthorizationRequest(try present(call.request_authorization, in: "ClientFrame"))
         case HEALTHBROKER__V1__CALL__REQUEST_AUTHORIZATION_STATUS:
             let authorizationStatus = try present(call.authorization_status, in: "ClientFrame")
-            request = .authorizationStatus(ObjectType(string(authorizationStatus.pointee.type)))
+            request = .authorizationStatus(objectType(authorizationStatus.pointee.type))
         case HEALTHBROKER__V1__CALL__REQUEST_REQUEST_STATUS:
             request = try requestStatusRequest(try present(call.request_status, in: "ClientFrame"))
         case HEALTHBROKER__V1__CALL__REQUEST_EARLIEST_AUTHORIZED_SAMPLE_DATE:
@@ -309,7 +309,7 @@ extension WireCodec {
                 adminSetCharacteristicRequest(try present(call.admin_set_characteristic, in: "ClientFrame")))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN:
             let explain = try present(call.admin_explain, in: "ClientFrame")
-            request = .adminExplain(appID: string(explain.pointee.app_id), type: ObjectType(string(explain.pointee.type)))
+            request = .adminExplain(appID: string(explain.pointee.app_id), type: objectType(explain.pointee.type))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT:
             request = try adminImportRequest(try present(call.admin_import, in: "ClientFrame"))
         case HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT:

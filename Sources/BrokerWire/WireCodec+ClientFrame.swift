@@ -8,17 +8,23 @@ extension WireCodec {
     /// Throws `INVALID_ARGUMENT` (protocol error) "undecodable ClientFrame" when the bytes do not
     /// decode or no frame kind is set. A call whose request case is unset or unknown decodes with
     /// `Request.unknown`.
+    ///
+    /// The common per-call shapes are decoded directly (WireCodec+DirectDecoding), to the same value.
     public static func decodeClientFrame(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ClientFrame {
+        if let frame = payload.withUnsafeBufferPointer({ decodeCommonClientFrame($0) }) { return frame }
+        return try decodeClientFrameUnpacked(payload)
+    }
+
+    /// `decodeClientFrame` through protobuf-c, whatever the bytes; the reference the direct decoding matches.
+    static func decodeClientFrameUnpacked(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ClientFrame {
         try withUnpacked(
             payload,
             unpack: healthbroker__v1__client_frame__unpack,
             free: healthbroker__v1__client_frame__free_unpacked
-        ) { message in
-            Result { () throws(BrokerError) in
-                guard let message else { throw undecodable("ClientFrame") }
-                return try clientFrame(message)
-            }
-        }.get()
+        ) { message throws(BrokerError) in
+            guard let message else { throw undecodable("ClientFrame") }
+            return try clientFrame(message)
+        }
     }
 
     /// Appends `frame` as a whole frame (5-byte header, then the packed message) to `buffer`.

@@ -76,7 +76,7 @@ extension WireCodec {
         let decisions = try decodedList(message.pointee.decisions, count: message.pointee.n_decisions, in: "ClientFrame") {
             decision in
             TypeDecision(
-                type: ObjectType(string(decision.pointee.type)),
+                type: objectType(decision.pointee.type),
                 share: shareDecision(decision.pointee.share),
                 read: readDecision(decision.pointee.read, limitedFromMicros: decision.pointee.limited_from_us))
         }

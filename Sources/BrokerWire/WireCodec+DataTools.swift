@@ -103,7 +103,7 @@ extension WireCodec {
             atMicros: message.pointee.at_us,
             appID: string(message.pointee.app_id),
             operation: string(message.pointee.operation),
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             sampleCount: message.pointee.sample_count)
     }
 }

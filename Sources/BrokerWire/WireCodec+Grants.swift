@@ -30,7 +30,7 @@ extension WireCodec {
     /// The Swift form of an unpacked Grant.
     static func grant(_ message: UnsafePointer<Healthbroker__V1__Grant>) -> Grant {
         Grant(
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             share: shareDecision(message.pointee.share),
             read: readDecision(message.pointee.read, limitedFromMicros: message.pointee.limited_from_us),
             decidedMicros: message.pointee.decided_us,
@@ -120,7 +120,7 @@ extension WireCodec {
         _ message: UnsafePointer<Healthbroker__V1__AdminSetCharacteristicRequest>
     ) -> CharacteristicValue {
         CharacteristicValue(
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             value: message.pointee.has_value != 0 ? string(message.pointee.value) : nil)
     }
 

@@ -57,7 +57,7 @@ extension WireCodec {
         result.reserveCapacity(count)
         for index in 0..<count {
             guard let identifier = strings[index] else { throw undecodable(typeName) }
-            result.append(ObjectType(string(identifier)))
+            result.append(objectType(identifier))
         }
         return result
     }

@@ -127,7 +127,7 @@ extension WireCodec {
     /// The Swift form of an unpacked Query request.
     static func sampleQuery(_ message: UnsafePointer<Healthbroker__V1__QueryRequest>) -> SampleQuery {
         SampleQuery(
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             predicate: samplePredicate(message.pointee.predicate.map { UnsafePointer($0) }),
             limit: message.pointee.limit,
             sort: sampleSort(message.pointee.sort.map { UnsafePointer($0) }),
@@ -163,7 +163,7 @@ extension WireCodec {
     /// The Swift form of an unpacked AnchoredQuery request.
     static func anchoredQuery(_ message: UnsafePointer<Healthbroker__V1__AnchoredQueryRequest>) -> AnchoredQuery {
         AnchoredQuery(
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             predicate: samplePredicate(message.pointee.predicate.map { UnsafePointer($0) }),
             anchor: bytes(message.pointee.anchor),
             limit: message.pointee.limit,

@@ -59,7 +59,7 @@ extension WireCodec {
         }
         return Sample(
             uuid: string(message.pointee.uuid),
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             startMicros: message.pointee.start_us,
             endMicros: message.pointee.end_us,
             value: value,

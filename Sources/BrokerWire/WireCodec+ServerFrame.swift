@@ -12,19 +12,29 @@ extension WireCodec {
             payload,
             unpack: healthbroker__v1__server_frame__unpack,
             free: healthbroker__v1__server_frame__free_unpacked
-        ) { message in
-            Result { () throws(BrokerError) in
-                guard let message else { throw undecodable("ServerFrame") }
-                return ServerFrame(
-                    callID: message.pointee.call_id,
-                    status: message.pointee.status.map { status($0) },
-                    response: try response(message))
-            }
-        }.get()
+        ) { message throws(BrokerError) in
+            guard let message else { throw undecodable("ServerFrame") }
+            return ServerFrame(
+                callID: message.pointee.call_id,
+                status: message.pointee.status.map { status($0) },
+                response: try response(message))
+        }
     }
 
     /// Appends `frame` as a whole frame (5-byte header, then the packed message) to `buffer`.
+    ///
+    /// The frames answered per call (a status alone, Ping, AuthorizationStatus, RequestStatus and the
+    /// two sample-date methods) are encoded directly, to the same bytes (WireCodec+DirectEncoding).
     public static func append(_ frame: ServerFrame, to buffer: inout [UInt8]) {
+        if encodesDirectly(frame) {
+            appendDirectly(frame, to: &buffer)
+            return
+        }
+        appendPacked(frame, to: &buffer)
+    }
+
+    /// `append` through protobuf-c, whatever the frame; the reference the direct encoding matches.
+    static func appendPacked(_ frame: ServerFrame, to buffer: inout [UInt8]) {
         var message = Healthbroker__V1__ServerFrame()
         healthbroker__v1__server_frame__init(&message)
         message.call_id = frame.callID

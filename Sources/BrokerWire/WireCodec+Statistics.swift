@@ -33,7 +33,7 @@ extension WireCodec {
     /// option bits this build does not know are kept.
     static func statisticsQuery(_ message: UnsafePointer<Healthbroker__V1__StatisticsRequest>) -> StatisticsQuery {
         StatisticsQuery(
-            type: ObjectType(string(message.pointee.type)),
+            type: objectType(message.pointee.type),
             predicate: samplePredicate(message.pointee.predicate.map { UnsafePointer($0) }),
             options: StatisticsOptions(rawValue: message.pointee.options),
             interval: statisticsInterval(message.pointee.interval),

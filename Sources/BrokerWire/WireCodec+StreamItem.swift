@@ -73,7 +73,7 @@ extension WireCodec {
             return .anchoredPage(try anchoredPage(try present(item.pointee.anchored_page, in: "ServerFrame")))
         case HEALTHBROKER__V1__STREAM_ITEM__ITEM_OBSERVED:
             let event = try present(item.pointee.observed, in: "ServerFrame")
-            return .observed(type: ObjectType(string(event.pointee.type)), changedMicros: event.pointee.changed_us)
+            return .observed(type: objectType(event.pointee.type), changedMicros: event.pointee.changed_us)
         default:
             throw undecodable("ServerFrame")
         }

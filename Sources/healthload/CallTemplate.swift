@@ -11,6 +11,8 @@ import HealthBrokerClient
 struct CallTemplate: Sendable {
     /// Hex digits of the per-call counter at the end of each templated uuid.
     static let counterDigits = 12
+    /// Lower-case hex digits by value.
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The operation this template sends.
     let operation: LoadOperation
@@ -64,7 +66,7 @@ struct CallTemplate: Sendable {
 
     /// Writes `counter` as 12 lower-case hex digits at every counter offset.
     private mutating func stamp(_ counter: UInt64) {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let digits = Self.hexDigits
         body.withUnsafeMutableBufferPointer { bytes in
             for offset in counterOffsets {
                 var rest = counter

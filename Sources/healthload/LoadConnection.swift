@@ -21,8 +21,9 @@ final class LoadConnection: @unchecked Sendable {
     var slots: CallSlots
     /// Templates by operation index (nil: not in the mix).
     var templates: [CallTemplate?]
-    /// The operation order, repeated.
+    /// The operation order (operation indices), repeated.
     let cycle: [UInt8]
+    /// The next position in `cycle`.
     var cyclePosition: Int
     /// Open loop: the intended send times; nil: closed loop.
     var schedule: OpenLoopSchedule?
@@ -35,10 +36,15 @@ final class LoadConnection: @unchecked Sendable {
     /// Full reply checks, when asked for.
     let verifier: ReplyVerifier?
 
+    /// Bytes read and not yet handled live in `input[inputStart..<inputEnd]`.
     var input: [UInt8]
+    /// The first unhandled byte of `input`.
     var inputStart = 0
+    /// One past the last byte read into `input`.
     var inputEnd = 0
+    /// Frames to write; `output[outputOffset...]` is still unwritten.
     var output: [UInt8] = []
+    /// The first unwritten byte of `output`.
     var outputOffset = 0
     /// False once the socket failed or the broker closed it.
     private(set) var isOpen = true

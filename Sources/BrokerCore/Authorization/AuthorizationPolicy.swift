@@ -37,13 +37,13 @@ public enum AuthorizationPolicy {
 
     /// The share and read types whose part was never decided: deduplicated, sorted by identifier.
     public static func undecided(share: [ObjectType], read: [ObjectType], grants: AppGrants) -> (share: [ObjectType], read: [ObjectType]) {
-        (TypeNames.uniqueSorted(share.filter { grants[$0]?.share == nil }),
-         TypeNames.uniqueSorted(read.filter { grants[$0]?.read == nil }))
+        (TypeNames.uniqueSorted(share.filter { grants.share(for: $0) == nil }),
+         TypeNames.uniqueSorted(read.filter { grants.read(for: $0) == nil }))
     }
 
     /// The share status of a type, as `authorizationStatus(for:)`: a read-only grant leaves it not determined.
     public static func authorizationStatus(for type: ObjectType, grants: AppGrants) -> AuthorizationStatus {
-        switch grants[type]?.share {
+        switch grants.share(for: type) {
         case nil: .notDetermined
         case .deny: .sharingDenied
         case .allow: .sharingAuthorized
@@ -52,7 +52,7 @@ public enum AuthorizationPolicy {
 
     /// shouldRequest if some type's requested part was never decided, else unnecessary.
     public static func requestStatus(share: [ObjectType], read: [ObjectType], grants: AppGrants) -> RequestStatus {
-        let pending = share.contains { grants[$0]?.share == nil } || read.contains { grants[$0]?.read == nil }
+        let pending = share.contains { grants.share(for: $0) == nil } || read.contains { grants.read(for: $0) == nil }
         return pending ? .shouldRequest : .unnecessary
     }
 
@@ -60,16 +60,41 @@ public enum AuthorizationPolicy {
     public static func earliestAuthorizedSampleDates(for types: [ObjectType], grants: AppGrants, earliestPermitted: Int64) -> [ObjectType: Int64] {
         var dates: [ObjectType: Int64] = [:]
         for type in types where TypeCatalogue.descriptor(for: type)?.isCharacteristic != true {
-            if case .limited(let from)? = grants[type]?.read {
+            if case .limited(let from)? = grants.read(for: type) {
                 dates[type] = max(from, earliestPermitted)
             }
         }
         return dates
     }
 
+    /// `earliestAuthorizedSampleDates` for catalogued types only, without a dictionary: calls `body`
+    /// once per distinct qualifying type with its date (for equal types in `types`, with the first,
+    /// as a dictionary keeps its first key), in the order of `types`. Nothing is allocated.
+    ///
+    /// Every one of `types` must be catalogued (`TypeCatalogue.requireKnown`); `body` is called at
+    /// most `TypeCatalogue.count` times.
+    @inline(__always)
+    public static func forEachEarliestAuthorizedSampleDate(
+        forCatalogued types: [ObjectType], grants: AppGrants, earliestPermitted: Int64,
+        _ body: (ObjectType, Int64) -> Void
+    ) {
+        // Catalogue indexes already answered, as bits (`TypeCatalogue.count` ≤ 64).
+        var answered: UInt64 = 0
+        for type in types {
+            let index = type.catalogueIndex
+            precondition(index >= 0 && index < 64, "\(type) is not catalogued")
+            let bit: UInt64 = 1 << UInt64(index)
+            guard answered & bit == 0, !TypeCatalogue.isCharacteristic(type) else { continue }
+            if case .limited(let from)? = grants.read(for: type) {
+                answered |= bit
+                body(type, max(from, earliestPermitted))
+            }
+        }
+    }
+
     /// full → .from(earliestPermitted); limited(D) → .from(max(D, earliestPermitted)); deny → .ownSamplesOnly; never asked → .notDetermined
     public static func readScope(for type: ObjectType, grants: AppGrants, earliestPermitted: Int64) -> ReadScope {
-        switch grants[type]?.read {
+        switch grants.read(for: type) {
         case nil: .notDetermined
         case .deny: .ownSamplesOnly
         case .full: .from(earliestPermitted)

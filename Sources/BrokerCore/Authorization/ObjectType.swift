@@ -1,13 +1,48 @@
 /// A HealthKit data type, named by its HealthKit identifier (e.g. `HKQuantityTypeIdentifierStepCount`).
 ///
 /// Any identifier can be held; `TypeCatalogue` says which ones the broker knows.
+///
+/// Equality is the identifier's (`String` equality); a catalogued type also carries its position in
+/// the catalogue, found once when the value is made, so that comparing, hashing and looking up
+/// catalogued types (the hot path of every authorization look-up) never hashes or compares the
+/// identifier's bytes.
 public struct ObjectType: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The HealthKit identifier.
     public let identifier: String
+    /// The position in `TypeCatalogue.knownIdentifiers` of the identifier this one equals, or -1.
+    @usableFromInline let storedCatalogueIndex: Int32
+    /// True when `identifier` has exactly the catalogue's bytes (not just a canonically equal spelling).
+    let hasCatalogueSpelling: Bool
+
+    /// The position in `TypeCatalogue.knownIdentifiers` of the identifier this one equals, or -1.
+    @inlinable var catalogueIndex: Int { Int(storedCatalogueIndex) }
 
     /// Wraps an identifier.
     public init(_ identifier: String) {
         self.identifier = identifier
+        let found = TypeCatalogue.index(of: identifier)
+        storedCatalogueIndex = Int32(found.index)
+        hasCatalogueSpelling = found.exactBytes
+    }
+
+    /// Equal identifiers (`String` equality). Catalogued types compare by index: two values equal to
+    /// the same catalogued identifier share its index, and a value equal to none has -1.
+    @inlinable
+    public static func == (lhs: ObjectType, rhs: ObjectType) -> Bool {
+        if lhs.storedCatalogueIndex >= 0 || rhs.storedCatalogueIndex >= 0 {
+            return lhs.storedCatalogueIndex == rhs.storedCatalogueIndex
+        }
+        return lhs.identifier == rhs.identifier
+    }
+
+    /// Hashes the catalogue index of a catalogued type, else the identifier (consistent with `==`).
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        if storedCatalogueIndex >= 0 {
+            hasher.combine(storedCatalogueIndex)
+        } else {
+            hasher.combine(identifier)
+        }
     }
 
     /// Orders by identifier.

@@ -1,0 +1,169 @@
+import BrokerCore
+import Testing
+@testable import BrokerWire
+
+/// The direct decoding of the per-call ClientFrames must give protobuf-c's value whenever it
+/// accepts the bytes, and leave everything else to protobuf-c.
+@Suite("WireCodec direct decoding")
+struct WireCodecDirectDecodingTests {
+    /// The direct decoder's value for `bytes` (nil: left to protobuf-c), checked against protobuf-c's.
+    @discardableResult
+    private func checkAgreement(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> ClientFrame? {
+        let direct = bytes.withUnsafeBufferPointer { WireCodec.decodeCommonClientFrame($0) }
+        guard let direct else { return nil }
+        let unpacked = try? WireCodec.decodeClientFrameUnpacked(bytes[...])
+        #expect(unpacked == direct, "bytes \(bytes)", sourceLocation: sourceLocation)
+        #expect((try? WireCodec.decodeClientFrame(bytes[...])) == direct, sourceLocation: sourceLocation)
+        return direct
+    }
+
+    private static let commonFrames: [ClientFrame] = {
+        var frames: [ClientFrame] = []
+        let typeLists: [[ObjectType]] = [
+            [], [.stepCount], [.stepCount, .heartRate, .activeEnergyBurned], TypeCatalogue.all.map(\.type),
+            [.stepCount, .stepCount], [ObjectType("nope"), ObjectType(""), .workout],
+            [ObjectType("with\u{0}nul"), ObjectType("ünïcödé"), ObjectType("H\u{212A}QuantityTypeIdentifierStepCount")],
+            Array(repeating: .bodyMass, count: 300),
+        ]
+        let requests: [Request] = [
+            .ping(PingRequest()), .ping(PingRequest(delayMicros: 5, payload: [1, 2, 3])),
+            .ping(PingRequest(delayMicros: -1, payload: patternBytes(300))),
+            .ping(PingRequest(delayMicros: .max, payload: [0])), .ping(PingRequest(delayMicros: .min)),
+            .authorizationStatus(.activeEnergyBurned), .authorizationStatus(ObjectType("")),
+            .authorizationStatus(ObjectType("unknown\u{0}tail")), .authorizationStatus(ObjectType("ß")),
+        ] + typeLists.map { .earliestAuthorizedSampleDate($0) }
+        for request in requests {
+            for (callID, timeout, credit): (UInt64, Int64, UInt32) in [(1, 0, 0), (0, 0, 0), (300, 1_000_000, 64), (.max, -1, .max)] {
+                frames.append(.call(Call(callID: callID, timeoutMicros: timeout, initialCredit: credit, request: request)))
+            }
+        }
+        return frames
+    }()
+
+    private func encoded(_ frame: ClientFrame) -> [UInt8] {
+        var buffer: [UInt8] = []
+        WireCodec.append(frame, to: &buffer)
+        return Array(buffer.dropFirst(FrameDecoder.headerSize))
+    }
+
+    @Test func commonFramesDecodeDirectlyToTheSameValue() {
+        for frame in Self.commonFrames {
+            let decoded = checkAgreement(encoded(frame))
+            #expect(decoded != nil, "\(frame)")
+            // A type with a NUL travels cut at it (a C string), by either decoder.
+            if !"\(frame)".contains("\u{0}") { #expect(decoded == frame, "\(frame)") }
+        }
+    }
+
+    @Test func catalogueTypesDecodeToTheSharedValues() throws {
+        let frame = ClientFrame.call(Call(callID: 1, request: .earliestAuthorizedSampleDate([.stepCount, ObjectType("x")])))
+        guard case .call(let call)? = checkAgreement(encoded(frame)), case .earliestAuthorizedSampleDate(let types) = call.request else {
+            Issue.record("not decoded directly")
+            return
+        }
+        #expect(TypeCatalogue.spelledIndex(of: types[0]) != nil)
+        #expect(TypeCatalogue.spelledIndex(of: types[1]) == nil)
+    }
+
+    @Test func otherShapesAreLeftToProtobufC() {
+        let others: [ClientFrame] = [
+            .cancel(callID: 3), .credit(callID: 3, items: 9),
+            .call(Call(callID: 1, request: .unknown)),
+            .call(Call(callID: 1, request: .earliestPermittedSampleDate)),
+            .call(Call(callID: 1, request: .requestStatus(share: [.stepCount], read: []))),
+            .call(Call(callID: 1, request: .adminListApps)),
+        ]
+        for frame in others {
+            #expect(checkAgreement(encoded(frame)) == nil, "\(frame)")
+        }
+    }
+
+    @Test func unusualEncodingsAreLeftToProtobufC() {
+        let ping: [UInt8] = [0x08, 0x01]
+        let cases: [[UInt8]] = [
+            // call_id twice (protobuf-c keeps the last)
+            [0x0A, 0x06, 0x08, 0x01, 0x08, 0x02, 0x5A, 0x00],
+            // two request cases (the last wins)
+            [0x0A, 0x07, 0x5A, 0x00, 0xAA, 0x01, 0x02, 0x0A, 0x00],
+            // ping twice (merged)
+            [0x0A, 0x06, 0x5A, 0x02] + ping + [0x5A, 0x00],
+            // an unknown field in Call
+            [0x0A, 0x04, 0x20, 0x01, 0x5A, 0x00],
+            // an unknown field in ClientFrame after the call
+            [0x0A, 0x02, 0x5A, 0x00, 0x20, 0x01],
+            // a non-minimal key
+            [0x0A, 0x05, 0x88, 0x00, 0x01, 0x5A, 0x00],
+            // initial_credit above UInt32.max (protobuf-c truncates)
+            [0x0A, 0x08, 0x18, 0x80, 0x80, 0x80, 0x80, 0x10, 0x5A, 0x00],
+            // wrong wire type for call_id
+            [0x0A, 0x04, 0x0A, 0x00, 0x5A, 0x00],
+            // call shorter than the frame
+            [0x0A, 0x02, 0x5A, 0x00, 0x00],
+            // truncated
+            [0x0A, 0x04, 0x5A, 0x02, 0x08],
+            // EASD with a field other than types
+            [0x0A, 0x05, 0xBA, 0x01, 0x02, 0x10, 0x01],
+        ]
+        for bytes in cases {
+            #expect(checkAgreement(bytes) == nil, "\(bytes)")
+        }
+    }
+
+    @Test func oddButAcceptedEncodingsAgree() throws {
+        // Fields out of order, a 10-byte varint, a non-minimal varint value, an empty status type.
+        let cases: [[UInt8]] = [
+            [0x0A, 0x06, 0x5A, 0x00, 0x08, 0x05, 0x10, 0x01],
+            [0x0A, 0x0D, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x5A, 0x00],
+            [0x0A, 0x05, 0x08, 0x81, 0x00, 0x5A, 0x00],
+            [0x0A, 0x03, 0xAA, 0x01, 0x00],
+            [0x0A, 0x05, 0xAA, 0x01, 0x02, 0x0A, 0x00],
+            [0x0A, 0x07, 0xBA, 0x01, 0x04, 0x0A, 0x00, 0x0A, 0x00],
+            // invalid UTF-8 in a type
+            [0x0A, 0x07, 0xAA, 0x01, 0x04, 0x0A, 0x02, 0xFF, 0xFE],
+        ]
+        for bytes in cases {
+            #expect(checkAgreement(bytes) != nil, "\(bytes)")
+        }
+    }
+
+    @Test func mutatedFramesNeverDisagree() {
+        var generator = SplitMixGenerator(seed: 0x5EED)
+        for frame in Self.commonFrames where encoded(frame).count < 2_000 {
+            let original = encoded(frame)
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0...(generator.next() % 3) {
+                    switch generator.next() % 4 {
+                    case 0 where !bytes.isEmpty:
+                        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+                    case 1 where !bytes.isEmpty:
+                        bytes.removeLast(Int(generator.next() % UInt64(min(bytes.count, 4))) + 1)
+                    case 2:
+                        bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: Int(generator.next() % UInt64(bytes.count + 1)))
+                    default:
+                        if !bytes.isEmpty {
+                            let index = Int(generator.next() % UInt64(bytes.count))
+                            bytes[index] ^= UInt8(1) << (generator.next() % 8)
+                        }
+                    }
+                }
+                checkAgreement(bytes)
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for the mutation test.
+private struct SplitMixGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

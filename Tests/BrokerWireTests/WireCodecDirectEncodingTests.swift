@@ -1,0 +1,144 @@
+import BrokerCore
+import Testing
+@testable import BrokerWire
+
+/// The direct encoding of the per-call ServerFrames must give protobuf-c's bytes exactly.
+@Suite("WireCodec direct encoding")
+struct WireCodecDirectEncodingTests {
+    /// Both encoders' bytes for `frame`: (direct through `append`, protobuf-c).
+    private func bothEncodings(_ frame: ServerFrame) -> (direct: [UInt8], packed: [UInt8]) {
+        var direct: [UInt8] = [1, 2, 3]  // appending after existing output
+        WireCodec.append(frame, to: &direct)
+        var packed: [UInt8] = [1, 2, 3]
+        WireCodec.appendPacked(frame, to: &packed)
+        return (direct, packed)
+    }
+
+    private static let callIDs: [UInt64] = [0, 1, 127, 128, 300, 1 << 35, .max]
+
+    private static let statuses: [Status?] = [
+        nil, .ok, Status(code: .notFound, domain: .noData, message: "x"),
+        Status(code: .invalidArgument, domain: .invalidArgument, message: String(repeating: "long message ", count: 40)),
+        Status(code: .unavailable, domain: .brokerShuttingDown, message: "with\u{0}nul"),
+        Status(code: .permissionDenied, domain: .authorizationDenied, message: "ünïcödé ✓"),
+        Status(code: .cancelled, domain: .none, message: ""),
+        Status(code: .unknown, domain: .none, message: "\u{0}"),
+    ]
+
+    @Test func statusFramesMatchProtobufC() {
+        for callID in Self.callIDs {
+            for status in Self.statuses {
+                let frame = ServerFrame(callID: callID, status: status)
+                #expect(WireCodec.encodesDirectly(frame))
+                let (direct, packed) = bothEncodings(frame)
+                #expect(direct == packed, "\(frame)")
+            }
+        }
+    }
+
+    @Test func pingFramesMatchProtobufC() {
+        let payloads: [[UInt8]] = [[], [0], [1, 2, 3], patternBytes(127), patternBytes(128), patternBytes(20_000)]
+        let times: [Int64] = [0, 1, -1, 1_700_000_000_000_000, .max, .min]
+        for callID in Self.callIDs {
+            for payload in payloads {
+                for time in times {
+                    for sequence: UInt64 in [0, 5, .max] {
+                        let response = PingResponse(payload: payload, brokerTimeMicros: time, sequence: sequence)
+                        let frame = ServerFrame(callID: callID, response: .ping(response))
+                        let (direct, packed) = bothEncodings(frame)
+                        #expect(direct == packed, "ping of \(payload.count) bytes, time \(time), sequence \(sequence)")
+                    }
+                    if payload.count < 200 {
+                        var reply: [UInt8] = [9]
+                        WireCodec.appendPingReply(callID: callID, payload: payload, brokerTimeMicros: time, to: &reply)
+                        var packed: [UInt8] = [9]
+                        WireCodec.appendPacked(
+                            ServerFrame(callID: callID, response: .ping(PingResponse(payload: payload, brokerTimeMicros: time))),
+                            to: &packed)
+                        #expect(reply == packed)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func enumAndDateFramesMatchProtobufC() {
+        var responses: [Response] = AuthorizationStatus.allCases.map { .authorizationStatus($0) }
+        responses += RequestStatus.allCases.map { .requestStatus($0) }
+        responses += [0, 1, -1, 946_684_800_000_000, .max, .min].map { .earliestPermittedSampleDate($0) }
+        for callID in Self.callIDs {
+            for response in responses {
+                for status in [nil, Status.ok, Status(code: .internal, message: "both")] {
+                    let frame = ServerFrame(callID: callID, status: status, response: response)
+                    #expect(WireCodec.encodesDirectly(frame))
+                    let (direct, packed) = bothEncodings(frame)
+                    #expect(direct == packed, "\(frame)")
+                }
+            }
+            for value in AuthorizationStatus.allCases {
+                var reply: [UInt8] = []
+                WireCodec.appendAuthorizationStatusReply(callID: callID, status: value, to: &reply)
+                var packed: [UInt8] = []
+                WireCodec.appendPacked(ServerFrame(callID: callID, response: .authorizationStatus(value)), to: &packed)
+                #expect(reply == packed)
+            }
+        }
+    }
+
+    private static let datedTypeSets: [[ObjectType: Int64]] = [
+        [:],
+        [.stepCount: 1],
+        [.stepCount: 1_700_000_000_000_000, .heartRate: 0, .activeEnergyBurned: -5],
+        Dictionary(uniqueKeysWithValues: TypeCatalogue.all.enumerated().map { ($1.type, Int64($0) * 1_000_003) }),
+        [ObjectType("zzz-unknown"): 7, ObjectType(""): 8, .workout: 9, ObjectType("HKQuantityTypeIdentifierStep"): 10],
+        [ObjectType("H\u{212A}QuantityTypeIdentifierStepCount"): 11, .heartRate: 12],  // Kelvin sign: equals stepCount
+        [ObjectType("ünïcödé"): 13, ObjectType("with\u{0}nul"): 14, ObjectType("a"): 15],
+        [ObjectType(String(repeating: "long", count: 50)): .max],
+    ]
+
+    @Test func earliestAuthorizedSampleDateFramesMatchProtobufC() {
+        for callID in Self.callIDs {
+            for dates in Self.datedTypeSets {
+                for status in [nil, Status(code: .aborted, message: "odd but encodable")] {
+                    let frame = ServerFrame(callID: callID, status: status, response: .earliestAuthorizedSampleDate(dates))
+                    let (direct, packed) = bothEncodings(frame)
+                    #expect(direct == packed, "\(dates)")
+                }
+            }
+        }
+    }
+
+    @Test func brokerReplyFormsMatchProtobufC() {
+        for callID in Self.callIDs {
+            for dates in Self.datedTypeSets {
+                var packed: [UInt8] = []
+                WireCodec.appendPacked(ServerFrame(callID: callID, response: .earliestAuthorizedSampleDate(dates)), to: &packed)
+
+                var entries = dates.map { (type: $0.key, dateMicros: $0.value) }
+                var reply: [UInt8] = []
+                entries.withUnsafeMutableBufferPointer {
+                    WireCodec.appendEarliestAuthorizedSampleDateReply(callID: callID, dates: $0, to: &reply)
+                }
+                #expect(reply == packed, "\(dates)")
+
+                let indexed = dates.compactMap { entry in
+                    TypeCatalogue.spelledIndex(of: entry.key).map { (catalogueIndex: $0, dateMicros: entry.value) }
+                }
+                guard indexed.count == dates.count else { continue }
+                var indexedEntries = indexed
+                var indexedReply: [UInt8] = []
+                indexedEntries.withUnsafeMutableBufferPointer {
+                    WireCodec.appendEarliestAuthorizedSampleDateReply(callID: callID, catalogued: $0, to: &indexedReply)
+                }
+                #expect(indexedReply == packed, "\(dates)")
+            }
+        }
+    }
+
+    @Test func otherResponsesStillGoThroughProtobufC() {
+        let hello = HelloResponse(brokerVersion: "1", protocolVersion: 1, maxFrameBytes: 1, brokerTimeMicros: 1, maxCallsInFlight: 1)
+        #expect(!WireCodec.encodesDirectly(ServerFrame(callID: 1, response: .hello(hello))))
+        #expect(!WireCodec.encodesDirectly(ServerFrame(callID: 1, response: .delete(deleted: 3))))
+        #expect(!WireCodec.encodesDirectly(ServerFrame(callID: 1, response: .requestAuthorization)))
+    }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The load-testing issue's "also measured" scenarios, against a real release daemon:
+#   idle    5,000 app connections open (Hello each): broker memory per idle connection, all still answer a ping
+#   query   N minute-level step samples (default 129,600 = 90 days) streamed with HealthStore.samples(of:),
+#           as a full-access app and a limited one (clamped to the last 30 days), then again at 10 × N
+#   ingest  durable saves in batches of 1,000 (each acknowledged batch committed), synchronous=NORMAL
+#           (the default) and with the daemon's --synchronous-full
+# Builds release, starts each daemon on temporary sockets and a temporary data directory (one for
+# idle+query, restarted on the same data after each import; a fresh one per ingest run), runs the
+# scenarios with BrokerScenarios, prints one table of figures against the targets, and stops the
+# daemons. Local Unix sockets only.
+#
+# usage: benchmarks/scenarios.sh [--samples N] [--scale K] [--runs R] [--page-size P] [--extra-page-size P|""]
+#          [--idle-connections C] [--ingest-batches B] [--ingest-connections "1 4"]
+#          [--only "idle query ingest"] [--out DIR] [--scratch-path DIR] [--no-build]
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+
+samples=129600
+scale=10
+runs=5
+page_size=0
+extra_page_size=4096
+idle_connections=5000
+ingest_batches=200
+ingest_connections="1 4"
+only="idle query ingest"
+out=""
+scratch="$repo/.build-scen"
+build=1
+
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --samples) samples="$2"; shift 2 ;;
+    --scale) scale="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --page-size) page_size="$2"; shift 2 ;;
+    --extra-page-size) extra_page_size="$2"; shift 2 ;;
+    --idle-connections) idle_connections="$2"; shift 2 ;;
+    --ingest-batches) ingest_batches="$2"; shift 2 ;;
+    --ingest-connections) ingest_connections="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --scratch-path) scratch="$2"; shift 2 ;;
+    --no-build) build=0; shift ;;
+    -h|--help) usage 0 ;;
+    *) echo "scenarios.sh: unknown argument $1" >&2; usage ;;
+  esac
+done
+wants() { case " $only " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+say() { printf '%s\n' "scenarios: $*" >&2; }
+
+if [ "$build" = 1 ]; then
+  say "building release (healthbrokerd, BrokerScenarios) in $scratch"
+  (cd "$repo" && swift build -c release --scratch-path "$scratch" --product healthbrokerd >&2 \
+    && swift build -c release --scratch-path "$scratch" --product BrokerScenarios >&2)
+fi
+bin="$scratch/release"
+[ -x "$bin/healthbrokerd" ] && [ -x "$bin/BrokerScenarios" ] || { say "no release build in $bin (drop --no-build)"; exit 1; }
+
+work="$(mktemp -d /tmp/hb-scen.XXXXXX)"
+[ -n "$out" ] || out="$work/results"
+mkdir -p "$out"
+daemon_pid=""
+
+stop_daemon() {
+  if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
+    kill -TERM "$daemon_pid"
+    wait "$daemon_pid" 2>/dev/null || true
+  fi
+  daemon_pid=""
+}
+cleanup() { stop_daemon; rm -rf "$work/d"; rmdir "$work" 2>/dev/null || true; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_daemon NAME [FLAGS...]: a fresh daemon with its own sockets and data directory.
+start_daemon() {
+  local name="$1"; shift
+  local dir="$work/d/$name"
+  mkdir -p "$dir"
+  app_socket="$dir/app.sock"
+  admin_socket="$dir/admin.sock"
+  "$bin/healthbrokerd" --socket "$app_socket" --admin-socket "$admin_socket" --data-dir "$dir/data" \
+    --log-level warning "$@" 2>>"$out/daemon-$name.log" &
+  daemon_pid=$!
+  for _ in $(seq 1 100); do
+    [ -S "$app_socket" ] && [ -S "$admin_socket" ] && break
+    kill -0 "$daemon_pid" 2>/dev/null || { say "daemon $name exited; see $out/daemon-$name.log"; exit 1; }
+    sleep 0.1
+  done
+  [ -S "$app_socket" ] || { say "daemon $name did not start"; exit 1; }
+  say "daemon $name: pid $daemon_pid, $*"
+}
+
+scenario() { "$bin/BrokerScenarios" "$@" --socket "$app_socket" --admin-socket "$admin_socket" --broker-pid "$daemon_pid"; }
+
+say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if wants idle || wants query; then
+  start_daemon main
+  # Idle first, on the fresh daemon: RSS growth is then not hidden by heap a query freed.
+  if wants idle; then
+    scenario idle --connections "$idle_connections" --json "$out/idle.json"
+  fi
+  if wants query; then
+    # Import, then restart the daemon on the same data, so the broker's memory baseline during the
+    # query holds nothing the import left behind; the same at 10 × N (the first N are reused).
+    for size in 1 "$scale"; do
+      tag=""; [ "$size" = 1 ] || tag="-${size}x"
+      scenario query --samples $((samples * size)) --import-only --json "$out/import$tag.json"
+      stop_daemon; start_daemon main
+      scenario query --samples $((samples * size)) --runs "$runs" --page-size "$page_size" --no-import --json "$out/query$tag.json"
+      # The same query with the largest page the broker allows: the best shape, for reference.
+      if [ "$size" = 1 ] && [ -n "$extra_page_size" ]; then
+        scenario query --samples "$samples" --runs "$runs" --page-size "$extra_page_size" --no-import \
+          --json "$out/query-page$extra_page_size.json"
+      fi
+    done
+  fi
+  stop_daemon
+fi
+
+if wants ingest; then
+  for mode in 1-normal 2-full; do
+    flags=()
+    [ "$mode" = 2-full ] && flags=(--synchronous-full)
+    for c in $ingest_connections; do
+      start_daemon "ingest-$mode-c$c" "${flags[@]}"
+      label="synchronous=$(echo "${mode#*-}" | tr a-z A-Z)"
+      scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections "$c" --label "$label" \
+        --json "$out/ingest-$mode-c$c.json"
+      stop_daemon
+    done
+  done
+fi
+
+echo
+echo "HealthBroker scenarios — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) (shared machine: wall times are noisy, broker CPU is steadier)"
+"$bin/BrokerScenarios" report "$out"
+echo
+say "JSON and daemon logs in $out"
