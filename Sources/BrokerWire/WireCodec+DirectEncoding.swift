@@ -134,7 +134,6 @@ extension WireCodec {
         to buffer: inout [UInt8]
     ) {
         let table = CatalogueTypeFields.shared
-        var entries = entries
         if entries.count > 1 {
             for end in 1..<entries.count {
                 var index = end

@@ -13,7 +13,7 @@ struct ConsentTests {
         let store = try await daemon.connectApp("com.example.late")
         defer { store.close() }
         let error = await #expect(throws: BrokerError.self) {
-            try await store.requestAuthorization(toShare: [], read: [.stepCount], timeout: .milliseconds(300))
+            try await store.requestAuthorization(toShare: [], read: [.stepCount], timeout: .milliseconds(800))
         }
         #expect(error?.code == .deadlineExceeded)
         let prompt = try await agent.prompt(0)

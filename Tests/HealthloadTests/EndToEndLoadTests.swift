@@ -48,10 +48,13 @@ struct EndToEndLoadTests {
         #expect(report.broker.pid == daemon.pid)
         #expect(report.broker.pidSource == "SO_PEERCRED")
         #expect(report.broker.cpuSeconds != nil)
-        // Every completed call had a reply frame; up to connections × depth of them may have been sent
-        // just before the window's first broker snapshot.
+        // The broker's batching counters were read over the window: replies went out in fewer writes
+        // than frames. (Completions are counted until the drain after the window, the broker's
+        // counters at the window's end, so the two totals are not compared one to one.)
         let framesSent = try #require(report.broker.framesSent, "no broker counters in the report")
-        #expect(framesSent + 2 * 8 >= report.completed, "frames \(framesSent), completed \(report.completed)")
+        let writeCalls = try #require(report.broker.writeCalls)
+        #expect(framesSent > 0)
+        #expect(writeCalls > 0 && writeCalls <= framesSent, "frames \(framesSent), writes \(writeCalls)")
         let query = try #require(report.operations.first { $0.operation == "query" })
         #expect(query.streamItems == query.succeeded)  // 20 samples: one page each
 

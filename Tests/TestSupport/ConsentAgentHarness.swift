@@ -23,6 +23,9 @@ public final class ConsentAgentHarness: @unchecked Sendable {
                 self?.fail(error as? BrokerError)
             }
         }
+        // The watch call starts when the task first iterates: give it time to reach the broker, so a
+        // prompt raised right after this returns is seen.
+        try await Task.sleep(for: .milliseconds(150))
     }
 
     deinit {

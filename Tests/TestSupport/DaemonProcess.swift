@@ -63,7 +63,7 @@ public final class DaemonProcess: @unchecked Sendable {
             "--socket", appSocket, "--admin-socket", adminSocket, "--data-dir", dataDirectory, "--log-level", "debug",
         ] + extraArguments + extra
         if !FileManager.default.fileExists(atPath: logPath) {
-            FileManager.default.createFile(atPath: logPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
