@@ -74,16 +74,15 @@ public final class Broker {
         signal(SIGPIPE, SIG_IGN)
         Self.raiseFileLimit()
         Self.unblockShutdownSignals()
-        for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
-            throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
+        let store: BrokerStore
+        do throws(BrokerError) {
+            store = try openStore()
+        } catch {
+            // The loop's own handles hold their owners until their close callbacks run.
+            loop.close()
+            loop.run()
+            throw error
         }
-        let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: configuration.durableAgainstPowerLoss ? .full : .normal)
-        if configuration.maxDatabasePages > 0 { try store.limitPageCount(configuration.maxDatabasePages) }
-        anchorAuthenticator = MessageAuthenticator(key: try Self.anchorKey(store))
-        try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)
-        for app in try store.allApps() { apps[app.info.appID] = app }
-        for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
-        characteristics = try store.allCharacteristics()
         worker = StoreWorker(store: store, loop: loop)
         worker.start()
         do throws(BrokerError) {
@@ -91,6 +90,8 @@ public final class Broker {
         } catch {
             appListener?.close()
             adminListener?.close()
+            for watcher in signalWatchers { watcher.close() }
+            signalWatchers.removeAll()
             worker.stopAndWait()
             loop.close()
             loop.run()
@@ -104,6 +105,21 @@ public final class Broker {
         ])
         loop.run()
         logger.info("broker stopped", ["calls_served": callsServed])
+    }
+
+    /// Checks no live broker serves the sockets, opens the store and loads the in-memory copies.
+    private func openStore() throws(BrokerError) -> BrokerStore {
+        for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
+            throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
+        }
+        let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: configuration.durableAgainstPowerLoss ? .full : .normal)
+        if configuration.maxDatabasePages > 0 { try store.limitPageCount(configuration.maxDatabasePages) }
+        anchorAuthenticator = MessageAuthenticator(key: try Self.anchorKey(store))
+        try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)
+        for app in try store.allApps() { apps[app.info.appID] = app }
+        for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
+        characteristics = try store.allCharacteristics()
+        return store
     }
 
     /// The anchor MAC key: made once with libsodium and kept in SQLite so anchors survive restarts.

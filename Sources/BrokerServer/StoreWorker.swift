@@ -15,7 +15,6 @@ final class StoreWorker: @unchecked Sendable {
     private var jobs: [() -> Void] = []
     private var stopping = false
     private var finished = false
-    private var thread: Thread?
     /// Jobs submitted and not yet completed on the loop.
     private(set) var outstanding = 0
 
@@ -25,9 +24,10 @@ final class StoreWorker: @unchecked Sendable {
     }
 
     func start() {
+        // The thread's block holds the worker until the thread ends; the worker does not hold the
+        // Thread back (that cycle kept the worker, the store and the whole EventLoop alive for ever).
         let thread = Thread { [self] in self.runJobs() }
         thread.name = "healthbroker-store"
-        self.thread = thread
         thread.start()
     }
 
