@@ -159,7 +159,7 @@ struct HealthDataAccessRequestTests {
                 let start = DispatchTime.now()
                 access.setTrigger(1)
                 var completed = false
-                while DispatchTime.now() < start + .seconds(10) {
+                while DispatchTime.now() < start + .seconds(60) {
                     if probe.completionCount == 1 {
                         completed = true
                         break
