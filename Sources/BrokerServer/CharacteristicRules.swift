@@ -29,12 +29,8 @@ enum CharacteristicRules {
         }
     }
 
-    /// True for a plausible `YYYY-MM-DD`.
+    /// True for a real calendar date written `YYYY-MM-DD`.
     static func isCalendarDate(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return false }
-        let daysInMonth = [31, (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return (1...12).contains(month) && (1...daysInMonth[month - 1]).contains(day)
+        text.utf8.count == 10 && ISODate.parse(text) != nil
     }
 }

@@ -67,7 +67,7 @@ struct ReconnectBackoffTests {
         defer { store.close() }
         broker.stopListening()
         broker.closeConnections()
-        #expect(await waitUntil { waits.recorded.count >= 8 })
+        try #require(await waitUntil { waits.recorded.count >= 8 })
         try broker.startListening()
         #expect(await waitUntil { store.isConnected })
         let firstRun = waits.recorded
@@ -78,7 +78,7 @@ struct ReconnectBackoffTests {
         #expect(firstRun[2] > firstRun[0] && firstRun[3] > firstRun[1])
 
         broker.closeConnections()
-        #expect(await waitUntil { waits.recorded.count > firstRun.count })
+        try #require(await waitUntil { waits.recorded.count > firstRun.count })
         let restart = waits.recorded[firstRun.count]
         #expect(policy.delayRange(beforeAttempt: 0).contains(restart), "a new drop starts from the first wait")
         #expect(await waitUntil { store.isConnected })

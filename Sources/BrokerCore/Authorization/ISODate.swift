@@ -60,7 +60,7 @@ public enum ISODate {
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01.
-    static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int, day: Int) {
+    public static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
