@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -120,5 +120,79 @@ public enum BrokerSchema {
         );
         CREATE INDEX access_log_by_app ON access_log (app_id, at_us);
         CREATE INDEX access_log_by_time ON access_log (at_us);
+        """
+
+    /// Version 4: leaner `samples` and `tombstones` rows for faster saves and reads.
+    ///
+    /// Type identifiers and source app ids move to `type_codes` and `app_codes` and the sample and
+    /// tombstone rows (and their indexes) keep the small integer code instead of the text: the indexes
+    /// shrink by about 30 bytes per entry each, so a save writes far fewer pages. Empty metadata is
+    /// stored as NULL instead of "{}". Codes are never reused or deleted. Every stored sample is
+    /// copied over with the same seq, and so is every tombstone, so anchors keep their meaning.
+    static let version4 = """
+        CREATE TABLE type_codes (
+            code INTEGER PRIMARY KEY,
+            identifier TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE app_codes (
+            code INTEGER PRIMARY KEY,
+            app_id TEXT NOT NULL UNIQUE
+        );
+        INSERT INTO type_codes (identifier) SELECT type FROM samples UNION SELECT type FROM tombstones ORDER BY 1;
+        INSERT INTO app_codes (app_id)
+            SELECT source_app_id FROM samples UNION SELECT source_app_id FROM tombstones ORDER BY 1;
+        CREATE TABLE samples_v4 (
+            seq INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            type INTEGER NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            value_kind INTEGER NOT NULL CHECK (value_kind IN (1, 2, 3)),
+            quantity REAL NULL,
+            unit TEXT NULL,
+            category INTEGER NULL,
+            activity TEXT NULL,
+            duration_us INTEGER NULL,
+            energy_kcal REAL NULL,
+            distance_m REAL NULL,
+            metadata TEXT NULL,
+            app INTEGER NOT NULL,
+            created_us INTEGER NOT NULL,
+            content_hash BLOB NOT NULL,
+            CHECK (start_us <= end_us)
+        );
+        INSERT INTO samples_v4 (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
+                                duration_us, energy_kcal, distance_m, metadata, app, created_us, content_hash)
+        SELECT s.seq, s.uuid, t.code, s.start_us, s.end_us, s.value_kind, s.quantity, s.unit, s.category, s.activity,
+               s.duration_us, s.energy_kcal, s.distance_m, NULLIF(s.metadata, '{}'), a.code, s.created_us, s.content_hash
+        FROM samples AS s
+        JOIN type_codes AS t ON t.identifier = s.type
+        JOIN app_codes AS a ON a.app_id = s.source_app_id
+        ORDER BY s.seq;
+        DROP TABLE samples;
+        ALTER TABLE samples_v4 RENAME TO samples;
+        CREATE INDEX samples_by_type_start ON samples (type, start_us, uuid);
+        CREATE INDEX samples_by_type_end ON samples (type, end_us, uuid);
+        CREATE INDEX samples_by_app_type ON samples (app, type);
+        -- Index entries end with the rowid (seq): this one serves "type = ? AND seq > ? ORDER BY seq".
+        CREATE INDEX samples_by_type_seq ON samples (type);
+        CREATE TABLE tombstones_v4 (
+            seq INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL,
+            type INTEGER NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            app INTEGER NOT NULL,
+            deleted_us INTEGER NOT NULL
+        );
+        INSERT INTO tombstones_v4 (seq, uuid, type, start_us, end_us, app, deleted_us)
+        SELECT d.seq, d.uuid, t.code, d.start_us, d.end_us, a.code, d.deleted_us
+        FROM tombstones AS d
+        JOIN type_codes AS t ON t.identifier = d.type
+        JOIN app_codes AS a ON a.app_id = d.source_app_id
+        ORDER BY d.seq;
+        DROP TABLE tombstones;
+        ALTER TABLE tombstones_v4 RENAME TO tombstones;
+        CREATE INDEX tombstones_by_type_seq ON tombstones (type, seq);
         """
 }

@@ -22,6 +22,12 @@ extension BrokerStore {
                 throw BrokerError(code: error.code, domain: error.domain, message: "samples[\(index)]: \(error.message)")
             }
         }
+        // Codes are assigned before the transaction (each in its own autocommit), never inside it.
+        let appCode = try sampleTable.apps.assign(sourceAppID)
+        var typeCodes: [ObjectType: Int64] = [:]
+        for sample in samples where typeCodes[sample.type] == nil {
+            typeCodes[sample.type] = try sampleTable.types.assign(sample.type.identifier)
+        }
         return try database.transaction { () throws(BrokerError) -> SaveOutcome in
             var sequence = try sequenceTable.current().last
             let firstSequence = sequence
@@ -32,7 +38,10 @@ extension BrokerStore {
             for (index, sample) in samples.enumerated() {
                 let content = contents[index]
                 counts.add(sample.type, 0)
-                if let existing = try sampleTable.sample(uuid: sample.uuid) {
+                let inserted = try sampleTable.add(
+                    sample, content: content, typeCode: typeCodes[sample.type] ?? -1, appCode: appCode,
+                    sequence: sequence + 1, now: now)
+                if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
                     // The hash rules out most differences; the encodings settle equality.
                     var same = existing.hash == content.hash
                     if same {
@@ -45,8 +54,8 @@ extension BrokerStore {
                     unchanged += 1
                     continue
                 }
+                guard inserted else { throw .internal("samples[\(index)]: uuid \"\(sample.uuid)\" was neither inserted nor found") }
                 sequence += 1
-                try sampleTable.add(sample, content: content, sourceAppID: sourceAppID, sequence: sequence, now: now)
                 counts.add(sample.type, 1)
                 spans[sample.type] = max(spans[sample.type] ?? 0, Self.duration(sample))
                 var stored = sample

@@ -51,7 +51,7 @@ public final class BrokerStore: @unchecked Sendable {
             sources = try SourceTable(database: database)
             characteristics = try CharacteristicTable(database: database)
             sampleTable = try SampleTable(database: database)
-            tombstoneTable = try TombstoneTable(database: database)
+            tombstoneTable = try TombstoneTable(database: database, types: sampleTable.types, apps: sampleTable.apps)
             accessLogTable = try AccessLogTable(database: database)
             sequenceTable = try ChangeSequenceTable(database: database)
             spanTable = try TypeSpanTable(database: database)

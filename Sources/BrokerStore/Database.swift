@@ -159,6 +159,11 @@ public final class Database: @unchecked Sendable {
         handle.map { sqlite3_changes64($0) } ?? 0
     }
 
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
     /// Whether `close()` has run.
     public var isClosed: Bool { handle == nil }
 

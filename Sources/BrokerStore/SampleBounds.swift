@@ -51,7 +51,7 @@ struct SampleBounds: Equatable {
     }
 }
 
-/// A `ReadScope` as the SQL filter `(end_us >= ?D OR source_app_id = ?APP)`.
+/// A `ReadScope` as the SQL filter `(end_us >= ?D OR <the row is the app's own>)`.
 ///
 /// `.ownSamplesOnly` binds D as NULL (the comparison is never true); an empty app id binds NULL,
 /// so it owns nothing.
@@ -71,9 +71,11 @@ struct ScopeFilter {
         self.appID = appID.isEmpty ? nil : appID
     }
 
-    /// Binds the floor and the app id to parameters `first` and `first + 1`.
-    func bind(to statement: Statement, from first: Int32) throws(BrokerError) {
+    /// Binds the floor and the reading app's code in `apps` to parameters `first` and `first + 1`.
+    ///
+    /// An app that never saved has no code and binds NULL: it owns nothing.
+    func bind(to statement: Statement, from first: Int32, apps: NameCodeTable) throws(BrokerError) {
         try statement.bind(fromMicros, at: first)
-        try statement.bind(appID, at: first + 1)
+        try statement.bind(try appID.flatMap { (appID) throws(BrokerError) in try apps.code(of: appID) }, at: first + 1)
     }
 }

@@ -6,6 +6,10 @@ import BrokerCore
 /// Every read that filters by date takes `SampleBounds` (both dates bounded) and a `ScopeFilter`.
 final class SampleTable {
     private let database: Database
+    /// Type identifier ↔ the code stored in `samples.type`.
+    let types: NameCodeTable
+    /// Source app id ↔ the code stored in `samples.app`.
+    let apps: NameCodeTable
     private let insert: Statement
     private let selectByUUID: Statement
     private let locateByUUID: Statement
@@ -22,15 +26,15 @@ final class SampleTable {
     /// The columns every sample SELECT reads, in `decode(_:)` order.
     static let columns = """
         seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity, duration_us, \
-        energy_kcal, distance_m, metadata, source_app_id, created_us
+        energy_kcal, distance_m, metadata, app, created_us
         """
 
     /// The columns `locate` reads, in `decodeLocation(_:)` order.
-    private static let locationColumns = "seq, uuid, type, start_us, end_us, source_app_id"
+    private static let locationColumns = "seq, uuid, type, start_us, end_us, app"
 
     /// The SQL of one page in `sort` order.
     ///
-    /// Parameters: ?1 type; ?2 … ?5 `SampleBounds`; ?6, ?7 `ScopeFilter`; ?8, ?9 the cursor's sort
+    /// Parameters: ?1 type code; ?2 … ?5 `SampleBounds`; ?6, ?7 the scope (`ScopeFilter.bind`); ?8, ?9 the cursor's sort
     /// value and uuid (uuid NULL on the first page); ?10 the row limit. The caller moves the sort
     /// date's bound to the cursor value, so `(date, uuid)` past the cursor reduces to the OR
     /// below. The other date and the scope columns carry a unary `+`, so the only index the
@@ -42,7 +46,7 @@ final class SampleTable {
         return """
             SELECT \(columns) FROM samples
             WHERE type = ?1 AND \(startColumn) BETWEEN ?2 AND ?3 AND \(endColumn) BETWEEN ?4 AND ?5
-              AND (+end_us >= ?6 OR +source_app_id = ?7)
+              AND (+end_us >= ?6 OR +app = ?7)
               AND (?9 IS NULL OR \(date) \(past) ?8 OR uuid \(past) ?9)
             ORDER BY \(date) \(direction), uuid \(direction)
             LIMIT ?10
@@ -57,8 +61,8 @@ final class SampleTable {
 
     /// The statistics SQL: one row (lo, hi, count, sum, avg, min, max) per bucket with samples.
     ///
-    /// Parameters: ?1 the boundaries as a JSON array of integers (ascending); ?2 type; ?3 … ?6
-    /// `SampleBounds`; ?7, ?8 `ScopeFilter`. Each bucket [b_i, b_i+1) is clipped to the start
+    /// Parameters: ?1 the boundaries as a JSON array of integers (ascending); ?2 type code; ?3 … ?6
+    /// `SampleBounds`; ?7, ?8 the scope (`ScopeFilter.bind`). Each bucket [b_i, b_i+1) is clipped to the start
     /// range, and for each one (CROSS JOIN keeps buckets outside) the (type, start_us) index is
     /// searched for the samples starting in it.
     static let statisticsSQL = """
@@ -71,7 +75,7 @@ final class SampleTable {
         FROM clipped CROSS JOIN samples AS s
         WHERE s.type = ?2 AND s.start_us BETWEEN clipped.first_us AND clipped.last_us
           AND +s.end_us BETWEEN ?5 AND ?6
-          AND (+s.end_us >= ?7 OR +s.source_app_id = ?8)
+          AND (+s.end_us >= ?7 OR +s.app = ?8)
           AND +s.value_kind = 1
         GROUP BY clipped.i
         ORDER BY clipped.i
@@ -80,16 +84,20 @@ final class SampleTable {
     /// Prepares the table's statements on `database`.
     init(database: Database) throws(BrokerError) {
         self.database = database
+        types = try NameCodeTable(database: database, table: "type_codes", column: "identifier")
+        apps = try NameCodeTable(database: database, table: "app_codes", column: "app_id")
+        // A uuid already stored inserts nothing (the caller then compares contents): no SELECT per new row.
         insert = try database.prepare("""
             INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
-                                 duration_us, energy_kcal, distance_m, metadata, source_app_id, created_us, content_hash)
+                                 duration_us, energy_kcal, distance_m, metadata, app, created_us, content_hash)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+            ON CONFLICT (uuid) DO NOTHING
             """)
         selectByUUID = try database.prepare("SELECT \(Self.columns), content_hash FROM samples WHERE uuid = ?1")
         locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE uuid = ?1")
         selectOwnMatching = try database.prepare("""
             SELECT \(Self.locationColumns) FROM samples
-            WHERE source_app_id = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND end_us BETWEEN ?5 AND ?6
+            WHERE app = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND end_us BETWEEN ?5 AND ?6
             ORDER BY seq
             """)
         deleteRow = try database.prepare("DELETE FROM samples WHERE seq = ?1")
@@ -103,7 +111,7 @@ final class SampleTable {
             SELECT \(Self.columns) FROM samples
             WHERE type = ?1 AND seq > ?2 AND seq <= ?3
               AND +start_us BETWEEN ?4 AND ?5 AND +end_us BETWEEN ?6 AND ?7
-              AND (+end_us >= ?8 OR +source_app_id = ?9)
+              AND (+end_us >= ?8 OR +app = ?9)
             ORDER BY seq LIMIT ?10
             """)
         // Export: ?1 after, ?2 limit, ?3 type, ?4 app; each variant keeps to an index ordered by seq.
@@ -111,18 +119,19 @@ final class SampleTable {
         exportType = try database.prepare(
             "SELECT \(Self.columns) FROM samples WHERE type = ?3 AND seq > ?1 ORDER BY seq LIMIT ?2")
         exportApp = try database.prepare(
-            "SELECT \(Self.columns) FROM samples WHERE +source_app_id = ?4 AND seq > ?1 ORDER BY seq LIMIT ?2")
+            "SELECT \(Self.columns) FROM samples WHERE +app = ?4 AND seq > ?1 ORDER BY seq LIMIT ?2")
         exportTypeApp = try database.prepare(
-            "SELECT \(Self.columns) FROM samples WHERE source_app_id = ?4 AND type = ?3 AND seq > ?1 ORDER BY seq LIMIT ?2")
+            "SELECT \(Self.columns) FROM samples WHERE app = ?4 AND type = ?3 AND seq > ?1 ORDER BY seq LIMIT ?2")
         aggregate = try database.prepare(Self.statisticsSQL)
     }
 
-    /// Inserts `sample` of `sourceAppID` as change `sequence`, with its canonical `content`.
-    func add(_ sample: Sample, content: SampleContent, sourceAppID: String, sequence: Int64, now: Int64) throws(BrokerError) {
-        try insert.run { statement throws(BrokerError) in
+    /// Inserts `sample` of the app with `appCode` as change `sequence`, with its canonical `content`
+    /// and the type's `typeCode`; false (and nothing written) when its uuid is already stored.
+    func add(_ sample: Sample, content: SampleContent, typeCode: Int64, appCode: Int64, sequence: Int64, now: Int64) throws(BrokerError) -> Bool {
+        try insert.run { statement throws(BrokerError) -> Bool in
             try statement.bind(sequence, at: 1)
             try statement.bind(sample.uuid, at: 2)
-            try statement.bind(sample.type.identifier, at: 3)
+            try statement.bind(typeCode, at: 3)
             try statement.bind(sample.startMicros, at: 4)
             try statement.bind(sample.endMicros, at: 5)
             try statement.bind(content.kind, at: 6)
@@ -133,11 +142,12 @@ final class SampleTable {
             try statement.bind(content.durationMicros, at: 11)
             try statement.bind(content.energyKcal, at: 12)
             try statement.bind(content.distanceMeters, at: 13)
-            try statement.bind(content.metadata, at: 14)
-            try statement.bind(sourceAppID, at: 15)
+            try statement.bind(content.metadata == MetadataText.empty ? nil : content.metadata, at: 14)
+            try statement.bind(appCode, at: 15)
             try statement.bind(now, at: 16)
             try statement.bind(content.hash, at: 17)
             try statement.execute()
+            return database.changedRowCount == 1
         }
     }
 
@@ -146,7 +156,7 @@ final class SampleTable {
         try selectByUUID.run { statement throws(BrokerError) in
             try statement.bind(uuid, at: 1)
             guard try statement.step() else { return nil }
-            return (try Self.decode(statement).sample, statement.blob(at: 16))
+            return (try decode(statement).sample, statement.blob(at: 16))
         }
     }
 
@@ -154,19 +164,20 @@ final class SampleTable {
     func locate(uuid: String) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample)? {
         try locateByUUID.run { statement throws(BrokerError) in
             try statement.bind(uuid, at: 1)
-            return try statement.step() ? Self.decodeLocation(statement) : nil
+            return try statement.step() ? try decodeLocation(statement) : nil
         }
     }
 
     /// Every sample of `appID` and `type` within `bounds`, by seq.
     func locateOwn(appID: String, type: ObjectType, bounds: SampleBounds) throws(BrokerError) -> [(sequence: Int64, sample: DeletedSample)] {
-        try selectOwnMatching.run { statement throws(BrokerError) in
-            try statement.bind(appID, at: 1)
-            try statement.bind(type.identifier, at: 2)
+        guard let appCode = try apps.code(of: appID), let typeCode = try types.code(of: type.identifier) else { return [] }
+        return try selectOwnMatching.run { statement throws(BrokerError) in
+            try statement.bind(appCode, at: 1)
+            try statement.bind(typeCode, at: 2)
             try bounds.bind(to: statement, from: 3)
             var rows: [(sequence: Int64, sample: DeletedSample)] = []
             while try statement.step() {
-                rows.append(Self.decodeLocation(statement))
+                rows.append(try decodeLocation(statement))
             }
             return rows
         }
@@ -193,10 +204,11 @@ final class SampleTable {
             }
             guard bounds.startLow <= bounds.startHigh, bounds.endLow <= bounds.endHigh else { return [] }
         }
+        guard let typeCode = try types.code(of: type.identifier) else { return [] }
         return try statement.run { statement throws(BrokerError) in
-            try statement.bind(type.identifier, at: 1)
+            try statement.bind(typeCode, at: 1)
             try bounds.bind(to: statement, from: 2)
-            try scope.bind(to: statement, from: 6)
+            try scope.bind(to: statement, from: 6, apps: apps)
             if let cursor {
                 try statement.bind(cursor.sortValue, at: 8)
                 try statement.bind(cursor.uuid, at: 9)
@@ -204,7 +216,7 @@ final class SampleTable {
             try statement.bind(Int64(limit), at: 10)
             var samples: [Sample] = []
             while try statement.step() {
-                samples.append(try Self.decode(statement).sample)
+                samples.append(try decode(statement).sample)
             }
             return samples
         }
@@ -212,16 +224,17 @@ final class SampleTable {
 
     /// Up to `limit` readable samples of `type` within `bounds` with seq in (after, through], by seq.
     func added(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
-        try selectAdded.run { statement throws(BrokerError) in
-            try statement.bind(type.identifier, at: 1)
+        guard let typeCode = try types.code(of: type.identifier) else { return [] }
+        return try selectAdded.run { statement throws(BrokerError) in
+            try statement.bind(typeCode, at: 1)
             try statement.bind(after, at: 2)
             try statement.bind(through, at: 3)
             try bounds.bind(to: statement, from: 4)
-            try scope.bind(to: statement, from: 8)
+            try scope.bind(to: statement, from: 8, apps: apps)
             try statement.bind(Int64(limit), at: 10)
             var rows: [(sequence: Int64, sample: Sample)] = []
             while try statement.step() {
-                rows.append(try Self.decode(statement))
+                rows.append(try decode(statement))
             }
             return rows
         }
@@ -235,14 +248,17 @@ final class SampleTable {
         case (nil, _?): exportApp
         case (_?, _?): exportTypeApp
         }
+        // A name without a code has no samples: bind -1, which no row has.
+        let typeCode = try type.map { (type) throws(BrokerError) in try types.code(of: type.identifier) ?? -1 }
+        let appCode = try appID.map { (appID) throws(BrokerError) in try apps.code(of: appID) ?? -1 }
         return try statement.run { statement throws(BrokerError) in
             try statement.bind(after, at: 1)
             try statement.bind(Int64(limit), at: 2)
-            if let type { try statement.bind(type.identifier, at: 3) }
-            if let appID { try statement.bind(appID, at: 4) }
+            if let typeCode { try statement.bind(typeCode, at: 3) }
+            if let appCode { try statement.bind(appCode, at: 4) }
             var rows: [(sequence: Int64, sample: Sample)] = []
             while try statement.step() {
-                rows.append(try Self.decode(statement))
+                rows.append(try decode(statement))
             }
             return rows
         }
@@ -251,11 +267,12 @@ final class SampleTable {
     /// Count, sum, average, minimum and maximum of the readable quantity samples of `type` within
     /// `bounds`, per bucket of `boundariesJSON` holding each sample's start; buckets without samples are left out.
     func statistics(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, boundariesJSON: String) throws(BrokerError) -> [StatisticsBucket] {
-        try aggregate.run { statement throws(BrokerError) in
+        guard let typeCode = try types.code(of: type.identifier) else { return [] }
+        return try aggregate.run { statement throws(BrokerError) in
             try statement.bind(boundariesJSON, at: 1)
-            try statement.bind(type.identifier, at: 2)
+            try statement.bind(typeCode, at: 2)
             try bounds.bind(to: statement, from: 3)
-            try scope.bind(to: statement, from: 7)
+            try scope.bind(to: statement, from: 7, apps: apps)
             var buckets: [StatisticsBucket] = []
             while try statement.step() {
                 buckets.append(StatisticsBucket(
@@ -269,7 +286,7 @@ final class SampleTable {
     }
 
     /// Reads the current row (in `columns` order) as its seq and sample.
-    static func decode(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: Sample) {
+    func decode(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: Sample) {
         let uuid = row.string(at: 1)
         let value: SampleValue
         switch row.int64(at: 5) {
@@ -286,17 +303,17 @@ final class SampleTable {
             throw .internal("sample \"\(uuid)\" has an unknown stored value kind \(kind)")
         }
         let sample = Sample(
-            uuid: uuid, type: ObjectType(row.string(at: 2)),
+            uuid: uuid, type: ObjectType(try types.name(of: row.int64(at: 2))),
             startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), value: value,
-            metadata: try MetadataText.decode(row.string(at: 13)),
-            sourceAppID: row.string(at: 14), createdMicros: row.int64(at: 15))
+            metadata: row.isNull(at: 13) ? [:] : try MetadataText.decode(row.string(at: 13)),
+            sourceAppID: try apps.name(of: row.int64(at: 14)), createdMicros: row.int64(at: 15))
         return (row.int64(at: 0), sample)
     }
 
     /// Reads the current row (in `locationColumns` order).
-    private static func decodeLocation(_ row: Statement) -> (sequence: Int64, sample: DeletedSample) {
+    private func decodeLocation(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample) {
         (row.int64(at: 0), DeletedSample(
-            uuid: row.string(at: 1), type: ObjectType(row.string(at: 2)),
-            startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), sourceAppID: row.string(at: 5)))
+            uuid: row.string(at: 1), type: ObjectType(try types.name(of: row.int64(at: 2))),
+            startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), sourceAppID: try apps.name(of: row.int64(at: 5))))
     }
 }
