@@ -119,6 +119,7 @@ public final class Broker {
         for app in try store.allApps() { apps[app.info.appID] = app }
         for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
         characteristics = try store.allCharacteristics()
+        try store.checkpointInBackground()
         return store
     }
 

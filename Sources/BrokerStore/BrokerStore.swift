@@ -34,6 +34,10 @@ public final class BrokerStore: @unchecked Sendable {
     let sequenceTable: ChangeSequenceTable
     /// The `type_spans` table (used by `BrokerStore+Samples.swift`).
     let spanTable: TypeSpanTable
+    /// The durability the database was opened with.
+    private let durability: Durability
+    /// The background checkpoint thread, once started.
+    private var checkpointer: Checkpointer?
 
     /// Prepares `dataDirectory` (0700, files 0600), opens its database and applies pending migrations.
     ///
@@ -42,6 +46,7 @@ public final class BrokerStore: @unchecked Sendable {
     public init(dataDirectory: String, durability: Durability = .normal) throws(BrokerError) {
         let path = try DataDirectory.prepare(dataDirectory)
         let database = try Database(path: path, durability: durability)
+        self.durability = durability
         do {
             try BrokerSchema.migrations.apply(to: database)
             try DataDirectory.restrictDatabaseFiles(path)
@@ -116,8 +121,33 @@ public final class BrokerStore: @unchecked Sendable {
         try meta.setValue(key, value)
     }
 
+    /// Moves WAL checkpoints off the committing thread onto a background thread with its own connection.
+    ///
+    /// Without it, SQLite's automatic checkpoint copies the WAL back inside whichever commit takes
+    /// the WAL past 1,000 pages. Call once, before the store is handed to its worker; `close()`
+    /// stops the thread.
+    public func checkpointInBackground() throws(BrokerError) {
+        guard checkpointer == nil else { return }
+        let checkpointer = try Checkpointer(path: databasePath, durability: durability)
+        self.checkpointer = checkpointer
+        checkpointer.start()
+        database.onCommit { [unowned database, unowned checkpointer] pages in
+            if pages >= Checkpointer.inlinePages {
+                _ = try? database.checkpoint(.passive)
+            } else if pages >= Checkpointer.backgroundPages {
+                checkpointer.request()
+            }
+        }
+    }
+
+    /// How many background checkpoints have run (0 without `checkpointInBackground()`).
+    public var backgroundCheckpoints: Int { checkpointer?.completed ?? 0 }
+
     /// Closes the database (finalizing every statement); later calls throw `INTERNAL`. Idempotent.
     public func close() {
+        database.onCommit(nil)
+        checkpointer?.stop()
+        checkpointer = nil
         database.close()
     }
 }

@@ -20,6 +20,8 @@ public final class Database: @unchecked Sendable {
 
     /// Every statement prepared through `prepare(_:)`, finalized by `close()`.
     private var statements: [Statement] = []
+    /// The commit hook's closure, kept alive while SQLite holds an unretained pointer to it.
+    private var commitHook: CommitHook?
 
     /// Opens (creating if needed) the database at `path` in WAL mode with foreign keys on.
     ///
@@ -159,6 +161,40 @@ public final class Database: @unchecked Sendable {
         handle.map { sqlite3_changes64($0) } ?? 0
     }
 
+    /// Calls `body` after every commit on this connection, on the committing thread, with the WAL's length in pages.
+    ///
+    /// Replaces SQLite's automatic checkpoint (which runs inside the commit): the caller decides
+    /// when and where to checkpoint. `body` may call `checkpoint(_:)` on this connection. Pass nil
+    /// to remove the hook (the automatic checkpoint does not come back).
+    public func onCommit(_ body: ((Int32) -> Void)?) {
+        guard let handle else { return }
+        guard let body else {
+            sqlite3_wal_hook(handle, nil, nil)
+            commitHook = nil
+            return
+        }
+        let hook = CommitHook(body)
+        commitHook = hook
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue().body(pages)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
+    /// Runs a WAL checkpoint of `mode`; returns the WAL's length and how many of its pages are now in the database.
+    @discardableResult
+    public func checkpoint(_ mode: CheckpointMode) throws(BrokerError) -> (walPages: Int32, checkpointedPages: Int32) {
+        let connection = try live()
+        var walPages: Int32 = 0
+        var checkpointed: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(connection, nil, mode.sqliteValue, &walPages, &checkpointed)
+        guard code == SQLITE_OK || code == SQLITE_BUSY else {
+            throw SQLiteError(code: code, connection: connection, context: "checkpoint failed").brokerError
+        }
+        return (walPages, checkpointed)
+    }
+
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
@@ -169,9 +205,22 @@ public final class Database: @unchecked Sendable {
 
     /// Finalizes every prepared statement and closes the connection; later calls do nothing.
     public func close() {
+        if let handle, commitHook != nil { sqlite3_wal_hook(handle, nil, nil) }
+        commitHook = nil
         for statement in statements { statement.finalize() }
         statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
+    }
+}
+
+/// The closure behind `Database.onCommit`, boxed for SQLite's context pointer.
+private final class CommitHook {
+    /// Called with the WAL's length in pages.
+    let body: (Int32) -> Void
+
+    /// Boxes `body`.
+    init(_ body: @escaping (Int32) -> Void) {
+        self.body = body
     }
 }
