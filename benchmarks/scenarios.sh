@@ -4,7 +4,8 @@
 #   query   N minute-level step samples (default 129,600 = 90 days) streamed with HealthStore.samples(of:),
 #           as a full-access app and a limited one (clamped to the last 30 days), then again at 10 × N
 #   ingest  durable saves in batches of 1,000 (each acknowledged batch committed), synchronous=NORMAL
-#           (the default) and with the daemon's --synchronous-full
+#           (the default) and with the daemon's --synchronous-full, each with random (v4) UUIDs and
+#           with HealthStore's default time-ordered (v7) ones
 # Builds release, starts each daemon on temporary sockets and a temporary data directory (one for
 # idle+query, restarted on the same data after each import; a fresh one per ingest run), runs the
 # scenarios with BrokerScenarios, prints one table of figures against the targets, and stops the
@@ -129,11 +130,15 @@ if wants ingest; then
     flags=()
     [ "$mode" = 2-full ] && flags=(--synchronous-full)
     for c in $ingest_connections; do
-      start_daemon "ingest-$mode-c$c" "${flags[@]}"
-      label="synchronous=$(echo "${mode#*-}" | tr a-z A-Z)"
-      scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections "$c" --label "$label" \
-        --json "$out/ingest-$mode-c$c.json"
-      stop_daemon
+      for uuids in random time-ordered; do
+        uuid_flags=()
+        [ "$uuids" = time-ordered ] && uuid_flags=(--time-ordered-uuids)
+        start_daemon "ingest-$mode-c$c-$uuids" "${flags[@]}"
+        label="synchronous=$(echo "${mode#*-}" | tr a-z A-Z)"
+        scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections "$c" --label "$label" \
+          "${uuid_flags[@]}" --json "$out/ingest-$mode-c$c-$uuids.json"
+        stop_daemon
+      done
     done
   done
 fi

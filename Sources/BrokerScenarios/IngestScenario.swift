@@ -19,6 +19,8 @@ struct IngestScenario {
     let connections: Int
     /// Saves in flight per connection.
     let depth: Int
+    /// Whether the samples get `SampleUUID.make()` (the client's default) instead of random-looking v4 UUIDs.
+    let timeOrderedUUIDs: Bool
     /// A free-form label (e.g. "synchronous=NORMAL").
     let label: String
     /// Progress notes.
@@ -38,6 +40,8 @@ struct IngestScenario {
         var connections: Int
         /// Saves in flight per connection.
         var depth: Int
+        /// "random" or "time-ordered" (absent in results from before the option existed).
+        var uuids: String?
         /// Samples the broker reported saved (new).
         var saved: Int
         /// Seconds from the first save sent to the last acknowledged.
@@ -72,7 +76,13 @@ struct IngestScenario {
         let generator = MinuteSteps(seed: UInt64.random(in: 1...UInt64.max))
         let total = batches * batchSize
         let first: Int64 = 1_262_304_000 * 1_000_000
-        let work = (0..<batches).map { generator.samples(from: first + Int64($0 * batchSize) * MinuteSteps.minute, count: batchSize) }
+        var work = (0..<batches).map { generator.samples(from: first + Int64($0 * batchSize) * MinuteSteps.minute, count: batchSize) }
+        if timeOrderedUUIDs {
+            // What HealthStore's initialisers give a sample made now: the creation time first.
+            for batch in work.indices {
+                for index in work[batch].indices { work[batch][index].uuid = SampleUUID.make() }
+            }
+        }
         log("ingest: \(batches) batches of \(batchSize) built; saving over \(connections) connection(s) × \(depth)")
 
         let queue = BatchQueue(work)
@@ -103,7 +113,8 @@ struct IngestScenario {
         guard saved == total else { throw ScenarioFailure("the broker saved \(saved) new samples, expected \(total)") }
         let latencies = outcomes.flatMap(\.latencies)
         return Result(
-            label: label, batches: batches, batchSize: batchSize, connections: connections, depth: depth, saved: saved,
+            label: label, batches: batches, batchSize: batchSize, connections: connections, depth: depth,
+            uuids: timeOrderedUUIDs ? "time-ordered" : "random", saved: saved,
             seconds: seconds, samplesPerSecond: Double(saved) / seconds, batchesPerSecond: Double(batches) / seconds,
             saveMedianMs: QueryScenario.median(latencies), saveMaxMs: latencies.max() ?? 0,
             brokerCPUMicrosPerSample: Double(cpuAfter - cpuBefore) / Double(max(saved, 1)),

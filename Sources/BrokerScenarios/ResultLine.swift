@@ -21,7 +21,7 @@ enum ResultLine {
 
     /// The ingest scenario's line.
     static func ingest(_ result: IngestScenario.Result) -> String {
-        "ingest label=\(result.label.isEmpty ? "-" : result.label) batches=\(result.batches) batch_size=\(result.batchSize)"
+        "ingest label=\(result.label.isEmpty ? "-" : result.label) batches=\(result.batches) batch_size=\(result.batchSize) uuids=\(result.uuids ?? "random")"
             + " connections=\(result.connections) depth=\(result.depth) saved=\(result.saved) seconds=\(fixed(result.seconds, 3))"
             + " samples_per_s=\(Int(result.samplesPerSecond)) commits_per_s=\(fixed(result.batchesPerSecond))"
             + " save_median_ms=\(fixed(result.saveMedianMs)) save_max_ms=\(fixed(result.saveMaxMs))"

@@ -81,7 +81,7 @@ struct ScenarioReport {
         for name in ingestFiles {
             guard let ingest = try load(name, as: IngestScenario.Result.self) else { continue }
             rows.append(Row(
-                scenario: "ingest \(ingest.label), \(ingest.connections) conn × \(ingest.depth), batches of \(ingest.batchSize)",
+                scenario: "ingest \(ingest.label), \(ingest.connections) conn × \(ingest.depth), batches of \(ingest.batchSize), \(ingest.uuids ?? "random") uuids",
                 figure: "\(grouped(Int(ingest.samplesPerSecond))) samples/s (\(fixed(ingest.batchesPerSecond)) commits/s, save p50 \(fixed(ingest.saveMedianMs)) ms, broker CPU \(fixed(ingest.brokerCPUMicrosPerSample, 2)) µs/sample)",
                 target: "≥ 200,000 samples/s",
                 verdict: verdict(ingest.samplesPerSecond >= Self.ingestTarget, Self.ingestTarget / max(ingest.samplesPerSecond, 1), "× short")))

@@ -51,6 +51,7 @@ enum ScenarioSpec {
                     .option("batch-size", value: "K", help: "Samples per batch.", default: "1000"),
                     .option("connections", short: "c", value: "C", help: "App connections saving at once.", default: "1"),
                     .option("depth", short: "d", value: "D", help: "Saves in flight per connection.", default: "1"),
+                    .flag("time-ordered-uuids", help: "Give the samples HealthStore's default time-ordered UUIDs (SampleUUID) instead of random ones."),
                     .option("label", value: "TEXT", help: "A label for the result (e.g. the daemon's synchronous mode).", default: ""),
                 ]),
             CommandSpec(

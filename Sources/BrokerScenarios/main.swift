@@ -36,6 +36,7 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
             batchSize: try command.int("batch-size", in: 1...10_000) ?? 1_000,
             connections: try command.int("connections", in: 1...10_000) ?? 1,
             depth: try command.int("depth", in: 1...1_000) ?? 1,
+            timeOrderedUUIDs: command.flag("time-ordered-uuids"),
             label: command.string("label") ?? "", log: log)
         let result = try await scenario.run()
         print(ResultLine.ingest(result))

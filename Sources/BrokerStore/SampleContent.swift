@@ -74,6 +74,7 @@ struct SampleContent {
         metadata = MetadataText.encode(sample.metadata)
 
         var writer = Encoder()
+        writer.bytes.reserveCapacity(96 + sample.type.identifier.utf8.count + metadata.utf8.count + sourceAppID.utf8.count)
         writer.append(sample.type.identifier)
         writer.append(sample.startMicros)
         writer.append(sample.endMicros)

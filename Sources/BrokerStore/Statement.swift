@@ -32,9 +32,9 @@ public final class Statement {
     }
 
     /// Turns a non-OK result code into a broker error.
-    private func check(_ code: Int32, _ context: String) throws(BrokerError) {
+    private func check(_ code: Int32, _ context: @autoclosure () -> String) throws(BrokerError) {
         guard code != SQLITE_OK else { return }
-        throw SQLiteError(code: code, connection: handle.flatMap { sqlite3_db_handle($0) }, context: context).brokerError
+        throw SQLiteError(code: code, connection: handle.flatMap { sqlite3_db_handle($0) }, context: context()).brokerError
     }
 
     /// Resets the statement and clears its bindings (`sqlite3_reset` + `sqlite3_clear_bindings`).

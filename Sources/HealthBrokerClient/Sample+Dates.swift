@@ -1,20 +1,20 @@
 import Foundation
 import BrokerCore
 
-/// `Date` conveniences for samples; each initialiser's `uuid` defaults to a fresh lower-case UUID.
+/// `Date` conveniences for samples; each initialiser's `uuid` defaults to a fresh time-ordered UUID (`SampleUUID`).
 extension Sample {
     /// A quantity sample of `type` (steps, heart rate, …) from `start` to `end`.
-    public init(type: ObjectType, quantity: Quantity, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = UUID().uuidString.lowercased()) {
+    public init(type: ObjectType, quantity: Quantity, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = SampleUUID.make()) {
         self.init(uuid: uuid, type: type, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .quantity(quantity), metadata: metadata)
     }
 
     /// A category sample of `type` (e.g. a sleep stage as `HKCategoryValueSleepAnalysis`) from `start` to `end`.
-    public init(type: ObjectType, categoryValue: Int64, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = UUID().uuidString.lowercased()) {
+    public init(type: ObjectType, categoryValue: Int64, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = SampleUUID.make()) {
         self.init(uuid: uuid, type: type, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .category(categoryValue), metadata: metadata)
     }
 
     /// A workout sample (type `.workout`) from `start` to `end`.
-    public init(workout: WorkoutDetails, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = UUID().uuidString.lowercased()) {
+    public init(workout: WorkoutDetails, start: Date, end: Date, metadata: [String: String] = [:], uuid: String = SampleUUID.make()) {
         self.init(uuid: uuid, type: .workout, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .workout(workout), metadata: metadata)
     }
 

@@ -121,7 +121,7 @@ struct SampleValueTests {
             value: .workout(details), metadata: ["route": "park"]))
     }
 
-    @Test func theDefaultUUIDIsAFreshLowerCaseUUID() throws {
+    @Test func theDefaultUUIDIsAFreshLowerCaseTimeOrderedUUID() throws {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let first = Sample(type: .heartRate, quantity: Quantity(61, "count/min"), start: start, end: start)
         let second = Sample(type: .heartRate, quantity: Quantity(61, "count/min"), start: start, end: start)
@@ -130,6 +130,7 @@ struct SampleValueTests {
             #expect(sample.uuid == sample.uuid.lowercased())
             let parsed = try #require(UUID(uuidString: sample.uuid))
             #expect(parsed.uuidString.lowercased() == sample.uuid)
+            #expect(Array(sample.uuid.utf8)[14] == UInt8(ascii: "7"), "version 7")
         }
     }
 
