@@ -118,14 +118,35 @@ extension WireCodec {
 
     /// A string field's type, as protobuf-c's copy reads through `objectType(_:)`: up to its first NUL.
     @inline(__always)
-    private static func objectType(_ field: UnsafeBufferPointer<UInt8>) -> ObjectType {
-        var count = field.count
-        if let base = field.baseAddress, count > 0, let nul = memchr(base, 0, count) {
-            count = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
-        }
-        guard count > 0, let base = field.baseAddress else { return ObjectType("") }
-        let text = UnsafeBufferPointer(start: base, count: count)
+    static func objectType(_ field: UnsafeBufferPointer<UInt8>) -> ObjectType {
+        let text = cStringBytes(field)
+        guard !text.isEmpty else { return ObjectType("") }
         return TypeCatalogue.knownType(utf8: text) ?? ObjectType(String(decoding: text, as: UTF8.self))
+    }
+
+    /// A string field's bytes up to its first NUL: what `strlen` sees in protobuf-c's copy.
+    ///
+    /// Short fields (most of a sample's) are scanned a word at a time in line, long ones by `memchr`.
+    @inline(__always)
+    static func cStringBytes(_ field: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard let base = field.baseAddress else { return field }
+        let count = field.count
+        guard count <= 64 else {
+            guard let nul = memchr(base, 0, count) else { return field }
+            return UnsafeBufferPointer(start: base, count: UnsafeRawPointer(nul) - UnsafeRawPointer(base))
+        }
+        var offset = 0
+        while offset + 8 <= count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            // Nonzero exactly when some byte of `word` is 0.
+            if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+            offset += 8
+        }
+        while offset < count {
+            if base[offset] == 0 { return UnsafeBufferPointer(start: base, count: offset) }
+            offset += 1
+        }
+        return field
     }
 }
 
@@ -153,13 +174,26 @@ struct DirectReader {
     mutating func varint() -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        while shift < 70 {
-            guard let next = byte() else { return nil }
-            value |= UInt64(next & 0x7F) << shift
-            if next < 0x80 { return value }
+        var position = index
+        while position < bytes.count, shift < 70 {
+            let next = bytes[position]
+            position += 1
+            value |= UInt64(next & 0x7F) &<< shift
+            if next < 0x80 {
+                index = position
+                return value
+            }
             shift += 7
         }
         return nil
+    }
+
+    /// A fixed64 (wire type 1) value: 8 bytes, little-endian.
+    @inline(__always)
+    mutating func fixed64() -> UInt64? {
+        guard bytes.count - index >= 8, let base = bytes.baseAddress else { return nil }
+        defer { index += 8 }
+        return UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
     }
 
     /// A length prefix of at most 5 bytes that fits in what is left.

@@ -8,7 +8,8 @@ import Darwin
 import BrokerCore
 
 // The ServerFrames answered per call (a status alone, Ping, AuthorizationStatus, RequestStatus,
-// EarliestAuthorizedSampleDate, EarliestPermittedSampleDate) encoded straight into the output
+// EarliestAuthorizedSampleDate, EarliestPermittedSampleDate), and the stream items carrying pages of
+// samples (WireCodec+DirectSampleEncoding), encoded straight into the output
 // buffer, without protobuf-c: no C structs, no packed-size pass over descriptors, no scratch
 // strings. The bytes are exactly protobuf-c's (field order by number; proto3 zero scalars, empty
 // strings and empty bytes left out; a set sub-message or oneof case always written, even empty;
@@ -19,7 +20,7 @@ extension WireCodec {
     static func encodesDirectly(_ frame: ServerFrame) -> Bool {
         switch frame.response {
         case nil, .ping?, .authorizationStatus?, .requestStatus?, .earliestAuthorizedSampleDate?,
-             .earliestPermittedSampleDate?:
+             .earliestPermittedSampleDate?, .streamItem(.samples)?, .streamItem(.anchoredPage)?:
             return true
         default:
             return false
@@ -61,6 +62,10 @@ extension WireCodec {
                     callID: callID, status: frame.status, sorting: UnsafeMutableBufferPointer(start: first, count: count),
                     to: &buffer)
             }
+        case .streamItem(.samples(let samples))?:
+            appendSamplePage(callID: callID, status: frame.status, samples: samples, to: &buffer)
+        case .streamItem(.anchoredPage(let page))?:
+            appendAnchoredPage(callID: callID, status: frame.status, page: page, to: &buffer)
         default:
             preconditionFailure("appendDirectly does not encode \(frame)")
         }
@@ -232,13 +237,13 @@ extension WireCodec {
 
     /// An int64 field with a one-byte key, left out when 0.
     @inline(__always)
-    private static func int64FieldSize(_ value: Int64) -> Int {
+    static func int64FieldSize(_ value: Int64) -> Int {
         value == 0 ? 0 : 1 + varintSize(UInt64(bitPattern: value))
     }
 
     /// A length-delimited field with a one-byte key, left out when empty.
     @inline(__always)
-    private static func bytesFieldSize(_ count: Int) -> Int {
+    static func bytesFieldSize(_ count: Int) -> Int {
         count == 0 ? 0 : 1 + varintSize(count) + count
     }
 
@@ -277,7 +282,7 @@ extension WireCodec {
     /// `responseField` (0: none) holding `responseSize` bytes that `writeResponse` writes; checks
     /// that exactly the announced bytes were written.
     @inline(__always)
-    private static func appendFrame(
+    static func appendFrame(
         callID: UInt64, status: Status?, responseField: UInt64, responseSize: Int, to buffer: inout [UInt8],
         _ writeResponse: (inout DirectWriter) -> Void
     ) {
@@ -411,6 +416,13 @@ struct DirectWriter {
         guard value != 0 else { return }
         byte(key)
         varint(UInt64(bitPattern: value))
+    }
+
+    /// A fixed64 (wire type 1) value: 8 bytes, little-endian.
+    @inline(__always)
+    mutating func fixed64(_ value: UInt64) {
+        UnsafeMutableRawPointer(cursor).storeBytes(of: value.littleEndian, as: UInt64.self)
+        cursor += 8
     }
 
     @inline(__always)

@@ -7,7 +7,16 @@ extension WireCodec {
     ///
     /// Throws `INVALID_ARGUMENT` (protocol error) "undecodable ServerFrame" when the bytes do not
     /// decode. An absent status decodes as nil; a response case this build does not know as nil.
+    ///
+    /// Stream items carrying pages of samples are decoded directly (WireCodec+DirectSampleDecoding),
+    /// to the same value.
     public static func decodeServerFrame(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ServerFrame {
+        if let frame = payload.withUnsafeBufferPointer({ decodeSamplePageServerFrame($0) }) { return frame }
+        return try decodeServerFrameUnpacked(payload)
+    }
+
+    /// `decodeServerFrame` through protobuf-c, whatever the bytes; the reference the direct decoding matches.
+    static func decodeServerFrameUnpacked(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ServerFrame {
         try withUnpacked(
             payload,
             unpack: healthbroker__v1__server_frame__unpack,
@@ -24,7 +33,8 @@ extension WireCodec {
     /// Appends `frame` as a whole frame (5-byte header, then the packed message) to `buffer`.
     ///
     /// The frames answered per call (a status alone, Ping, AuthorizationStatus, RequestStatus and the
-    /// two sample-date methods) are encoded directly, to the same bytes (WireCodec+DirectEncoding).
+    /// two sample-date methods) and stream items carrying pages of samples are encoded directly, to
+    /// the same bytes (WireCodec+DirectEncoding, WireCodec+DirectSampleEncoding).
     public static func append(_ frame: ServerFrame, to buffer: inout [UInt8]) {
         if encodesDirectly(frame) {
             appendDirectly(frame, to: &buffer)
