@@ -8,7 +8,7 @@ extension Broker {
     /// The largest page a client may ask for.
     static let maxPageSize = 4_096
 
-    /// Streams a clamped query page by page; the scope is checked again before every page.
+    /// Streams a clamped query page by page (`QueryPager`); the scope is checked again before every page.
     func handleQuery(_ query: SampleQuery, context: CallContext) {
         guard let appID = context.session?.appID else { return }
         let descriptor: TypeDescriptor
@@ -24,48 +24,11 @@ extension Broker {
             return
         }
         let pageSize = query.pageSize == 0 ? Self.defaultPageSize : Int(query.pageSize)
-        var cursor: SampleCursor?
-        var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
-        var sent = 0
-        var fetching = false
-        context.pump = { [weak self, weak context] in
-            guard let self, let context, context.isLive, !fetching, context.credit > 0 else { return }
-            let scope: ReadScope
-            do throws(BrokerError) {
-                scope = try self.readScope(of: query.type, appID: appID)
-            } catch {
-                self.finish(context, error: error)
-                return
-            }
-            fetching = true
-            let request = SamplePageRequest(
-                type: query.type, predicate: query.predicate, scope: scope, appID: appID, sort: query.sort,
-                pageSize: min(pageSize, remaining ?? pageSize), after: cursor, limit: remaining)
-            self.worker.submit({ store throws(BrokerError) in try store.samplePage(request) }) { [weak self, weak context] result in
-                fetching = false
-                guard let self, let context, context.isLive else { return }
-                self.noteStoreResult(result)
-                do throws(BrokerError) {
-                    let page = try result.get()
-                    let samples = try page.samples.map { sample throws(BrokerError) in
-                        try SampleValidator.presenting(sample, in: unit, dimension: descriptor.dimension)
-                    }
-                    if !samples.isEmpty { self.send(.samples(samples), on: context) }
-                    sent += samples.count
-                    cursor = page.next
-                    if let left = remaining { remaining = left - samples.count }
-                    if page.next == nil || remaining == 0 {
-                        self.logAccess(appID: appID, operation: "read", type: query.type, count: sent)
-                        self.endStream(context)
-                    } else {
-                        context.pump?()
-                    }
-                } catch {
-                    self.finish(context, error: error)
-                }
-            }
-        }
-        context.pump?()
+        let pager = QueryPager(
+            broker: self, context: context, query: query, appID: appID, unit: unit,
+            dimension: descriptor.dimension, pageSize: pageSize)
+        context.pump = { pager.pump() }
+        pager.pump()
     }
 
     /// Streams what changed since an anchor (all, without one), then the new anchor.

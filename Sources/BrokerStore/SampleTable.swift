@@ -10,6 +10,8 @@ final class SampleTable {
     let types: NameCodeTable
     /// Source app id ↔ the code stored in `samples.app`.
     let apps: NameCodeTable
+    /// The `ObjectType` of each type code read so far (building one from its identifier looks it up in the catalogue).
+    private var objectTypes: [Int64: ObjectType] = [:]
     private let insert: Statement
     private let selectByUUID: Statement
     private let locateByUUID: Statement
@@ -285,6 +287,14 @@ final class SampleTable {
         }
     }
 
+    /// The type stored under `code`, cached.
+    private func objectType(code: Int64) throws(BrokerError) -> ObjectType {
+        if let type = objectTypes[code] { return type }
+        let type = ObjectType(try types.name(of: code))
+        objectTypes[code] = type
+        return type
+    }
+
     /// Reads the current row (in `columns` order) as its seq and sample.
     func decode(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: Sample) {
         let uuid = row.string(at: 1)
@@ -303,7 +313,7 @@ final class SampleTable {
             throw .internal("sample \"\(uuid)\" has an unknown stored value kind \(kind)")
         }
         let sample = Sample(
-            uuid: uuid, type: ObjectType(try types.name(of: row.int64(at: 2))),
+            uuid: uuid, type: try objectType(code: row.int64(at: 2)),
             startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), value: value,
             metadata: row.isNull(at: 13) ? [:] : try MetadataText.decode(row.string(at: 13)),
             sourceAppID: try apps.name(of: row.int64(at: 14)), createdMicros: row.int64(at: 15))
@@ -313,7 +323,7 @@ final class SampleTable {
     /// Reads the current row (in `locationColumns` order).
     private func decodeLocation(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample) {
         (row.int64(at: 0), DeletedSample(
-            uuid: row.string(at: 1), type: ObjectType(try types.name(of: row.int64(at: 2))),
+            uuid: row.string(at: 1), type: try objectType(code: row.int64(at: 2)),
             startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), sourceAppID: try apps.name(of: row.int64(at: 5))))
     }
 }
