@@ -18,6 +18,8 @@ final class SampleTable {
     private let selectOwnMatching: Statement
     private let deleteRow: Statement
     private let pages: [SampleSort: Statement]
+    /// The page statements for quantity types (`quantityColumns`), by sort.
+    private let quantityPages: [SampleSort: Statement]
     private let selectAdded: Statement
     private let exportAll: Statement
     private let exportType: Statement
@@ -41,7 +43,7 @@ final class SampleTable {
     /// date's bound to the cursor value, so `(date, uuid)` past the cursor reduces to the OR
     /// below. The other date and the scope columns carry a unary `+`, so the only index the
     /// planner can use is the sort date's: a range scan in the requested order, no sort step.
-    static func pageSQL(_ sort: SampleSort) -> String {
+    static func pageSQL(_ sort: SampleSort, columns: String = columns) -> String {
         let (date, other) = sort.key == .startDate ? ("start_us", "+end_us") : ("end_us", "+start_us")
         let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
         let (startColumn, endColumn) = sort.key == .startDate ? (date, other) : (other, date)
@@ -54,6 +56,10 @@ final class SampleTable {
             LIMIT ?10
             """
     }
+
+    /// The columns a page of a quantity type reads, in `decodeQuantity(_:type:)` order: 9 of the 16,
+    /// as SQLite's cost per row grows with every column it extracts.
+    static let quantityColumns = "uuid, start_us, end_us, value_kind, quantity, unit, metadata, app, created_us"
 
     /// Every sort order.
     static let sorts: [SampleSort] = [
@@ -108,6 +114,11 @@ final class SampleTable {
             pages[sort] = try database.prepare(Self.pageSQL(sort))
         }
         self.pages = pages
+        var quantityPages: [SampleSort: Statement] = [:]
+        for sort in Self.sorts {
+            quantityPages[sort] = try database.prepare(Self.pageSQL(sort, columns: Self.quantityColumns))
+        }
+        self.quantityPages = quantityPages
         // The scan is by (type, seq) (the samples_by_type_seq index); dates and scope only filter.
         selectAdded = try database.prepare("""
             SELECT \(Self.columns) FROM samples
@@ -195,7 +206,10 @@ final class SampleTable {
 
     /// Up to `limit` readable samples of `type` within `bounds`, in `sort` order, strictly after `cursor`.
     func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int) throws(BrokerError) -> [Sample] {
-        guard let statement = pages[sort] else { throw .internal("no prepared statement for sort \(sort)") }
+        let quantities = TypeCatalogue.descriptor(for: type)?.kind == .quantity
+        guard let statement = (quantities ? quantityPages : pages)[sort] else {
+            throw .internal("no prepared statement for sort \(sort)")
+        }
         var bounds = bounds
         if let cursor {
             switch (sort.key, sort.descending) {
@@ -217,8 +231,9 @@ final class SampleTable {
             }
             try statement.bind(Int64(limit), at: 10)
             var samples: [Sample] = []
+            samples.reserveCapacity(min(limit, 4_096))
             while try statement.step() {
-                samples.append(try decode(statement).sample)
+                samples.append(quantities ? try decodeQuantity(statement, type: type) : try decode(statement).sample)
             }
             return samples
         }
@@ -318,6 +333,20 @@ final class SampleTable {
             metadata: row.isNull(at: 13) ? [:] : try MetadataText.decode(row.string(at: 13)),
             sourceAppID: try apps.name(of: row.int64(at: 14)), createdMicros: row.int64(at: 15))
         return (row.int64(at: 0), sample)
+    }
+
+    /// Reads the current row (in `quantityColumns` order) as a sample of the quantity type `type`.
+    func decodeQuantity(_ row: Statement, type: ObjectType) throws(BrokerError) -> Sample {
+        let uuid = row.string(at: 0)
+        let kind = row.int64(at: 3)
+        guard kind == SampleContent.quantityKind else {
+            throw .internal("sample \"\(uuid)\" of quantity type \(type.identifier) has the stored value kind \(kind)")
+        }
+        return Sample(
+            uuid: uuid, type: type, startMicros: row.int64(at: 1), endMicros: row.int64(at: 2),
+            value: .quantity(Quantity(row.double(at: 4), row.string(at: 5))),
+            metadata: row.isNull(at: 6) ? [:] : try MetadataText.decode(row.string(at: 6)),
+            sourceAppID: try apps.name(of: row.int64(at: 7)), createdMicros: row.int64(at: 8))
     }
 
     /// Reads the current row (in `locationColumns` order).

@@ -91,6 +91,25 @@ struct SampleQueryTests {
         }
     }
 
+    @Test func quantityPagesReadTheLeanColumnsAndCategoryPagesTheFullRow() throws {
+        try F.withStore { store, _ in
+            let steps = F.steps(1, F.base, F.base + F.minute, count: 12, metadata: ["device": "watch"])
+            let sleep = Sample(uuid: F.uuid(2), type: .sleepAnalysis, startMicros: F.base, endMicros: F.base + F.hour, value: .category(3))
+            _ = try store.saveSamples([steps, sleep], sourceAppID: F.app, now: 5)
+            #expect(try F.readAll(store) == [F.stored(steps, by: F.app, at: 5)])
+            #expect(try F.readAll(store, type: .sleepAnalysis) == [F.stored(sleep, by: F.app, at: 5)])
+        }
+    }
+
+    @Test func aStoredValueOfTheWrongKindIsAnInternalErrorNotASilentSkip() throws {
+        try F.withStore { store, _ in
+            // The broker's validator never lets this in; the store reports it rather than hide it.
+            let odd = Sample(uuid: F.uuid(3), type: .stepCount, startMicros: F.base, endMicros: F.base, value: .category(1))
+            _ = try store.saveSamples([odd], sourceAppID: F.app, now: 5)
+            #expect(throws: BrokerError.self) { try F.readAll(store) }
+        }
+    }
+
     @Test func limitAndSortOrders() throws {
         try F.withStore { store, _ throws in
             // n: start, end — start order 1 2 3 4, end order 2 1 4 3.
