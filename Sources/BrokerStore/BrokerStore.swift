@@ -34,6 +34,8 @@ public final class BrokerStore: @unchecked Sendable {
     let sequenceTable: ChangeSequenceTable
     /// The `type_spans` table (used by `BrokerStore+Samples.swift`).
     let spanTable: TypeSpanTable
+    /// The second connection that query pages read through (`SampleTable`).
+    private let reader: Database
     /// The durability the database was opened with.
     private let durability: Durability
     /// The background checkpoint thread, once started.
@@ -47,20 +49,26 @@ public final class BrokerStore: @unchecked Sendable {
         let path = try DataDirectory.prepare(dataDirectory)
         let database = try Database(path: path, durability: durability)
         self.durability = durability
+        var reader: Database?
         do {
             try BrokerSchema.migrations.apply(to: database)
             try DataDirectory.restrictDatabaseFiles(path)
+            // SQLite's default 2 MiB cache: enough for a scan, which reads each page once.
+            let queries = try Database(path: path, durability: durability, cacheKiB: 2_048)
+            reader = queries
             apps = try AppTable(database: database)
             meta = try MetaTable(database: database)
             grants = try GrantTable(database: database)
             sources = try SourceTable(database: database)
             characteristics = try CharacteristicTable(database: database)
-            sampleTable = try SampleTable(database: database)
+            sampleTable = try SampleTable(database: database, reader: queries)
             tombstoneTable = try TombstoneTable(database: database, types: sampleTable.types, apps: sampleTable.apps)
             accessLogTable = try AccessLogTable(database: database)
             sequenceTable = try ChangeSequenceTable(database: database)
             spanTable = try TypeSpanTable(database: database)
+            self.reader = queries
         } catch {
+            reader?.close()
             database.close()
             throw error
         }
@@ -148,6 +156,7 @@ public final class BrokerStore: @unchecked Sendable {
         database.onCommit(nil)
         checkpointer?.stop()
         checkpointer = nil
+        reader.close()
         database.close()
     }
 }

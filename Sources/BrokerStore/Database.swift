@@ -29,7 +29,9 @@ public final class Database: @unchecked Sendable {
     ///   - durability: the `PRAGMA synchronous` level.
     ///   - busyTimeoutMilliseconds: how long a locked database is retried before `SQLITE_BUSY`.
     /// - Throws: `database_inaccessible` when the file cannot be opened or is not a database.
-    public init(path: String, durability: Durability = .normal, busyTimeoutMilliseconds: Int32 = 5_000) throws(BrokerError) {
+    ///   - cacheKiB: the page cache's size (`PRAGMA cache_size`); the default suits the writing
+    ///     connection, whose random-UUID index inserts otherwise spill SQLite's 2 MiB default.
+    public init(path: String, durability: Durability = .normal, busyTimeoutMilliseconds: Int32 = 5_000, cacheKiB: Int = 65_536) throws(BrokerError) {
         self.path = path
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -43,7 +45,7 @@ public final class Database: @unchecked Sendable {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
         do {
-            try configure(durability)
+            try configure(durability, cacheKiB: cacheKiB)
         } catch {
             close()
             throw error
@@ -55,7 +57,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Sets WAL journaling, the durability level and foreign keys.
-    private func configure(_ durability: Durability) throws(BrokerError) {
+    private func configure(_ durability: Durability, cacheKiB: Int) throws(BrokerError) {
         let mode = try withTemporaryStatement("PRAGMA journal_mode=WAL") { statement throws(BrokerError) in
             try statement.step() ? statement.string(at: 0).lowercased() : ""
         }
@@ -64,10 +66,10 @@ public final class Database: @unchecked Sendable {
         }
         try execute("PRAGMA synchronous=\(durability.pragmaValue)")
         try execute("PRAGMA foreign_keys=ON")
-        // A 64 MiB page cache and memory-mapped reads: the sample indexes (random UUIDs among them)
-        // otherwise thrash SQLite's 2 MiB default cache once the database outgrows it.
-        try execute("PRAGMA cache_size=-65536")
-        try execute("PRAGMA mmap_size=268435456")
+        // No memory-mapped I/O: pages read through the map would count in the broker's resident
+        // memory and grow with the database; the page cache is the one bounded place they live.
+        try execute("PRAGMA cache_size=-\(max(0, cacheKiB))")
+        try execute("PRAGMA mmap_size=0")
         try execute("PRAGMA temp_store=MEMORY")
     }
 

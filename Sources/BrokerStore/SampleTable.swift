@@ -89,8 +89,12 @@ final class SampleTable {
         ORDER BY clipped.i
         """
 
-    /// Prepares the table's statements on `database`.
-    init(database: Database) throws(BrokerError) {
+    /// Prepares the table's statements on `database`, the query pages' on `reader`.
+    ///
+    /// `reader` is a second connection to the same file with a small page cache: a long query's
+    /// pages pass through it without filling the writer's large cache, so the broker's memory does
+    /// not grow with the size of what it streams.
+    init(database: Database, reader: Database) throws(BrokerError) {
         self.database = database
         types = try NameCodeTable(database: database, table: "type_codes", column: "identifier")
         apps = try NameCodeTable(database: database, table: "app_codes", column: "app_id")
@@ -111,12 +115,12 @@ final class SampleTable {
         deleteRow = try database.prepare("DELETE FROM samples WHERE seq = ?1")
         var pages: [SampleSort: Statement] = [:]
         for sort in Self.sorts {
-            pages[sort] = try database.prepare(Self.pageSQL(sort))
+            pages[sort] = try reader.prepare(Self.pageSQL(sort))
         }
         self.pages = pages
         var quantityPages: [SampleSort: Statement] = [:]
         for sort in Self.sorts {
-            quantityPages[sort] = try database.prepare(Self.pageSQL(sort, columns: Self.quantityColumns))
+            quantityPages[sort] = try reader.prepare(Self.pageSQL(sort, columns: Self.quantityColumns))
         }
         self.quantityPages = quantityPages
         // The scan is by (type, seq) (the samples_by_type_seq index); dates and scope only filter.
