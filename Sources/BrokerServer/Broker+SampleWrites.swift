@@ -31,9 +31,7 @@ extension Broker {
     }
 
     private func store(_ samples: [Sample], as appID: String, context: CallContext, response: @escaping (UInt32, UInt32) -> Response) {
-        worker.submit({ store throws(BrokerError) in
-            try store.saveSamples(samples, sourceAppID: appID, now: Microseconds.now())
-        }) { [weak self] result in
+        worker.submitSave(samples, as: appID) { [weak self] result in
             guard let self else { return }
             self.noteStoreResult(result)
             switch result {

@@ -12,7 +12,7 @@ final class StoreWorker: @unchecked Sendable {
     private let store: BrokerStore
     private let loop: EventLoop
     private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
+    private var jobs: [Job] = []
     private var stopping = false
     private var finished = false
     /// Jobs submitted and not yet completed on the loop.
@@ -53,14 +53,35 @@ final class StoreWorker: @unchecked Sendable {
                 bound.value(carried.value)
             }
         }
+        enqueue(.work(work)) { completion(.failure(.shuttingDown())) }
+    }
+
+    /// Saves `samples` as `appID` on the worker, in one transaction with any other saves queued
+    /// behind the same wake-up (group commit), and runs `completion` with its own result on the loop.
+    func submitSave(_ samples: [Sample], as appID: String, completion: @escaping (Result<SaveOutcome, BrokerError>) -> Void) {
+        outstanding += 1
+        let bound = LoopBound(completion)
+        let loop = self.loop
+        let save = SaveJob(request: SaveRequest(samples: samples, sourceAppID: appID)) { [self] result in
+            let carried = LoopBound(result)
+            loop.execute { [self] in
+                self.outstanding -= 1
+                bound.value(carried.value)
+            }
+        }
+        enqueue(.save(save)) { completion(.failure(.shuttingDown())) }
+    }
+
+    /// Queues `job` and wakes the thread; runs `refused` (on this thread) once stopping.
+    private func enqueue(_ job: Job, refused: () -> Void) {
         condition.lock()
         if stopping {
             condition.unlock()
             outstanding -= 1
-            completion(.failure(.shuttingDown()))
+            refused()
             return
         }
-        jobs.append(work)
+        jobs.append(job)
         condition.signal()
         condition.unlock()
     }
@@ -74,6 +95,34 @@ final class StoreWorker: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Runs a drained batch in order; each run of consecutive saves shares one transaction.
+    private func run(_ batch: [Job]) {
+        var saves: [SaveJob] = []
+        for job in batch {
+            switch job {
+            case .save(let save):
+                saves.append(save)
+            case .work(let work):
+                runSaves(saves)
+                saves.removeAll()
+                work()
+            }
+        }
+        runSaves(saves)
+    }
+
+    /// Saves a group in one transaction and hands each its result; a failed commit fails them all.
+    private func runSaves(_ saves: [SaveJob]) {
+        guard !saves.isEmpty else { return }
+        let results: [Result<SaveOutcome, BrokerError>]
+        do throws(BrokerError) {
+            results = try store.saveSampleGroups(saves.map(\.request), now: Microseconds.now())
+        } catch {
+            results = Array(repeating: .failure(error), count: saves.count)
+        }
+        for (save, result) in zip(saves, results) { save.deliver(result) }
+    }
+
     private func runJobs() {
         while true {
             condition.lock()
@@ -83,7 +132,7 @@ final class StoreWorker: @unchecked Sendable {
             let done = batch.isEmpty && stopping
             condition.unlock()
             if done { break }
-            for job in batch { job() }
+            run(batch)
         }
         store.close()
         condition.lock()
@@ -91,4 +140,20 @@ final class StoreWorker: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+}
+
+/// A queued unit of store work.
+private enum Job {
+    /// Any job: runs alone.
+    case work(() -> Void)
+    /// A save, which may share a transaction with the saves queued next to it.
+    case save(SaveJob)
+}
+
+/// A queued save and where its result goes.
+private struct SaveJob {
+    /// What to save.
+    let request: SaveRequest
+    /// Hands the result back (to the loop).
+    let deliver: (Result<SaveOutcome, BrokerError>) -> Void
 }

@@ -10,7 +10,63 @@ extension BrokerStore {
     /// `INVALID_ARGUMENT` naming the index. Writes one "write" access-log row per type in the batch,
     /// counting the newly saved samples (0 for an all-unchanged retry).
     public func saveSamples(_ samples: [Sample], sourceAppID: String, now: Int64) throws(BrokerError) -> SaveOutcome {
-        guard !samples.isEmpty else { return SaveOutcome(saved: 0, unchanged: 0, savedSamples: []) }
+        try saveSampleGroups([SaveRequest(samples: samples, sourceAppID: sourceAppID)], now: now)[0].get()
+    }
+
+    /// Saves several batches in one transaction (group commit), each all or nothing on its own.
+    ///
+    /// Each batch gets exactly the result `saveSamples` would give it: a batch that fails is rolled
+    /// back to a savepoint and leaves the others alone. One commit makes them all durable at once,
+    /// so concurrent savers share its cost; if that commit fails, every batch fails with its error.
+    public func saveSampleGroups(_ requests: [SaveRequest], now: Int64) throws(BrokerError) -> [Result<SaveOutcome, BrokerError>] {
+        var prepared: [Result<PreparedSave, BrokerError>] = []
+        for request in requests {
+            do throws(BrokerError) {
+                prepared.append(.success(try prepareSave(request)))
+            } catch {
+                prepared.append(.failure(error))
+            }
+        }
+        guard prepared.contains(where: { if case .success(let save) = $0 { !save.samples.isEmpty } else { false } }) else {
+            return prepared.map { result in result.map { _ in SaveOutcome(saved: 0, unchanged: 0, savedSamples: []) } }
+        }
+        return try database.transaction { () throws(BrokerError) -> [Result<SaveOutcome, BrokerError>] in
+            var results: [Result<SaveOutcome, BrokerError>] = []
+            for entry in prepared {
+                switch entry {
+                case .failure(let error):
+                    results.append(.failure(error))
+                case .success(let save) where save.samples.isEmpty:
+                    results.append(.success(SaveOutcome(saved: 0, unchanged: 0, savedSamples: [])))
+                case .success(let save):
+                    if requests.count == 1 {
+                        results.append(.success(try apply(save, now: now)))
+                        continue
+                    }
+                    try database.execute("SAVEPOINT save_group_entry")
+                    do throws(BrokerError) {
+                        let outcome = try apply(save, now: now)
+                        try database.execute("RELEASE save_group_entry")
+                        results.append(.success(outcome))
+                    } catch {
+                        // Some errors (a full disk, I/O) make SQLite roll back the whole transaction:
+                        // then every batch of the group fails with this error.
+                        guard database.isInTransaction else { throw error }
+                        try database.execute("ROLLBACK TO save_group_entry")
+                        try database.execute("RELEASE save_group_entry")
+                        results.append(.failure(error))
+                    }
+                }
+            }
+            return results
+        }
+    }
+
+    /// Checks a batch, computes its contents and assigns its codes (outside any transaction).
+    private func prepareSave(_ request: SaveRequest) throws(BrokerError) -> PreparedSave {
+        let samples = request.samples
+        let sourceAppID = request.sourceAppID
+        guard !samples.isEmpty else { return PreparedSave(samples: [], contents: [], sourceAppID: sourceAppID, appCode: 0, typeCodes: [:]) }
         var contents: [SampleContent] = []
         contents.reserveCapacity(samples.count)
         for (index, sample) in samples.enumerated() {
@@ -28,50 +84,58 @@ extension BrokerStore {
         for sample in samples where typeCodes[sample.type] == nil {
             typeCodes[sample.type] = try sampleTable.types.assign(sample.type.identifier)
         }
-        return try database.transaction { () throws(BrokerError) -> SaveOutcome in
-            var sequence = try sequenceTable.current().last
-            let firstSequence = sequence
-            var saved: [Sample] = []
-            var unchanged = 0
-            var counts = TypeCounts()
-            var spans: [ObjectType: Int64] = [:]
-            for (index, sample) in samples.enumerated() {
-                let content = contents[index]
-                counts.add(sample.type, 0)
-                let inserted = try sampleTable.add(
-                    sample, content: content, typeCode: typeCodes[sample.type] ?? -1, appCode: appCode,
-                    sequence: sequence + 1, now: now)
-                if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
-                    // The hash rules out most differences; the encodings settle equality.
-                    var same = existing.hash == content.hash
-                    if same {
-                        let stored = try SampleContent(existing.sample, sourceAppID: existing.sample.sourceAppID)
-                        same = stored.encoding == content.encoding
-                    }
-                    guard same else {
-                        throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
-                    }
-                    unchanged += 1
-                    continue
+        return PreparedSave(samples: samples, contents: contents, sourceAppID: sourceAppID, appCode: appCode, typeCodes: typeCodes)
+    }
+
+    /// Writes a prepared batch inside the caller's transaction.
+    private func apply(_ save: PreparedSave, now: Int64) throws(BrokerError) -> SaveOutcome {
+        let samples = save.samples
+        let contents = save.contents
+        let sourceAppID = save.sourceAppID
+        let appCode = save.appCode
+        let typeCodes = save.typeCodes
+        var sequence = try sequenceTable.current().last
+        let firstSequence = sequence
+        var saved: [Sample] = []
+        var unchanged = 0
+        var counts = TypeCounts()
+        var spans: [ObjectType: Int64] = [:]
+        for (index, sample) in samples.enumerated() {
+            let content = contents[index]
+            counts.add(sample.type, 0)
+            let inserted = try sampleTable.add(
+                sample, content: content, typeCode: typeCodes[sample.type] ?? -1, appCode: appCode,
+                sequence: sequence + 1, now: now)
+            if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
+                // The hash rules out most differences; the encodings settle equality.
+                var same = existing.hash == content.hash
+                if same {
+                    let stored = try SampleContent(existing.sample, sourceAppID: existing.sample.sourceAppID)
+                    same = stored.encoding == content.encoding
                 }
-                guard inserted else { throw .internal("samples[\(index)]: uuid \"\(sample.uuid)\" was neither inserted nor found") }
-                sequence += 1
-                counts.add(sample.type, 1)
-                spans[sample.type] = max(spans[sample.type] ?? 0, Self.duration(sample))
-                var stored = sample
-                stored.sourceAppID = sourceAppID
-                stored.createdMicros = now
-                saved.append(stored)
+                guard same else {
+                    throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
+                }
+                unchanged += 1
+                continue
             }
-            for (type, span) in spans {
-                try spanTable.raise(type, to: span)
-            }
-            if sequence != firstSequence { try sequenceTable.setLast(sequence) }
-            for (type, count) in counts.entries {
-                try accessLogTable.append(appID: sourceAppID, operation: "write", type: type, count: count, now: now)
-            }
-            return SaveOutcome(saved: saved.count, unchanged: unchanged, savedSamples: saved)
+            guard inserted else { throw .internal("samples[\(index)]: uuid \"\(sample.uuid)\" was neither inserted nor found") }
+            sequence += 1
+            counts.add(sample.type, 1)
+            spans[sample.type] = max(spans[sample.type] ?? 0, Self.duration(sample))
+            var stored = sample
+            stored.sourceAppID = sourceAppID
+            stored.createdMicros = now
+            saved.append(stored)
         }
+        for (type, span) in spans {
+            try spanTable.raise(type, to: span)
+        }
+        if sequence != firstSequence { try sequenceTable.setLast(sequence) }
+        for (type, count) in counts.entries {
+            try accessLogTable.append(appID: sourceAppID, operation: "write", type: type, count: count, now: now)
+        }
+        return SaveOutcome(saved: saved.count, unchanged: unchanged, savedSamples: saved)
     }
 
     /// Deletes the samples with `uuids`, which must all belong to `appID`, in one transaction; returns what was deleted.
@@ -273,4 +337,27 @@ private struct TypeCounts {
             entries.append((type, amount))
         }
     }
+}
+
+/// A batch to save as one app (`BrokerStore.saveSampleGroups`).
+public struct SaveRequest: Sendable {
+    /// The validated, canonical samples.
+    public var samples: [Sample]
+    /// The app they are saved as.
+    public var sourceAppID: String
+
+    /// A batch of `samples` saved as `sourceAppID`.
+    public init(samples: [Sample], sourceAppID: String) {
+        self.samples = samples
+        self.sourceAppID = sourceAppID
+    }
+}
+
+/// A batch checked and ready to write: its contents and codes, computed before the transaction.
+private struct PreparedSave {
+    let samples: [Sample]
+    let contents: [SampleContent]
+    let sourceAppID: String
+    let appCode: Int64
+    let typeCodes: [ObjectType: Int64]
 }

@@ -51,6 +51,36 @@ struct SampleTests {
         #expect(try await uuids([.strictStartDate, .strictEndDate]) == [inside.uuid])
     }
 
+    @Test func concurrentSavesThatShareACommitEachGetTheirOwnOutcome() async throws {
+        let daemon = try await DaemonProcess(policy: allowAll)
+        let store = try await authorizedApp(daemon, "com.example.group")
+        defer { store.close() }
+        let taken = stepSample(base, base + 60_000_000, 5)
+        _ = try await store.save([taken])
+        // Forty saves in flight at once (the worker groups those queued together into one
+        // transaction); every fifth reuses a stored uuid with other content and must fail alone.
+        let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    var batch = (0..<50).map { stepSample(base + Int64(index * 50 + $0 + 1) * 60_000_000, base + Int64(index * 50 + $0 + 2) * 60_000_000) }
+                    if index % 5 == 0 { batch.append(stepSample(base, base + 60_000_000, 6, uuid: taken.uuid)) }
+                    do {
+                        let result = try await store.save(batch)
+                        return (index, result.saved == 50)
+                    } catch {
+                        return (index, false)
+                    }
+                }
+            }
+            var outcomes: [Int: Bool] = [:]
+            for await (index, ok) in group { outcomes[index] = ok }
+            return outcomes
+        }
+        #expect(outcomes.count == 40)
+        #expect(outcomes.filter { $0.value }.keys.sorted() == (0..<40).filter { $0 % 5 != 0 })
+        #expect(try await collect(store.samples(of: .stepCount)).count == 1 + 32 * 50)
+    }
+
     @Test func limitOneWithDescendingSortReturnsTheNewest() async throws {
         let daemon = try await DaemonProcess(policy: allowAll)
         let store = try await authorizedApp(daemon, "com.example.newest")
