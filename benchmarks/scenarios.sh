@@ -3,6 +3,8 @@
 #   idle    5,000 app connections open (Hello each): broker memory per idle connection, all still answer a ping
 #   query   N minute-level step samples (default 129,600 = 90 days) streamed with HealthStore.samples(of:),
 #           as a full-access app and a limited one (clamped to the last 30 days), then again at 10 × N
+#   latency one call in flight through HealthStore (ping, EarliestAuthorizedSampleDate) beside the C
+#           libuv echo at 1 × 1 (benchmarks/build/echo_client, built here with make -C benchmarks echo)
 #   ingest  durable saves in batches of 1,000 (each acknowledged batch committed), synchronous=NORMAL
 #           (the default) and with the daemon's --synchronous-full, each with random (v4) UUIDs and
 #           with HealthStore's default time-ordered (v7) ones
@@ -13,7 +15,7 @@
 #
 # usage: benchmarks/scenarios.sh [--samples N] [--scale K] [--runs R] [--page-size P] [--extra-page-size P|""]
 #          [--idle-connections C] [--ingest-batches B] [--ingest-connections "1 4"]
-#          [--only "idle query ingest"] [--out DIR] [--scratch-path DIR] [--no-build]
+#          [--only "idle query ingest latency"] [--out DIR] [--scratch-path DIR] [--no-build]
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,7 +29,7 @@ extra_page_size=4096
 idle_connections=5000
 ingest_batches=200
 ingest_connections="1 4"
-only="idle query ingest"
+only="idle query ingest latency"
 out=""
 scratch="$repo/.build-scen"
 build=1
@@ -123,6 +125,20 @@ if wants idle || wants query; then
     done
   fi
   stop_daemon
+fi
+
+if wants latency; then
+  # One call in flight through HealthStore, against the C libuv echo at 1 × 1 in the same run.
+  (cd "$repo" && make -s -C benchmarks echo >&2)
+  start_daemon latency
+  scenario latency --json "$out/latency.json"
+  stop_daemon
+  "$repo/benchmarks/build/echo_server" --socket "$work/echo.sock" >/dev/null 2>&1 &
+  echo_pid=$!
+  for _ in $(seq 1 50); do [ -S "$work/echo.sock" ] && break; sleep 0.1; done
+  "$repo/benchmarks/build/echo_client" --socket "$work/echo.sock" -c 1 -d 1 --duration 3 --server-pid "$echo_pid" \
+    --json "$out/latency-echo.json" >&2
+  kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
 fi
 
 if wants ingest; then

@@ -28,6 +28,14 @@ enum ResultLine {
             + " broker_cpu_us_per_sample=\(fixed(result.brokerCPUMicrosPerSample, 2))"
     }
 
+    /// The latency scenario's line.
+    static func latency(_ result: LatencyScenario.Result) -> String {
+        "latency" + result.operations.map { figures in
+            " | \(figures.operation): calls=\(figures.calls) p50_us=\(fixed(figures.p50Micros, 1)) p99_us=\(fixed(figures.p99Micros, 1))"
+                + " calls_per_s=\(Int(figures.callsPerSecond)) broker_cpu_us_per_call=\(fixed(figures.brokerCPUMicrosPerCall, 2))"
+        }.joined()
+    }
+
     /// The idle scenario's line.
     static func idle(_ result: IdleScenario.Result) -> String {
         "idle connections=\(result.opened)/\(result.connections) broker_counted=\(result.brokerAppConnections)"

@@ -86,6 +86,17 @@ struct ScenarioReport {
                 target: "≥ 200,000 samples/s",
                 verdict: verdict(ingest.samplesPerSecond >= Self.ingestTarget, Self.ingestTarget / max(ingest.samplesPerSecond, 1), "× short")))
         }
+        if let latency = try load("latency.json", as: LatencyScenario.Result.self) {
+            let echo = try load("latency-echo.json", as: EchoLatency.self)
+            for figures in latency.operations {
+                let ratio = echo.map { figures.p50Micros / max($0.latencyMicros.p50, 0.001) }
+                rows.append(Row(
+                    scenario: "\(figures.operation) through HealthStore, 1 call in flight",
+                    figure: "p50 \(fixed(figures.p50Micros, 1)) µs, p99 \(fixed(figures.p99Micros, 1)) µs; C libuv echo 1 × 1 p50 \(echo.map { fixed($0.latencyMicros.p50, 1) } ?? "not run") µs; broker CPU \(fixed(figures.brokerCPUMicrosPerCall, 2)) µs/call",
+                    target: "p50 ≤ 1.5 × echo",
+                    verdict: ratio.map { verdict($0 <= 1.5, $0, "× echo") } ?? ""))
+            }
+        }
         if let idle = try load("idle.json", as: IdleScenario.Result.self) {
             rows.append(Row(
                 scenario: "idle \(grouped(idle.opened)) connections (Hello each; \(grouped(idle.pingsAnswered)) answered a ping)",
@@ -135,5 +146,21 @@ struct ScenarioReport {
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "-|-")
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// The part of the C echo client's `--json` the latency row needs.
+private struct EchoLatency: Decodable {
+    /// Latency percentiles in µs.
+    struct Percentiles: Decodable {
+        /// The median.
+        let p50: Double
+    }
+
+    /// `latency_us`.
+    let latencyMicros: Percentiles
+
+    private enum CodingKeys: String, CodingKey {
+        case latencyMicros = "latency_us"
     }
 }

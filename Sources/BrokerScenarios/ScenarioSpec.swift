@@ -55,6 +55,14 @@ enum ScenarioSpec {
                     .option("label", value: "TEXT", help: "A label for the result (e.g. the daemon's synchronous mode).", default: ""),
                 ]),
             CommandSpec(
+                "latency",
+                summary: "One call in flight through HealthStore: p50/p99 of ping and EarliestAuthorizedSampleDate.",
+                options: [
+                    .option("calls", value: "N", help: "Calls measured per operation.", default: "20000"),
+                    .option("warmup-calls", value: "N", help: "Calls made first, not measured.", default: "2000"),
+                    .option("payload-bytes", value: "P", help: "The ping payload's size.", default: "32"),
+                ]),
+            CommandSpec(
                 "idle",
                 summary: "Open C connections that each say Hello, measure broker RSS per connection, ping each, close.",
                 options: [

@@ -41,6 +41,15 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
         let result = try await scenario.run()
         print(ResultLine.ingest(result))
         json = try ResultLine.encode(result)
+    case "latency":
+        let scenario = LatencyScenario(
+            socketPath: socket, adminSocketPath: adminSocket, brokerPID: pid,
+            calls: try command.int("calls", in: 1...10_000_000) ?? 20_000,
+            warmupCalls: try command.int("warmup-calls", in: 0...10_000_000) ?? 2_000,
+            payloadBytes: try command.int("payload-bytes", in: 0...65_536) ?? 32, log: log)
+        let result = try await scenario.run()
+        print(ResultLine.latency(result))
+        json = try ResultLine.encode(result)
     case "idle":
         let scenario = IdleScenario(
             socketPath: socket, adminSocketPath: adminSocket, brokerPID: pid,
@@ -50,7 +59,7 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
         print(ResultLine.idle(result))
         json = try ResultLine.encode(result)
     default:
-        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, idle or report")
+        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, latency, idle or report")
     }
     if let path = command.string("json") {
         try json.write(to: URL(fileURLWithPath: path))

@@ -1,0 +1,85 @@
+import Foundation
+import HealthBrokerClient
+
+/// One call in flight through the public Swift client (`HealthStore`): each call is awaited before
+/// the next is sent, and its latency is taken from the call to the return of `await`.
+struct LatencyScenario {
+    /// The broker's app socket.
+    let socketPath: String
+    /// The broker's admin socket.
+    let adminSocketPath: String
+    /// The daemon.
+    let brokerPID: Int32
+    /// Calls measured per operation.
+    let calls: Int
+    /// Calls made first and not measured.
+    let warmupCalls: Int
+    /// The ping payload's size in bytes.
+    let payloadBytes: Int
+    /// Progress notes.
+    let log: @Sendable (String) -> Void
+
+    /// The figures of one operation.
+    struct Figures: Codable, Sendable {
+        /// "ping" or "easd".
+        var operation: String
+        /// Calls measured.
+        var calls: Int
+        /// Median latency, µs.
+        var p50Micros: Double
+        /// 99th percentile, µs.
+        var p99Micros: Double
+        /// Calls per second (one in flight).
+        var callsPerSecond: Double
+        /// Broker CPU per call, µs.
+        var brokerCPUMicrosPerCall: Double
+    }
+
+    /// The figures.
+    struct Result: Codable, Sendable {
+        /// "latency".
+        var scenario = "latency"
+        /// Ping with `payloadBytes`, then EarliestAuthorizedSampleDate.
+        var operations: [Figures]
+    }
+
+    /// Registers the app (read access to steps), then measures ping and EarliestAuthorizedSampleDate.
+    func run() async throws -> Result {
+        let admin = try await BrokerAdmin.connect(socketPath: adminSocketPath)
+        defer { admin.close() }
+        let token = try await ScenarioApps(socketPath: socketPath, admin: admin)
+            .prepare("scenarios.latency", grant: .readLimited(fromMicros: 1_700_000_000_000_000))
+        let store = try await HealthStore.connect(socketPath: socketPath, appID: "scenarios.latency", appToken: token)
+        defer { store.close() }
+        let payload = [UInt8](repeating: 0x5A, count: payloadBytes)
+        let ping = try await measure("ping") { _ = try await store.ping(payload: payload) }
+        let easd = try await measure("easd") { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) }
+        return Result(operations: [ping, easd])
+    }
+
+    /// Runs `call` `warmupCalls` times, then `calls` times one after another, timing each.
+    private func measure(_ operation: String, _ call: () async throws -> Void) async throws -> Figures {
+        for _ in 0..<warmupCalls { try await call() }
+        var latencies: [Double] = []
+        latencies.reserveCapacity(calls)
+        let cpuBefore = ProcessMemory.cpuMicros(pid: brokerPID) ?? 0
+        let began = ContinuousClock.now
+        for _ in 0..<calls {
+            let start = ContinuousClock.now
+            try await call()
+            let elapsed = ContinuousClock.now - start
+            latencies.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+        }
+        let total = ContinuousClock.now - began
+        let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+        let cpuAfter = ProcessMemory.cpuMicros(pid: brokerPID) ?? 0
+        latencies.sort()
+        let figures = Figures(
+            operation: operation, calls: calls, p50Micros: latencies[latencies.count / 2],
+            p99Micros: latencies[min(latencies.count - 1, latencies.count * 99 / 100)],
+            callsPerSecond: Double(calls) / max(seconds, 1e-9),
+            brokerCPUMicrosPerCall: Double(cpuAfter - cpuBefore) / Double(max(calls, 1)))
+        log("latency: \(operation): p50 \(figures.p50Micros) µs, p99 \(figures.p99Micros) µs over \(calls) calls")
+        return figures
+    }
+}
