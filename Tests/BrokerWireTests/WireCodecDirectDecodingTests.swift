@@ -127,43 +127,13 @@ struct WireCodecDirectDecodingTests {
     }
 
     @Test func mutatedFramesNeverDisagree() {
-        var generator = SplitMixGenerator(seed: 0x5EED)
+        var generator = ByteMutator(seed: 0x5EED)
         for frame in Self.commonFrames where encoded(frame).count < 2_000 {
             let original = encoded(frame)
             for _ in 0..<150 {
-                var bytes = original
-                for _ in 0...(generator.next() % 3) {
-                    switch generator.next() % 4 {
-                    case 0 where !bytes.isEmpty:
-                        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
-                    case 1 where !bytes.isEmpty:
-                        bytes.removeLast(Int(generator.next() % UInt64(min(bytes.count, 4))) + 1)
-                    case 2:
-                        bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: Int(generator.next() % UInt64(bytes.count + 1)))
-                    default:
-                        if !bytes.isEmpty {
-                            let index = Int(generator.next() % UInt64(bytes.count))
-                            bytes[index] ^= UInt8(1) << (generator.next() % 8)
-                        }
-                    }
-                }
+                let bytes = generator.mutated(original)
                 checkAgreement(bytes)
             }
         }
-    }
-}
-
-/// A small deterministic generator for the mutation test.
-private struct SplitMixGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -381,7 +381,7 @@ struct WireCodecDirectSamplePageTests {
     }
 
     @Test func mutatedPagesNeverDisagree() {
-        var generator = MutationGenerator(seed: 0x5A3B)
+        var generator = ByteMutator(seed: 0x5A3B)
         var small: [ServerFrame] = Samples.healthSamples.indices.map { index in
             ServerFrame(callID: UInt64(index), response: .streamItem(.samples([Samples.healthSamples[index]])))
         }
@@ -394,22 +394,7 @@ struct WireCodecDirectSamplePageTests {
             let original = checkEncoding(frame)
             guard original.count < 2_000 else { continue }
             for _ in 0..<200 {
-                var bytes = original
-                for _ in 0...(generator.next() % 3) {
-                    switch generator.next() % 4 {
-                    case 0 where !bytes.isEmpty:
-                        bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
-                    case 1 where !bytes.isEmpty:
-                        bytes.removeLast(Int(generator.next() % UInt64(min(bytes.count, 4))) + 1)
-                    case 2:
-                        bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: Int(generator.next() % UInt64(bytes.count + 1)))
-                    default:
-                        if !bytes.isEmpty {
-                            let index = Int(generator.next() % UInt64(bytes.count))
-                            bytes[index] ^= UInt8(1) << (generator.next() % 8)
-                        }
-                    }
-                }
+                let bytes = generator.mutated(original)
                 if checkDecoding(bytes) != nil { accepted += 1 }
             }
         }
@@ -458,20 +443,5 @@ struct WireCodecDirectSamplePageTests {
     /// A ServerFrame holding an AnchoredPage of bytes `page`.
     private func anchoredFrame(_ page: [UInt8]) -> [UInt8] {
         frame(item: field([0xAA, 0x03], page))
-    }
-}
-
-/// A small deterministic generator for the mutation test.
-private struct MutationGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,40 @@
+/// Deterministic random edits of encoded frames, for the tests that check the direct decoders
+/// against protobuf-c on damaged input.
+struct ByteMutator {
+    private var state: UInt64
+
+    /// A mutator whose edits follow from `seed` (SplitMix64).
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next pseudo-random 64 bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// `bytes` with one to four edits: a byte replaced, a tail cut, a byte inserted or a bit flipped.
+    mutating func mutated(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        for _ in 0...(next() % 3) {
+            switch next() % 4 {
+            case 0 where !bytes.isEmpty:
+                bytes[Int(next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: next())
+            case 1 where !bytes.isEmpty:
+                bytes.removeLast(Int(next() % UInt64(min(bytes.count, 4))) + 1)
+            case 2:
+                bytes.insert(UInt8(truncatingIfNeeded: next()), at: Int(next() % UInt64(bytes.count + 1)))
+            default:
+                if !bytes.isEmpty {
+                    let index = Int(next() % UInt64(bytes.count))
+                    bytes[index] ^= UInt8(1) << (next() % 8)
+                }
+            }
+        }
+        return bytes
+    }
+}
