@@ -173,7 +173,8 @@ public enum BrokerSchema {
         ALTER TABLE samples_v4 RENAME TO samples;
         CREATE INDEX samples_by_type_start ON samples (type, start_us, uuid);
         CREATE INDEX samples_by_type_end ON samples (type, end_us, uuid);
-        CREATE INDEX samples_by_app_type ON samples (app, type);
+        -- An app's own samples by date: the part of a clamped read that the end-date floor does not cover.
+        CREATE INDEX samples_by_app_type_start ON samples (app, type, start_us, uuid);
         -- Index entries end with the rowid (seq): this one serves "type = ? AND seq > ? ORDER BY seq".
         CREATE INDEX samples_by_type_seq ON samples (type);
         CREATE TABLE tombstones_v4 (

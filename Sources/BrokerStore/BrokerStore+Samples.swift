@@ -187,7 +187,7 @@ extension BrokerStore {
         guard let bounds = SampleBounds(request.predicate, maxDurationMicros: span) else { return empty }
         var samples = try sampleTable.page(
             type: request.type, bounds: bounds, scope: scope, sort: request.sort, after: request.after,
-            limit: allowed == .max ? allowed : allowed + 1)
+            limit: allowed == .max ? allowed : allowed + 1, maxDurationMicros: span)
         let more = samples.count > allowed
         if more { samples.removeLast(samples.count - allowed) }
         let limitReached = request.limit.map { $0 <= allowed } ?? false

@@ -42,6 +42,27 @@ struct SampleBounds: Equatable {
         guard startLow <= startHigh, endLow <= endHigh else { return nil }
     }
 
+    /// These bounds cut to the samples ending at or after `floor`; nil when none can.
+    ///
+    /// As end − start ≤ `maxDurationMicros`, such samples also start at or after floor − span, which
+    /// keeps the start-date range scan to the readable part.
+    func endingAtOrAfter(_ floor: Int64, maxDurationMicros: Int64) -> SampleBounds? {
+        var cut = self
+        cut.endLow = max(cut.endLow, floor)
+        let (lowest, underflow) = cut.endLow.subtractingReportingOverflow(max(0, maxDurationMicros))
+        cut.startLow = max(cut.startLow, underflow ? .min : lowest)
+        return cut.startLow <= cut.startHigh && cut.endLow <= cut.endHigh ? cut : nil
+    }
+
+    /// These bounds cut to the samples ending before `floor`; nil when none can.
+    func endingBefore(_ floor: Int64) -> SampleBounds? {
+        guard floor > .min else { return nil }
+        var cut = self
+        cut.endHigh = min(cut.endHigh, floor - 1)
+        cut.startHigh = min(cut.startHigh, cut.endHigh)
+        return cut.startLow <= cut.startHigh && cut.endLow <= cut.endHigh ? cut : nil
+    }
+
     /// Binds startLow, startHigh, endLow, endHigh to parameters `first` … `first + 3`.
     func bind(to statement: Statement, from first: Int32) throws(BrokerError) {
         try statement.bind(startLow, at: first)

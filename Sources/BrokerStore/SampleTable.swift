@@ -20,6 +20,9 @@ final class SampleTable {
     private let pages: [SampleSort: Statement]
     /// The page statements for quantity types (`quantityColumns`), by sort.
     private let quantityPages: [SampleSort: Statement]
+    /// The own-sample page statements (`ownPageSQL`), all columns then quantity columns, by sort.
+    private let ownPages: [SampleSort: Statement]
+    private let ownQuantityPages: [SampleSort: Statement]
     private let selectAdded: Statement
     private let exportAll: Statement
     private let exportType: Statement
@@ -54,6 +57,25 @@ final class SampleTable {
               AND (?9 IS NULL OR \(date) \(past) ?8 OR uuid \(past) ?9)
             ORDER BY \(date) \(direction), uuid \(direction)
             LIMIT ?10
+            """
+    }
+
+    /// The SQL of one page of an app's own samples in `sort` order (the `samples_by_app_type_start` index).
+    ///
+    /// Parameters: ?1 app code; ?2 type code; ?3 … ?6 `SampleBounds`; ?7, ?8 the cursor's sort value
+    /// and uuid (uuid NULL on the first page); ?9 the row limit. In start order the index yields the
+    /// rows in order; in end order SQLite sorts the app's own rows in range.
+    static func ownPageSQL(_ sort: SampleSort, columns: String = columns) -> String {
+        let date = sort.key == .startDate ? "start_us" : "end_us"
+        let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
+        // INDEXED BY: in end order the planner would rather walk every app's rows through the end
+        // index than sort the own ones.
+        return """
+            SELECT \(columns) FROM samples INDEXED BY samples_by_app_type_start
+            WHERE app = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6
+              AND (?8 IS NULL OR \(date) \(past) ?7 OR uuid \(past) ?8)
+            ORDER BY \(date) \(direction), uuid \(direction)
+            LIMIT ?9
             """
     }
 
@@ -123,6 +145,14 @@ final class SampleTable {
             quantityPages[sort] = try reader.prepare(Self.pageSQL(sort, columns: Self.quantityColumns))
         }
         self.quantityPages = quantityPages
+        var ownPages: [SampleSort: Statement] = [:]
+        var ownQuantityPages: [SampleSort: Statement] = [:]
+        for sort in Self.sorts {
+            ownPages[sort] = try reader.prepare(Self.ownPageSQL(sort))
+            ownQuantityPages[sort] = try reader.prepare(Self.ownPageSQL(sort, columns: Self.quantityColumns))
+        }
+        self.ownPages = ownPages
+        self.ownQuantityPages = ownQuantityPages
         // The scan is by (type, seq) (the samples_by_type_seq index); dates and scope only filter.
         selectAdded = try database.prepare("""
             SELECT \(Self.columns) FROM samples
@@ -138,7 +168,7 @@ final class SampleTable {
         exportApp = try database.prepare(
             "SELECT \(Self.columns) FROM samples WHERE +app = ?4 AND seq > ?1 ORDER BY seq LIMIT ?2")
         exportTypeApp = try database.prepare(
-            "SELECT \(Self.columns) FROM samples WHERE app = ?4 AND type = ?3 AND seq > ?1 ORDER BY seq LIMIT ?2")
+            "SELECT \(Self.columns) FROM samples WHERE type = ?3 AND +app = ?4 AND seq > ?1 ORDER BY seq LIMIT ?2")
         aggregate = try database.prepare(Self.statisticsSQL)
     }
 
@@ -209,11 +239,13 @@ final class SampleTable {
     }
 
     /// Up to `limit` readable samples of `type` within `bounds`, in `sort` order, strictly after `cursor`.
-    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int) throws(BrokerError) -> [Sample] {
-        let quantities = TypeCatalogue.descriptor(for: type)?.kind == .quantity
-        guard let statement = (quantities ? quantityPages : pages)[sort] else {
-            throw .internal("no prepared statement for sort \(sort)")
-        }
+    ///
+    /// A clamped scope reads two ranges and merges them: the samples ending at or after its floor
+    /// (through the date index, cut to start no earlier than floor − `maxDurationMicros`), and the
+    /// app's own samples ending before it (through `samples_by_app_type_start`). So a clamped read
+    /// costs what it returns, not the whole predicate range; an own-samples-only scope reads only the
+    /// second, and an app that never saved has none.
+    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int, maxDurationMicros: Int64) throws(BrokerError) -> [Sample] {
         var bounds = bounds
         if let cursor {
             switch (sort.key, sort.descending) {
@@ -225,22 +257,103 @@ final class SampleTable {
             guard bounds.startLow <= bounds.startHigh, bounds.endLow <= bounds.endHigh else { return [] }
         }
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
+        let ownCode = try scope.appID.flatMap { (appID) throws(BrokerError) in try apps.code(of: appID) }
+        let quantities = TypeCatalogue.descriptor(for: type)?.kind == .quantity
+        let read = PageRead(type: type, typeCode: typeCode, sort: sort, cursor: cursor, limit: limit, quantities: quantities)
+        guard let floor = scope.fromMicros else {
+            guard let ownCode else { return [] }
+            return try ownPage(read, appCode: ownCode, bounds: bounds)
+        }
+        guard floor > .min else { return try visiblePage(read, bounds: bounds, scope: scope) }
+        let visible = try bounds.endingAtOrAfter(floor, maxDurationMicros: maxDurationMicros)
+            .map { (cut) throws(BrokerError) in try visiblePage(read, bounds: cut, scope: scope) } ?? []
+        guard let ownCode, let before = bounds.endingBefore(floor) else { return visible }
+        let own = try ownPage(read, appCode: ownCode, bounds: before)
+        return Self.merge(visible, own, sort: sort, limit: limit)
+    }
+
+    /// What one page read needs besides its bounds.
+    private struct PageRead {
+        let type: ObjectType
+        let typeCode: Int64
+        let sort: SampleSort
+        let cursor: SampleCursor?
+        let limit: Int
+        /// Whether the type is a quantity type (the lean statements and decoder apply).
+        let quantities: Bool
+    }
+
+    /// A page through the sort date's index, filtered by `scope`.
+    private func visiblePage(_ read: PageRead, bounds: SampleBounds, scope: ScopeFilter) throws(BrokerError) -> [Sample] {
+        guard let statement = (read.quantities ? quantityPages : pages)[read.sort] else {
+            throw .internal("no prepared statement for sort \(read.sort)")
+        }
         return try statement.run { statement throws(BrokerError) in
-            try statement.bind(typeCode, at: 1)
+            try statement.bind(read.typeCode, at: 1)
             try bounds.bind(to: statement, from: 2)
             try scope.bind(to: statement, from: 6, apps: apps)
-            if let cursor {
+            if let cursor = read.cursor {
                 try statement.bind(cursor.sortValue, at: 8)
                 try statement.bind(cursor.uuid, at: 9)
             }
-            try statement.bind(Int64(limit), at: 10)
-            var samples: [Sample] = []
-            samples.reserveCapacity(min(limit, 4_096))
-            while try statement.step() {
-                samples.append(quantities ? try decodeQuantity(statement, type: type) : try decode(statement).sample)
-            }
-            return samples
+            try statement.bind(Int64(read.limit), at: 10)
+            return try rows(statement, read)
         }
+    }
+
+    /// A page of the app with `appCode`'s own samples.
+    private func ownPage(_ read: PageRead, appCode: Int64, bounds: SampleBounds) throws(BrokerError) -> [Sample] {
+        guard let statement = (read.quantities ? ownQuantityPages : ownPages)[read.sort] else {
+            throw .internal("no prepared statement for sort \(read.sort)")
+        }
+        return try statement.run { statement throws(BrokerError) in
+            try statement.bind(appCode, at: 1)
+            try statement.bind(read.typeCode, at: 2)
+            try bounds.bind(to: statement, from: 3)
+            if let cursor = read.cursor {
+                try statement.bind(cursor.sortValue, at: 7)
+                try statement.bind(cursor.uuid, at: 8)
+            }
+            try statement.bind(Int64(read.limit), at: 9)
+            return try rows(statement, read)
+        }
+    }
+
+    /// Every row of a running page statement, decoded.
+    private func rows(_ statement: Statement, _ read: PageRead) throws(BrokerError) -> [Sample] {
+        var samples: [Sample] = []
+        samples.reserveCapacity(min(read.limit, 4_096))
+        while try statement.step() {
+            samples.append(read.quantities ? try decodeQuantity(statement, type: read.type) : try decode(statement).sample)
+        }
+        return samples
+    }
+
+    /// The first `limit` of two pages that are each in `sort` order (and share no sample), in that order.
+    static func merge(_ first: [Sample], _ second: [Sample], sort: SampleSort, limit: Int) -> [Sample] {
+        guard !second.isEmpty else { return first }
+        guard !first.isEmpty else { return second }
+        func key(_ sample: Sample) -> Int64 { sort.key == .startDate ? sample.startMicros : sample.endMicros }
+        func precedes(_ a: Sample, _ b: Sample) -> Bool {
+            let (ka, kb) = (key(a), key(b))
+            if ka != kb { return sort.descending ? ka > kb : ka < kb }
+            // By UTF-8 bytes, as SQLite's BINARY collation orders them.
+            return sort.descending
+                ? b.uuid.utf8.lexicographicallyPrecedes(a.uuid.utf8) : a.uuid.utf8.lexicographicallyPrecedes(b.uuid.utf8)
+        }
+        var merged: [Sample] = []
+        merged.reserveCapacity(min(limit, first.count + second.count))
+        var (i, j) = (0, 0)
+        while merged.count < limit, i < first.count || j < second.count {
+            if j == second.count || (i < first.count && precedes(first[i], second[j])) {
+                merged.append(first[i])
+                i += 1
+            } else {
+                merged.append(second[j])
+                j += 1
+            }
+        }
+        return merged
     }
 
     /// Up to `limit` readable samples of `type` within `bounds` with seq in (after, through], by seq.

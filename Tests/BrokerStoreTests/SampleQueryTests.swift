@@ -82,9 +82,13 @@ struct SampleQueryTests {
                         let expected = samples.filter { sample, source in
                             PredicateRules.matches(predicate, startMicros: sample.startMicros, endMicros: sample.endMicros)
                                 && PredicateRules.readable(endMicros: sample.endMicros, sourceAppID: source, by: F.app, scope: scope)
-                        }
-                        let found = try F.readAll(store, predicate: predicate, scope: scope, pageSize: 37)
-                        #expect(found.map(\.uuid) == expected.map(\.0).sorted { ($0.startMicros, $0.uuid) < ($1.startMicros, $1.uuid) }.map(\.uuid))
+                        }.map(\.0)
+                        // Every sort: a clamped scope merges the floor's range with the app's own samples.
+                        let sort = SampleTable.sorts[Int.random(in: 0..<4, using: &random)]
+                        let key = { (sample: Sample) in sort.key == .startDate ? sample.startMicros : sample.endMicros }
+                        let ordered = expected.sorted { (key($0), $0.uuid) < (key($1), $1.uuid) }.map(\.uuid)
+                        let found = try F.readAll(store, predicate: predicate, scope: scope, sort: sort, pageSize: 37)
+                        #expect(found.map(\.uuid) == (sort.descending ? ordered.reversed() : ordered), "\(sort) \(scope)")
                     }
                 }
             }
@@ -227,6 +231,12 @@ struct SampleQueryTests {
                 #expect(lines.count == 1, "\(lines)")
                 #expect(lines.allSatisfy { $0.hasPrefix("SEARCH samples USING INDEX \(index) (type=? AND") }, "\(lines)")
                 #expect(!lines.contains { $0.contains("TEMP B-TREE") || $0.hasPrefix("SCAN") }, "\(lines)")
+            }
+            for sort in SampleTable.sorts {
+                let lines = try Self.plan(SampleTable.ownPageSQL(sort), in: store)
+                #expect(lines.first?.hasPrefix("SEARCH samples USING INDEX samples_by_app_type_start (app=? AND type=? AND start_us>? AND start_us<?)") == true, "\(lines)")
+                // Start order comes from the index; end order is a sort of the app's own rows in range.
+                #expect(lines.contains { $0.contains("TEMP B-TREE") } == (sort.key == .endDate), "\(lines)")
             }
             let statistics = try Self.plan(SampleTable.statisticsSQL, in: store)
             #expect(statistics.contains { $0.hasPrefix("SEARCH s USING INDEX samples_by_type_start (type=? AND start_us>? AND start_us<?)") }, "\(statistics)")
