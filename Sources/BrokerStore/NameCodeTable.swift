@@ -13,6 +13,8 @@ final class NameCodeTable {
     private let selectName: Statement
     private var codes: [String: Int64] = [:]
     private var names: [Int64: String] = [:]
+    /// The last code `name(of:)` answered, and its name: rows of a page mostly share their app.
+    private var last: (code: Int64, name: String)?
 
     /// Prepares the statements for `table` (columns `code` and `column`) on `database`.
     init(database: Database, table: String, column: String) throws(BrokerError) {
@@ -49,7 +51,11 @@ final class NameCodeTable {
 
     /// The name with `code`; `INTERNAL` when the file has no such code.
     func name(of code: Int64) throws(BrokerError) -> String {
-        if let name = names[code] { return name }
+        if let last, last.code == code { return last.name }
+        if let name = names[code] {
+            last = (code, name)
+            return name
+        }
         let found = try selectName.run { statement throws(BrokerError) -> String? in
             try statement.bind(code, at: 1)
             return try statement.step() ? statement.string(at: 0) : nil

@@ -41,11 +41,12 @@ final class SampleTable {
 
     /// The SQL of one page in `sort` order.
     ///
-    /// Parameters: ?1 type code; ?2 … ?5 `SampleBounds`; ?6, ?7 the scope (`ScopeFilter.bind`); ?8, ?9 the cursor's sort
-    /// value and uuid (uuid NULL on the first page); ?10 the row limit. The caller moves the sort
-    /// date's bound to the cursor value, so `(date, uuid)` past the cursor reduces to the OR
-    /// below. The other date and the scope columns carry a unary `+`, so the only index the
-    /// planner can use is the sort date's: a range scan in the requested order, no sort step.
+    /// Parameters: ?1 type code; ?2 … ?5 `SampleBounds`; ?6, ?7 the cursor's sort value and uuid
+    /// (uuid NULL on the first page); ?8 the row limit. There is no scope filter: `page` cuts the
+    /// bounds to what the scope shows and reads the app's own older samples separately. The caller
+    /// moves the sort date's bound to the cursor value, so `(date, uuid)` past the cursor reduces to
+    /// the OR below. The other date carries a unary `+`, so the only index the planner can use is
+    /// the sort date's: a range scan in the requested order, no sort step.
     static func pageSQL(_ sort: SampleSort, columns: String = columns) -> String {
         let (date, other) = sort.key == .startDate ? ("start_us", "+end_us") : ("end_us", "+start_us")
         let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
@@ -53,10 +54,9 @@ final class SampleTable {
         return """
             SELECT \(columns) FROM samples
             WHERE type = ?1 AND \(startColumn) BETWEEN ?2 AND ?3 AND \(endColumn) BETWEEN ?4 AND ?5
-              AND (+end_us >= ?6 OR +app = ?7)
-              AND (?9 IS NULL OR \(date) \(past) ?8 OR uuid \(past) ?9)
+              AND (?7 IS NULL OR \(date) \(past) ?6 OR uuid \(past) ?7)
             ORDER BY \(date) \(direction), uuid \(direction)
-            LIMIT ?10
+            LIMIT ?8
             """
     }
 
@@ -264,9 +264,9 @@ final class SampleTable {
             guard let ownCode else { return [] }
             return try ownPage(read, appCode: ownCode, bounds: bounds)
         }
-        guard floor > .min else { return try visiblePage(read, bounds: bounds, scope: scope) }
+        guard floor > .min else { return try visiblePage(read, bounds: bounds) }
         let visible = try bounds.endingAtOrAfter(floor, maxDurationMicros: maxDurationMicros)
-            .map { (cut) throws(BrokerError) in try visiblePage(read, bounds: cut, scope: scope) } ?? []
+            .map { (cut) throws(BrokerError) in try visiblePage(read, bounds: cut) } ?? []
         guard let ownCode, let before = bounds.endingBefore(floor) else { return visible }
         let own = try ownPage(read, appCode: ownCode, bounds: before)
         return Self.merge(visible, own, sort: sort, limit: limit)
@@ -283,20 +283,19 @@ final class SampleTable {
         let quantities: Bool
     }
 
-    /// A page through the sort date's index, filtered by `scope`.
-    private func visiblePage(_ read: PageRead, bounds: SampleBounds, scope: ScopeFilter) throws(BrokerError) -> [Sample] {
+    /// A page through the sort date's index: every sample within `bounds` (already cut to what the scope shows).
+    private func visiblePage(_ read: PageRead, bounds: SampleBounds) throws(BrokerError) -> [Sample] {
         guard let statement = (read.quantities ? quantityPages : pages)[read.sort] else {
             throw .internal("no prepared statement for sort \(read.sort)")
         }
         return try statement.run { statement throws(BrokerError) in
             try statement.bind(read.typeCode, at: 1)
             try bounds.bind(to: statement, from: 2)
-            try scope.bind(to: statement, from: 6, apps: apps)
             if let cursor = read.cursor {
-                try statement.bind(cursor.sortValue, at: 8)
-                try statement.bind(cursor.uuid, at: 9)
+                try statement.bind(cursor.sortValue, at: 6)
+                try statement.bind(cursor.uuid, at: 7)
             }
-            try statement.bind(Int64(read.limit), at: 10)
+            try statement.bind(Int64(read.limit), at: 8)
             return try rows(statement, read)
         }
     }
