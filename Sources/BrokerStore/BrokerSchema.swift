@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -173,8 +173,7 @@ public enum BrokerSchema {
         ALTER TABLE samples_v4 RENAME TO samples;
         CREATE INDEX samples_by_type_start ON samples (type, start_us, uuid);
         CREATE INDEX samples_by_type_end ON samples (type, end_us, uuid);
-        -- An app's own samples by date: the part of a clamped read that the end-date floor does not cover.
-        CREATE INDEX samples_by_app_type_start ON samples (app, type, start_us, uuid);
+        CREATE INDEX samples_by_app_type ON samples (app, type);
         -- Index entries end with the rowid (seq): this one serves "type = ? AND seq > ? ORDER BY seq".
         CREATE INDEX samples_by_type_seq ON samples (type);
         CREATE TABLE tombstones_v4 (
@@ -195,5 +194,15 @@ public enum BrokerSchema {
         DROP TABLE tombstones;
         ALTER TABLE tombstones_v4 RENAME TO tombstones;
         CREATE INDEX tombstones_by_type_seq ON tombstones (type, seq);
+        """
+
+    /// Version 5: an app's own samples indexed by date, for clamped reads.
+    ///
+    /// A limited app reads the samples ending at or after its floor through the date indexes and
+    /// its own earlier samples through this one, so a clamped read costs what it returns instead
+    /// of scanning the whole predicate range. It replaces `(app, type)`, whose uses it covers.
+    static let version5 = """
+        DROP INDEX samples_by_app_type;
+        CREATE INDEX samples_by_app_type_start ON samples (app, type, start_us, uuid);
         """
 }

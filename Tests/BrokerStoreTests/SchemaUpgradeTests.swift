@@ -33,7 +33,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 4)
+        #expect(BrokerSchema.migrations.steps.count == 5)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
