@@ -72,7 +72,7 @@ struct DaemonLifecycleTests {
         let errors = Pipe()
         second.standardError = errors
         try second.run()
-        second.waitUntilExit()
+        await second.exited()
         #expect(second.terminationStatus != 0)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("already serves"))

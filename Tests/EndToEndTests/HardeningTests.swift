@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Runs `executable` as the unprivileged user nobody (uid 65534) and returns its exit status and stderr.
-func runAsNobody(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
+func runAsNobody(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
     process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments
@@ -13,7 +13,7 @@ func runAsNobody(_ executable: String, _ arguments: [String]) throws -> (status:
     process.standardError = errors
     process.standardOutput = Pipe()
     try process.run()
-    process.waitUntilExit()
+    await process.exited()
     return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
 }
 
@@ -131,13 +131,13 @@ struct HardeningTests {
         let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.pinned", appToken: pinned.token)
         store.close()
         chmod(daemon.directory, 0o755)
-        let asNobody = try runAsNobody(try builtProduct("ping-example"), ["--socket", daemon.appSocket, "--app-id", "com.example.pinned", "--token", pinned.token, "--count", "1"])
+        let asNobody = try await runAsNobody(try builtProduct("ping-example"), ["--socket", daemon.appSocket, "--app-id", "com.example.pinned", "--token", pinned.token, "--count", "1"])
         #expect(asNobody.status != 0)
         #expect(asNobody.stderr.contains("UNAUTHENTICATED"))
         #expect(daemon.log().contains("pinned uid"))
         // Even with the admin socket's file mode opened up, the broker checks the peer uid.
         chmod(daemon.adminSocket, 0o666)
-        let adminAsNobody = try runAsNobody(try builtProduct("healthctl"), ["--admin-socket", daemon.adminSocket, "status"])
+        let adminAsNobody = try await runAsNobody(try builtProduct("healthctl"), ["--admin-socket", daemon.adminSocket, "status"])
         #expect(adminAsNobody.status != 0)
         #expect(adminAsNobody.stderr.contains("PERMISSION_DENIED") || adminAsNobody.stderr.contains("may not use the admin socket"))
         #expect(daemon.log().contains("admin connection refused"))

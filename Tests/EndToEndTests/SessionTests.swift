@@ -94,7 +94,7 @@ struct SessionTests {
 }
 
 /// Polls `condition` every 10 ms for up to `seconds`; fails the test when it never holds.
-func waitUntil(seconds: Double = 5, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+func waitUntil(seconds: Double = 30, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline {

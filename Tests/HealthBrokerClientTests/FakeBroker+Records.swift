@@ -42,7 +42,7 @@ extension FakeBroker {
     /// Waits (polling) until `predicate` holds for the frames received, or 5 s pass; returns them.
     @discardableResult
     func waitFor(_ predicate: @escaping @Sendable ([ClientFrame]) -> Bool) async -> [ClientFrame] {
-        _ = await waitUntil(timeout: .seconds(5)) { predicate(self.received) }
+        _ = await waitUntil(timeout: .seconds(30)) { predicate(self.received) }
         return received
     }
 
@@ -54,7 +54,7 @@ extension FakeBroker {
 
     /// Waits until at least `count` connections have ended; false if 5 s pass first.
     func waitForClosedConnections(_ count: Int) async -> Bool {
-        await waitUntil(timeout: .seconds(5)) { self.closedConnections >= count }
+        await waitUntil(timeout: .seconds(30)) { self.closedConnections >= count }
     }
 
     /// Waits until at least `count` Hellos have arrived; false if `timeout` passes first.

@@ -23,7 +23,7 @@ final class Shared<Value>: @unchecked Sendable {
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes; returns its last value.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while !condition() {

@@ -42,9 +42,11 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     deinit {
+        // No waiting here: deinit may run on a cooperative thread, and blocking in
+        // `waitUntilExit()` there can starve the threads Foundation needs to see the exit (a hang
+        // when two tests end at once). Foundation reaps the killed process on its own.
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -83,7 +85,7 @@ public final class DaemonProcess: @unchecked Sendable {
         while process.isRunning {
             if Date() > deadline {
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                await process.exited()
                 throw DaemonError("daemon did not exit within \(timeout) s after signal \(signal)")
             }
             // Sleep without blocking a cooperative thread: other tests run meanwhile.
