@@ -32,6 +32,7 @@ public final class Database: @unchecked Sendable {
     ///   - cacheKiB: the page cache's size (`PRAGMA cache_size`); the default suits the writing
     ///     connection, whose random-UUID index inserts otherwise spill SQLite's 2 MiB default.
     public init(path: String, durability: Durability = .normal, busyTimeoutMilliseconds: Int32 = 5_000, cacheKiB: Int = 65_536) throws(BrokerError) {
+        Self.configureOnce
         self.path = path
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -196,6 +197,16 @@ public final class Database: @unchecked Sendable {
         }
         return (walPages, checkpointed)
     }
+
+    /// Process-wide SQLite settings, made once before the first connection opens: no memory-use
+    /// statistics (each allocation would take a global mutex to count itself). A no-op if SQLite
+    /// was already initialized by someone else.
+    private static let configureOnce: Void = {
+        _ = healthbroker_sqlite3_disable_memstatus()
+    }()
+
+    /// Whether SQLite counts its memory use (it does not once `configureOnce` ran first).
+    static var countsMemoryUse: Bool { sqlite3_memory_used() > 0 }
 
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool {

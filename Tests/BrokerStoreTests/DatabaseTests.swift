@@ -1,5 +1,5 @@
 import BrokerCore
-import BrokerStore
+@testable import BrokerStore
 import Testing
 
 @Suite("Database and Statement")
@@ -16,6 +16,16 @@ struct DatabaseTests {
             _ = try statement.step()
             return statement.int64(at: 0)
         }
+    }
+
+    @Test func sqliteDoesNotCountItsMemoryUse() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try Database(path: try DataDirectory.prepare(directory.path))
+        defer { database.close() }
+        try database.execute("CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(100000));")
+        // With statistics on, the open connection and its cache would show here.
+        #expect(!Database.countsMemoryUse)
     }
 
     @Test func statementIsReusedWithFreshBindings() throws {
