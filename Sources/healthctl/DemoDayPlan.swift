@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// What the demo person does on one UTC day: how active, the workout (if any), and the night's sleep.
 ///
 /// Drawn from its own stream of the seed, so a day's plan never depends on which other days are generated.

@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// One night's sleep session in a demo plan: in bed from `bedMinute`, then stages until waking.
 ///
 /// Minutes count from midnight UTC of the day the session starts, so they can run past 1440.

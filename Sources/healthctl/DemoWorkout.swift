@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// A workout in a demo plan: activity, start and length in minutes, energy and distance.
 struct DemoWorkout: Equatable {
     /// The activities the generator uses.

@@ -148,7 +148,7 @@ struct SampleChangesTests {
 
     @Test func statisticsPerBucketMatchSumsComputedHere() throws {
         try F.withStore { store, _ throws in
-            var random = SeededGenerator(seed: 99)
+            var random = SplitMix64(seed: 99)
             let day: Int64 = 24 * F.hour
             let start = F.base - F.base % day
             var samples: [(Sample, String)] = []

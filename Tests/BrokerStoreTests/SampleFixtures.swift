@@ -56,18 +56,3 @@ enum Fixture {
         return try body(store, directory)
     }
 }
-
-/// A small deterministic pseudo-random generator (64-bit LCG) so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    /// The current state.
-    var state: UInt64
-
-    /// Creates a generator from `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 pseudo-random bits.
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state ^ (state >> 29)
-    }
-}

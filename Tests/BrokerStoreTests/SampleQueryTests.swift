@@ -61,7 +61,7 @@ struct SampleQueryTests {
 
     @Test func randomSamplesAgreeWithTheReferenceSemantics() throws {
         try F.withStore { store, _ throws in
-            var random = SeededGenerator(seed: 7)
+            var random = SplitMix64(seed: 7)
             var samples: [(Sample, String)] = []
             for n in 0..<600 {
                 let start = F.base + Int64.random(in: 0..<(48 * F.hour), using: &random) / F.minute * F.minute
@@ -155,7 +155,7 @@ struct SampleQueryTests {
 
     @Test func keysetPagingReturnsEverySampleOnceInOrder() throws {
         try F.withStore { store, _ throws in
-            var random = SeededGenerator(seed: 42)
+            var random = SplitMix64(seed: 42)
             // 10,000 samples; starts and ends collide often, so the uuid must break ties.
             var samples = (0..<10_000).map { n -> Sample in
                 let start = F.base + Int64(n / 4) * F.minute

@@ -1,20 +1,18 @@
+import BrokerCore
+
 /// Deterministic random edits of encoded frames, for the tests that check the direct decoders
 /// against protobuf-c on damaged input.
 struct ByteMutator {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    /// A mutator whose edits follow from `seed` (SplitMix64).
+    /// A mutator whose edits follow from `seed`.
     init(seed: UInt64) {
-        state = seed
+        random = SplitMix64(seed: seed)
     }
 
     /// The next pseudo-random 64 bits.
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        random.next()
     }
 
     /// `bytes` with one to four edits: a byte replaced, a tail cut, a byte inserted or a bit flipped.

@@ -1,3 +1,4 @@
+import BrokerCore
 import Foundation
 @testable import healthload
 import Testing
@@ -24,7 +25,7 @@ struct LatencyHistogramTests {
     }
 
     @Test func aRecordedValueComesBackWithinOnePercentFromOneNanosecondToAnHour() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var worst = 0.0
         for _ in 0..<20_000 {
             // Log-uniform over 1 ns … 3.6e12 ns.
@@ -54,7 +55,7 @@ struct LatencyHistogramTests {
     }
 
     @Test func percentilesOfAnExponentialDistributionMatchTheSortedValues() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var histogram = LatencyHistogram()
         var values: [UInt64] = []
         for _ in 0..<200_000 {
@@ -75,7 +76,7 @@ struct LatencyHistogramTests {
     }
 
     @Test func mergingHalvesEqualsRecordingEverything() {
-        var generator = SeededGenerator(seed: 3)
+        var generator = SplitMix64(seed: 3)
         var whole = LatencyHistogram()
         var first = LatencyHistogram()
         var second = LatencyHistogram()

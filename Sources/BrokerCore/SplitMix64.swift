@@ -1,15 +1,15 @@
 /// SplitMix64 (Steele, Lea and Flood): a small, fast, seedable pseudo-random generator, the same on every platform.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The current state; each draw advances it by the golden-ratio increment.
-    private(set) var state: UInt64
+    public private(set) var state: UInt64
 
     /// A generator that starts from `seed`.
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
     /// A generator for one independent stream: `seed` mixed with the stream's numbers.
-    init(seed: UInt64, stream: UInt64...) {
+    public init(seed: UInt64, stream: UInt64...) {
         var mixer = SplitMix64(seed: seed)
         var mixed = mixer.next()
         for part in stream {
@@ -20,7 +20,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -29,23 +29,23 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A uniform number in `0 ..< 1`, from the top 53 bits (the same on every platform).
-    mutating func unit() -> Double {
+    public mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// A uniform number in `range` (lower bound included, upper excluded).
-    mutating func uniform(_ range: Range<Double>) -> Double {
+    public mutating func uniform(_ range: Range<Double>) -> Double {
         range.lowerBound + unit() * (range.upperBound - range.lowerBound)
     }
 
     /// A uniform integer in `range`, by multiply-shift (no modulo bias worth noticing for small ranges).
-    mutating func integer(_ range: ClosedRange<Int>) -> Int {
+    public mutating func integer(_ range: ClosedRange<Int>) -> Int {
         let width = UInt64(range.upperBound - range.lowerBound) + 1
         return range.lowerBound + Int(next().multipliedFullWidth(by: width).high)
     }
 
     /// True with probability `probability`.
-    mutating func chance(_ probability: Double) -> Bool {
+    public mutating func chance(_ probability: Double) -> Bool {
         unit() < probability
     }
 }

@@ -1,4 +1,4 @@
-@testable import healthctl
+import BrokerCore
 import Testing
 
 @Suite struct SplitMix64Tests {
