@@ -62,9 +62,9 @@ final class SampleTable {
 
     /// The SQL of one page of an app's own samples in `sort` order (the `samples_by_app_type_start` index).
     ///
-    /// Parameters: ?1 app code; ?2 type code; ?3 … ?6 `SampleBounds`; ?7, ?8 the cursor's sort value
-    /// and uuid (uuid NULL on the first page); ?9 the row limit. In start order the index yields the
-    /// rows in order; in end order SQLite sorts the app's own rows in range.
+    /// Parameters as `pageSQL`'s (?1 type code; ?2 … ?5 `SampleBounds`; ?6, ?7 the cursor; ?8 the
+    /// row limit), then ?9 the app code. In start order the index yields the rows in order; in end
+    /// order SQLite sorts the app's own rows in range.
     static func ownPageSQL(_ sort: SampleSort, columns: String = columns) -> String {
         let date = sort.key == .startDate ? "start_us" : "end_us"
         let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
@@ -72,10 +72,10 @@ final class SampleTable {
         // index than sort the own ones.
         return """
             SELECT \(columns) FROM samples INDEXED BY samples_by_app_type_start
-            WHERE app = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6
-              AND (?8 IS NULL OR \(date) \(past) ?7 OR uuid \(past) ?8)
+            WHERE app = ?9 AND type = ?1 AND start_us BETWEEN ?2 AND ?3 AND +end_us BETWEEN ?4 AND ?5
+              AND (?7 IS NULL OR \(date) \(past) ?6 OR uuid \(past) ?7)
             ORDER BY \(date) \(direction), uuid \(direction)
-            LIMIT ?9
+            LIMIT ?8
             """
     }
 
@@ -285,9 +285,17 @@ final class SampleTable {
 
     /// A page through the sort date's index: every sample within `bounds` (already cut to what the scope shows).
     private func visiblePage(_ read: PageRead, bounds: SampleBounds) throws(BrokerError) -> [Sample] {
-        guard let statement = (read.quantities ? quantityPages : pages)[read.sort] else {
-            throw .internal("no prepared statement for sort \(read.sort)")
-        }
+        try runPage((read.quantities ? quantityPages : pages)[read.sort], read, bounds: bounds, appCode: nil)
+    }
+
+    /// A page of the app with `appCode`'s own samples.
+    private func ownPage(_ read: PageRead, appCode: Int64, bounds: SampleBounds) throws(BrokerError) -> [Sample] {
+        try runPage((read.quantities ? ownQuantityPages : ownPages)[read.sort], read, bounds: bounds, appCode: appCode)
+    }
+
+    /// Runs a page statement (`pageSQL` or `ownPageSQL` parameters) and decodes its rows.
+    private func runPage(_ statement: Statement?, _ read: PageRead, bounds: SampleBounds, appCode: Int64?) throws(BrokerError) -> [Sample] {
+        guard let statement else { throw .internal("no prepared statement for sort \(read.sort)") }
         return try statement.run { statement throws(BrokerError) in
             try statement.bind(read.typeCode, at: 1)
             try bounds.bind(to: statement, from: 2)
@@ -296,24 +304,7 @@ final class SampleTable {
                 try statement.bind(cursor.uuid, at: 7)
             }
             try statement.bind(Int64(read.limit), at: 8)
-            return try rows(statement, read)
-        }
-    }
-
-    /// A page of the app with `appCode`'s own samples.
-    private func ownPage(_ read: PageRead, appCode: Int64, bounds: SampleBounds) throws(BrokerError) -> [Sample] {
-        guard let statement = (read.quantities ? ownQuantityPages : ownPages)[read.sort] else {
-            throw .internal("no prepared statement for sort \(read.sort)")
-        }
-        return try statement.run { statement throws(BrokerError) in
-            try statement.bind(appCode, at: 1)
-            try statement.bind(read.typeCode, at: 2)
-            try bounds.bind(to: statement, from: 3)
-            if let cursor = read.cursor {
-                try statement.bind(cursor.sortValue, at: 7)
-                try statement.bind(cursor.uuid, at: 8)
-            }
-            try statement.bind(Int64(read.limit), at: 9)
+            if let appCode { try statement.bind(appCode, at: 9) }
             return try rows(statement, read)
         }
     }
