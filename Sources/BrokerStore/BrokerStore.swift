@@ -141,7 +141,7 @@ public final class BrokerStore: @unchecked Sendable {
         checkpointer.start()
         database.onCommit { [unowned database, unowned checkpointer] pages in
             if pages >= Checkpointer.inlinePages {
-                _ = try? database.checkpoint(.passive)
+                _ = try? database.checkpoint()
             } else if pages >= Checkpointer.backgroundPages {
                 checkpointer.request()
             }

@@ -72,7 +72,7 @@ final class Checkpointer: @unchecked Sendable {
             condition.unlock()
             if stop { break }
             // A failed checkpoint is retried at the next request; the inline one bounds the WAL meanwhile.
-            _ = try? connection.checkpoint(.passive)
+            _ = try? connection.checkpoint()
             condition.lock()
             checkpoints += 1
             condition.unlock()

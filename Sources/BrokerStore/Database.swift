@@ -185,13 +185,14 @@ public final class Database: @unchecked Sendable {
         }, Unmanaged.passUnretained(hook).toOpaque())
     }
 
-    /// Runs a WAL checkpoint of `mode`; returns the WAL's length and how many of its pages are now in the database.
+    /// Runs a PASSIVE WAL checkpoint (it copies what it can without waiting for readers or writers);
+    /// returns the WAL's length and how many of its pages are now in the database.
     @discardableResult
-    public func checkpoint(_ mode: CheckpointMode) throws(BrokerError) -> (walPages: Int32, checkpointedPages: Int32) {
+    public func checkpoint() throws(BrokerError) -> (walPages: Int32, checkpointedPages: Int32) {
         let connection = try live()
         var walPages: Int32 = 0
         var checkpointed: Int32 = 0
-        let code = sqlite3_wal_checkpoint_v2(connection, nil, mode.sqliteValue, &walPages, &checkpointed)
+        let code = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, &checkpointed)
         guard code == SQLITE_OK || code == SQLITE_BUSY else {
             throw SQLiteError(code: code, connection: connection, context: "checkpoint failed").brokerError
         }
