@@ -37,21 +37,16 @@ final class StoreWorker: @unchecked Sendable {
         completion: @escaping (Result<T, BrokerError>) -> Void
     ) {
         outstanding += 1
-        let bound = LoopBound(completion)
         let store = self.store
-        let loop = self.loop
-        let work: () -> Void = { [self] in
+        let deliver = onLoop(completion)
+        let work: () -> Void = {
             let result: Result<T, BrokerError>
             do throws(BrokerError) {
                 result = .success(try job(store))
             } catch {
                 result = .failure(error)
             }
-            let carried = LoopBound(result)
-            loop.execute { [self] in
-                self.outstanding -= 1
-                bound.value(carried.value)
-            }
+            deliver(result)
         }
         enqueue(.work(work)) { completion(.failure(.shuttingDown())) }
     }
@@ -60,16 +55,22 @@ final class StoreWorker: @unchecked Sendable {
     /// behind the same wake-up (group commit), and runs `completion` with its own result on the loop.
     func submitSave(_ samples: [Sample], as appID: String, completion: @escaping (Result<SaveOutcome, BrokerError>) -> Void) {
         outstanding += 1
+        let save = SaveJob(request: SaveRequest(samples: samples, sourceAppID: appID), deliver: onLoop(completion))
+        enqueue(.save(save)) { completion(.failure(.shuttingDown())) }
+    }
+
+    /// A function for the worker thread that hands a result to `completion` on the loop thread
+    /// (and counts the job done there). Called on the loop thread.
+    private func onLoop<T>(_ completion: @escaping (Result<T, BrokerError>) -> Void) -> (Result<T, BrokerError>) -> Void {
         let bound = LoopBound(completion)
         let loop = self.loop
-        let save = SaveJob(request: SaveRequest(samples: samples, sourceAppID: appID)) { [self] result in
+        return { [self] result in
             let carried = LoopBound(result)
             loop.execute { [self] in
                 self.outstanding -= 1
                 bound.value(carried.value)
             }
         }
-        enqueue(.save(save)) { completion(.failure(.shuttingDown())) }
     }
 
     /// Queues `job` and wakes the thread; runs `refused` (on this thread) once stopping.
