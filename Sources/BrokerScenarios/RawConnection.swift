@@ -107,23 +107,6 @@ struct RawConnection {
     }
 }
 
-/// The process's open-file limit (`RLIMIT_NOFILE`).
-enum FileDescriptorLimit {
-    /// Raises the soft limit to the hard limit; returns the soft limit in force afterwards.
-    @discardableResult
-    static func raiseToHardLimit() -> UInt64 {
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0 else { return 0 }
-        if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(resource, &raised) == 0 { return UInt64(raised.rlim_cur) }
-        }
-        return UInt64(limit.rlim_cur)
-    }
-}
-
 /// Finds the broker's process id: given, or the peer of a connection to its app socket.
 enum BrokerProcess {
     /// `given` if set, otherwise the SO_PEERCRED pid of a fresh connection to `socketPath`.

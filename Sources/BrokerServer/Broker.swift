@@ -72,7 +72,8 @@ public final class Broker {
     /// Opens the store, binds both sockets and serves until shut down; returns after a clean stop.
     public func run() throws(BrokerError) {
         signal(SIGPIPE, SIG_IGN)
-        Self.raiseFileLimit()
+        // Let the daemon hold as many connections as the hard file limit allows.
+        FileDescriptorLimit.raiseToHardLimit()
         Self.unblockShutdownSignals()
         let store: BrokerStore
         do throws(BrokerError) {
@@ -135,14 +136,6 @@ public final class Broker {
     public func requestShutdown() {
         let this = LoopBound(self)
         loop.execute { this.value.beginShutdown(reason: "requested") }
-    }
-
-    /// Lets the daemon hold as many connections as the hard file limit allows.
-    private static func raiseFileLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// A parent may have started us with SIGINT/SIGTERM blocked (the mask survives exec): unblock them.

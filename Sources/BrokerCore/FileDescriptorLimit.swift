@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// The process's open-file limit (`RLIMIT_NOFILE`).
-enum FileDescriptorLimit {
+public enum FileDescriptorLimit {
     /// Raises the soft limit to the hard limit; returns the soft limit in force afterwards.
     @discardableResult
-    static func raiseToHardLimit() -> UInt64 {
+    public static func raiseToHardLimit() -> UInt64 {
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0 else { return 0 }
