@@ -31,6 +31,12 @@ extension FakeBroker {
         thread.start()
     }
 
+    /// Stops listening and drops every connection: to its clients the broker went away.
+    func goDown() {
+        stopListening()
+        closeConnections()
+    }
+
     /// Stops listening and removes the socket file (connecting then fails); open connections stay.
     func stopListening() {
         let fd = state.withLock { state in

@@ -51,8 +51,7 @@ struct ReconnectBackoffTests {
             let waits = RecordedWaits { sample }
             let broker = try FakeBroker(answer: FakeBroker.echo)
             let store = try await broker.connectApp(reconnect: policy, timing: waits.timing)
-            broker.stopListening()
-            broker.closeConnections()
+            broker.goDown()
             #expect(await waitUntil { waits.recorded.count >= 6 })
             store.close()
             #expect(Array(waits.recorded.prefix(6)) == Self.ms(expected))
@@ -65,8 +64,7 @@ struct ReconnectBackoffTests {
         let broker = try FakeBroker(answer: FakeBroker.echo)
         let store = try await broker.connectApp(reconnect: policy, timing: waits.timing)
         defer { store.close() }
-        broker.stopListening()
-        broker.closeConnections()
+        broker.goDown()
         try #require(await waitUntil { waits.recorded.count >= 8 })
         try broker.startListening()
         #expect(await waitUntil { store.isConnected })

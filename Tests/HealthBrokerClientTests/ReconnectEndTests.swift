@@ -53,8 +53,7 @@ struct ReconnectEndTests {
         let store = try await broker.connectApp(reconnect: ReconnectPolicy(maxAttempts: 3), timing: waits.timing)
         defer { store.close() }
         let log = StateLog(store.connectionStates)
-        broker.stopListening()
-        broker.closeConnections()
+        broker.goDown()
         #expect(await log.waitForEnd())
         let last = try #require(log.states.last?.error)
         #expect(last.code == .unavailable)
@@ -71,8 +70,7 @@ struct ReconnectEndTests {
         let broker = try FakeBroker(answer: FakeBroker.echo)
         let store = try await broker.connectApp(reconnect: Self.quick)
         let log = StateLog(store.connectionStates)
-        broker.stopListening()
-        broker.closeConnections()
+        broker.goDown()
         #expect(await waitUntil { !store.isConnected })
         let waiting = Task { try await store.ping(timeout: .seconds(20)) }
         try await Task.sleep(for: .milliseconds(50))
@@ -93,8 +91,7 @@ struct ReconnectEndTests {
         do {
             let store = try await broker.connectApp(reconnect: Self.quick)
             log = StateLog(store.connectionStates)
-            broker.stopListening()
-            broker.closeConnections()
+            broker.goDown()
             #expect(await waitUntil { !store.isConnected })
         }
         #expect(await log.waitForEnd())

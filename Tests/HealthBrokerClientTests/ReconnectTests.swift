@@ -47,8 +47,7 @@ struct ReconnectTests {
         let broker = try FakeBroker(answer: FakeBroker.echo)
         let store = try await broker.connectApp(reconnect: ReconnectPolicy(initialDelay: .milliseconds(5), maxDelay: .milliseconds(20)))
         defer { store.close() }
-        broker.stopListening()
-        broker.closeConnections()
+        broker.goDown()
         #expect(await waitUntil { !store.isConnected })
         let clock = ContinuousClock()
 
@@ -77,8 +76,7 @@ struct ReconnectTests {
         let broker = try FakeBroker(answer: FakeBroker.echo)
         let store = try await broker.connectApp(reconnect: Self.quick)
         defer { store.close() }
-        broker.stopListening()
-        broker.closeConnections()
+        broker.goDown()
         #expect(await waitUntil { !store.isConnected })
         let result = Shared<Result<PingReply, BrokerError>?>(nil)
         store.ping(payload: [6], timeout: .seconds(20)) { reply in result.withLock { $0 = reply } }
@@ -92,8 +90,7 @@ struct ReconnectTests {
         let broker = try FakeBroker(answer: FakeBroker.echo)
         let store = try await broker.connectApp(reconnect: Self.quick)
         defer { store.close() }
-        broker.stopListening()
-        broker.closeConnections()
+        broker.goDown()
         #expect(await waitUntil { !store.isConnected })
         let waiting = Task { try await store.ping(timeout: .seconds(20)) }
         try await Task.sleep(for: .milliseconds(50))
