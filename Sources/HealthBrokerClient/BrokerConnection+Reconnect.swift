@@ -28,7 +28,7 @@ extension BrokerConnection {
             await reconnection.timing.sleep(policy.delay(beforeAttempt: failures, jitterSample: reconnection.timing.jitterSample()))
             guard let connection = connection(), connection.link.withLock({ $0.beginAttempt() }) else { return }
             let core: ConnectionCore
-            switch await attempt(reconnection, socketPath: socketPath) {
+            switch await attempt(reconnection, socketPath: socketPath, loop: connection.loop) {
             case .opened(let opened):
                 core = opened
             case .refused(let error):
@@ -56,11 +56,12 @@ extension BrokerConnection {
         case refused(BrokerError)
     }
 
-    /// Connects and runs the handshake; a refused handshake is final, any other failure is not.
-    private static func attempt(_ reconnection: Reconnection, socketPath: String) async -> Attempt {
+    /// Connects (read by `loop`, the connection's own) and runs the handshake; a refused handshake is
+    /// final, any other failure is not.
+    private static func attempt(_ reconnection: Reconnection, socketPath: String, loop: ClientLoop) async -> Attempt {
         let core: ConnectionCore
         do {
-            core = try ConnectionCore.connect(socketPath: socketPath)
+            core = try ConnectionCore.connect(socketPath: socketPath, loop: loop)
         } catch {
             return .failed(error)
         }

@@ -3,7 +3,7 @@ import BrokerWire
 
 /// A multiplexed connection to the broker: many calls in flight at once, replies matched by call id.
 ///
-/// Blocking Unix socket, one reader thread, writes serialised under a lock. Call ids are 1, 2, 3, …
+/// Blocking Unix socket, read by one loop thread (`ClientLoop`), writes serialised under a lock. Call ids are 1, 2, 3, …
 /// When the connection ends (EOF, `close()`, a connection-level error from the broker) every pending
 /// call and stream fails — with UNAVAILABLE, or with the broker's connection-level status — and is
 /// never retried. Without a `Reconnection` every later call then fails at once with UNAVAILABLE.
@@ -17,12 +17,16 @@ package final class BrokerConnection: Sendable {
     let reconnection: Reconnection?
     /// The socket path (or label) this connection was made with.
     package let socketPath: String
+    /// The loop that reads this connection's sockets (every reconnection's too), and the executor
+    /// that runs tasks on it.
+    let loop: ClientLoop
 
     /// Wraps the open `core`, reconnecting per `reconnection` once it ends.
     init(core: ConnectionCore, reconnection: Reconnection? = nil) {
         self.link = Locked(Link(core: core))
         self.reconnection = reconnection
         self.socketPath = core.socketPath
+        self.loop = core.loop
         watchEnd(of: core)
     }
 

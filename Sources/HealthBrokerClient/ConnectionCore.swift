@@ -5,18 +5,21 @@ import Foundation
 import BrokerCore
 import BrokerWire
 
-/// One connection's shared machinery: the socket, the call table, the writer and the reader thread.
+/// One socket connection's shared machinery: the socket, the call table, the writer, and the loop
+/// that reads it.
 ///
-/// Threads: the reader thread (`runReader`) is the only one that reads the socket, expires
-/// deadlines, and resumes most waiters; it never writes, so a broker that stops reading cannot wedge
-/// it. Callers' threads register calls and write frames (`FrameWriter`, one at a time).
+/// Threads: the loop's thread (`ClientLoop`) is the only one that reads the socket, expires
+/// deadlines, and resumes most waiters. Callers' threads register calls and write frames
+/// (`FrameWriter`, one at a time). Code running on the loop's thread (tasks that prefer the loop as
+/// their executor) writes too: it never blocks in a write, but reads while the socket is full, so a
+/// broker that waits for its replies to be read cannot wedge the loop.
 ///
 /// Locks: `table` (an NSLock) guards all call state; `FrameWriter` and `closeHook` have their own.
 /// They are never nested, and no waiter is resumed (nor the close hook run) while one is held.
 ///
-/// Lifetime: the reader thread holds the core until it exits; `BrokerConnection` holds it and closes
-/// it when released. The descriptors stay open until `deinit`, when nothing can use them any more,
-/// so closing the connection (`shutdown(2)`) never races a descriptor being reused.
+/// Lifetime: the loop holds the core until the connection ends; `BrokerConnection` holds it and
+/// closes it when released. The descriptor stays open until `deinit`, when nothing can use it any
+/// more, so closing the connection (`shutdown(2)`) never races a descriptor being reused.
 final class ConnectionCore: Sendable {
     /// How long past a call's deadline the client waits for the broker's own DEADLINE_EXCEEDED.
     static let deadlineGraceMicros: Int64 = 250_000
@@ -29,10 +32,10 @@ final class ConnectionCore: Sendable {
     let socketPath: String
     /// The connected socket.
     let socketFD: Int32
-    /// The read end of a non-blocking pipe that wakes the reader when an earlier deadline is armed.
-    let wakeReadFD: Int32
-    /// Its write end.
-    let wakeWriteFD: Int32
+    /// The loop that reads the socket (shared with the connection's reconnections).
+    let loop: ClientLoop
+    /// The read side's buffers, used on the loop's thread only.
+    let reader = ReaderState()
     /// Every call in flight.
     let table = Locked(CallTable<CallWaiter>())
     /// Serialised frame output.
@@ -40,40 +43,36 @@ final class ConnectionCore: Sendable {
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
 
-    /// Takes ownership of the connected `socketFD` and of the wake pipe.
-    init(socketPath: String, socketFD: Int32, wakePipe: (read: Int32, write: Int32)) {
+    /// Takes ownership of the connected `socketFD`.
+    init(socketPath: String, socketFD: Int32, loop: ClientLoop) {
         self.socketPath = socketPath
         self.socketFD = socketFD
-        self.wakeReadFD = wakePipe.read
-        self.wakeWriteFD = wakePipe.write
+        self.loop = loop
         self.writer = FrameWriter(fd: socketFD)
     }
 
     deinit {
         _ = Glibc.close(socketFD)
-        _ = Glibc.close(wakeReadFD)
-        _ = Glibc.close(wakeWriteFD)
     }
 
-    /// Connects to `socketPath` and starts the reader thread.
-    static func connect(socketPath: String) throws(BrokerError) -> ConnectionCore {
+    /// Connects to `socketPath` and starts reading it on `loop` (nil: a new loop of its own).
+    static func connect(socketPath: String, loop: ClientLoop? = nil) throws(BrokerError) -> ConnectionCore {
         let fd = try UnixSocket.connect(path: socketPath)
-        return try adopt(socketFD: fd, label: socketPath)
+        return try adopt(socketFD: fd, label: socketPath, loop: loop)
     }
 
-    /// Wraps an already connected stream socket (owned from now on) and starts the reader thread.
-    static func adopt(socketFD fd: Int32, label: String) throws(BrokerError) -> ConnectionCore {
-        let wake: (read: Int32, write: Int32)
-        do {
-            wake = try UnixSocket.makeWakePipe()
+    /// Wraps an already connected stream socket (owned from now on) and starts reading it on `loop`
+    /// (nil: a new loop of its own).
+    static func adopt(socketFD fd: Int32, label: String, loop: ClientLoop? = nil) throws(BrokerError) -> ConnectionCore {
+        let reading: ClientLoop
+        do throws(BrokerError) {
+            if let loop { reading = loop } else { reading = try ClientLoop() }
         } catch {
             _ = Glibc.close(fd)
             throw error
         }
-        let core = ConnectionCore(socketPath: label, socketFD: fd, wakePipe: wake)
-        let thread = Thread { [core] in core.runReader() }
-        thread.name = "HealthBrokerClient reader"
-        thread.start()
+        let core = ConnectionCore(socketPath: label, socketFD: fd, loop: reading)
+        reading.thread.attach(core)
         return core
     }
 
@@ -83,10 +82,9 @@ final class ConnectionCore: Sendable {
     /// Calls registered and not finished.
     var pendingCallCount: Int { table.withLock { $0.count } }
 
-    /// Makes the reader re-read `wakeAt`.
+    /// Makes the loop re-read `wakeAt`.
     func wakeReader() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriteFD, &byte, 1)  // EAGAIN: the pipe is full, so a wake-up is pending anyway
+        loop.thread.wake()
     }
 
     /// Closes the connection from the client side: pending calls fail with UNAVAILABLE.
@@ -110,15 +108,24 @@ final class ConnectionCore: Sendable {
     /// Writes `frame`. On failure the connection is shut down (after forgetting call `discarding`,
     /// whose caller gets the error thrown instead) and the error is thrown.
     func send(_ frame: ClientFrame, discarding id: UInt64? = nil) throws(BrokerError) {
-        guard let code = writer.write(frame) else { return }
+        guard let code = writer.write(frame, nonBlocking: loop.isCurrent, whileFull: waitWritable) else { return }
         throw writeFailed(code, discarding: id)
     }
 
     /// Writes raw bytes, failing the same way as `send`.
     func sendRaw(_ bytes: [UInt8]) throws(BrokerError) {
         if let closedError { throw closedError }
-        guard let code = writer.writeRaw(bytes) else { return }
+        guard let code = writer.writeRaw(bytes, nonBlocking: loop.isCurrent, whileFull: waitWritable) else { return }
         throw writeFailed(code, discarding: nil)
+    }
+
+    /// What a write on the loop's thread does while the socket is full: waits until it is writable,
+    /// reading the broker's frames meanwhile (the loop cannot read them while the write waits).
+    private func waitWritable() {
+        var one = pollfd(fd: socketFD, events: Int16(POLLOUT | POLLIN), revents: 0)
+        guard poll(&one, 1, -1) > 0, one.revents & Int16(POLLIN) != 0 else { return }
+        guard table.withLock({ $0.closedError }) == nil else { return }
+        _ = readReady()
     }
 
     private func writeFailed(_ code: Int32, discarding id: UInt64?) -> BrokerError {
@@ -128,7 +135,10 @@ final class ConnectionCore: Sendable {
         // A broker that hangs up usually says why first (a status on call id 0): give the reader a
         // moment to read it, so the caller learns the reason rather than only "closed".
         if code == EPIPE || code == ECONNRESET {
-            for _ in 0..<100 where table.withLock({ $0.closedError }) == nil { usleep(2_000) }
+            let onLoop = loop.isCurrent  // the loop cannot read while this waits: read here instead
+            for _ in 0..<100 where table.withLock({ $0.closedError }) == nil {
+                if onLoop { pumpReads(milliseconds: 2) } else { usleep(2_000) }
+            }
         }
         let error = table.withLock { table in
             if let id { table.discard(id) }

@@ -26,20 +26,24 @@ final class FrameWriter: @unchecked Sendable {
     }
 
     /// Encodes `frame` (header included) and writes it; returns the errno on failure.
-    func write(_ frame: ClientFrame) -> Int32? {
+    ///
+    /// `nonBlocking` (the loop's thread): while the socket is full, `whileFull` runs instead of the
+    /// write blocking; it returns once the socket may take more.
+    func write(_ frame: ClientFrame, nonBlocking: Bool = false, whileFull: () -> Void = {}) -> Int32? {
         lock.lock()
         defer { lock.unlock() }
         buffer.removeAll(keepingCapacity: true)
         WireCodec.append(frame, to: &buffer)
-        let failure = buffer.withUnsafeBytes { UnixSocket.sendAll(fd, $0) }
+        let failure = buffer.withUnsafeBytes { UnixSocket.sendAll(fd, $0, nonBlocking: nonBlocking, whileFull: whileFull) }
         if buffer.capacity > Self.retainedCapacityLimit { buffer = [] }
         return failure
     }
 
-    /// Writes `bytes` as they are; returns the errno on failure.
-    func writeRaw(_ bytes: [UInt8]) -> Int32? {
+    /// Writes `bytes` as they are; returns the errno on failure. `nonBlocking` and `whileFull` as
+    /// for `write`.
+    func writeRaw(_ bytes: [UInt8], nonBlocking: Bool = false, whileFull: () -> Void = {}) -> Int32? {
         lock.lock()
         defer { lock.unlock() }
-        return bytes.withUnsafeBytes { UnixSocket.sendAll(fd, $0) }
+        return bytes.withUnsafeBytes { UnixSocket.sendAll(fd, $0, nonBlocking: nonBlocking, whileFull: whileFull) }
     }
 }

@@ -55,16 +55,24 @@ enum UnixSocket {
     }
 
     /// Writes all of `bytes`, retrying on EINTR and short writes; never raises SIGPIPE.
-    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    ///
+    /// `nonBlocking`: each send is `MSG_DONTWAIT`, and while the socket is full `whileFull` runs
+    /// (it waits for room) before the next try.
+    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, nonBlocking: Bool = false, whileFull: () -> Void = {}) -> Int32? {
+        let flags = Int32(MSG_NOSIGNAL) | (nonBlocking ? Int32(MSG_DONTWAIT) : 0)
         var offset = 0
         while offset < bytes.count {
-            let sent = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            let sent = send(fd, bytes.baseAddress! + offset, bytes.count - offset, flags)
             if sent >= 0 {
                 offset += sent
                 continue
             }
             let code = errno
             if code == EINTR { continue }
+            if nonBlocking && (code == EAGAIN || code == EWOULDBLOCK) {
+                whileFull()
+                continue
+            }
             return code
         }
         return nil
