@@ -21,7 +21,7 @@ struct LatencyScenario {
 
     /// The figures of one operation.
     struct Figures: Codable, Sendable {
-        /// "ping" or "easd".
+        /// "ping" or "easd", then " on store.executor" when the caller prefers the store's executor.
         var operation: String
         /// Calls measured.
         var calls: Int
@@ -33,17 +33,21 @@ struct LatencyScenario {
         var callsPerSecond: Double
         /// Broker CPU per call, µs.
         var brokerCPUMicrosPerCall: Double
+        /// This client process's CPU per call, µs (nil in files written before it was measured).
+        var clientCPUMicrosPerCall: Double?
     }
 
     /// The figures.
     struct Result: Codable, Sendable {
         /// "latency".
         var scenario = "latency"
-        /// Ping with `payloadBytes`, then EarliestAuthorizedSampleDate.
+        /// Ping with `payloadBytes`, then EarliestAuthorizedSampleDate, from the global executor and then
+        /// from the store's own.
         var operations: [Figures]
     }
 
-    /// Registers the app (read access to steps), then measures ping and EarliestAuthorizedSampleDate.
+    /// Registers the app (read access to steps), then measures ping and EarliestAuthorizedSampleDate,
+    /// first from a task on the global executor, then from one that prefers `store.executor`.
     func run() async throws -> Result {
         let admin = try await BrokerAdmin.connect(socketPath: adminSocketPath)
         defer { admin.close() }
@@ -54,7 +58,14 @@ struct LatencyScenario {
         let payload = [UInt8](repeating: 0x5A, count: payloadBytes)
         let ping = try await measure("ping") { _ = try await store.ping(payload: payload) }
         let easd = try await measure("easd") { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) }
-        return Result(operations: [ping, easd])
+        // The same calls from a task that prefers the store's own executor (its connection thread).
+        let onLoop = try await withTaskExecutorPreference(store.executor) {
+            [
+                try await measure("ping on store.executor") { _ = try await store.ping(payload: payload) },
+                try await measure("easd on store.executor") { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) },
+            ]
+        }
+        return Result(operations: [ping, easd] + onLoop)
     }
 
     /// Runs `call` `warmupCalls` times, then `calls` times one after another, timing each.
@@ -63,6 +74,7 @@ struct LatencyScenario {
         var latencies: [Double] = []
         latencies.reserveCapacity(calls)
         let cpuBefore = ProcessMemory.cpuMicros(pid: brokerPID) ?? 0
+        let clientBefore = ProcessMemory.cpuMicros(pid: getpid()) ?? 0
         let began = ContinuousClock.now
         for _ in 0..<calls {
             let start = ContinuousClock.now
@@ -73,12 +85,14 @@ struct LatencyScenario {
         let total = ContinuousClock.now - began
         let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
         let cpuAfter = ProcessMemory.cpuMicros(pid: brokerPID) ?? 0
+        let clientAfter = ProcessMemory.cpuMicros(pid: getpid()) ?? 0
         latencies.sort()
         let figures = Figures(
             operation: operation, calls: calls, p50Micros: latencies[latencies.count / 2],
             p99Micros: latencies[min(latencies.count - 1, latencies.count * 99 / 100)],
             callsPerSecond: Double(calls) / max(seconds, 1e-9),
-            brokerCPUMicrosPerCall: Double(cpuAfter - cpuBefore) / Double(max(calls, 1)))
+            brokerCPUMicrosPerCall: Double(cpuAfter - cpuBefore) / Double(max(calls, 1)),
+            clientCPUMicrosPerCall: Double(clientAfter - clientBefore) / Double(max(calls, 1)))
         log("latency: \(operation): p50 \(figures.p50Micros) µs, p99 \(figures.p99Micros) µs over \(calls) calls")
         return figures
     }

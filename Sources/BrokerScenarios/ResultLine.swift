@@ -33,6 +33,7 @@ enum ResultLine {
         "latency" + result.operations.map { figures in
             " | \(figures.operation): calls=\(figures.calls) p50_us=\(fixed(figures.p50Micros, 1)) p99_us=\(fixed(figures.p99Micros, 1))"
                 + " calls_per_s=\(Int(figures.callsPerSecond)) broker_cpu_us_per_call=\(fixed(figures.brokerCPUMicrosPerCall, 2))"
+                + (figures.clientCPUMicrosPerCall.map { " client_cpu_us_per_call=\(fixed($0, 2))" } ?? "")
         }.joined()
     }
 

@@ -92,7 +92,7 @@ struct ScenarioReport {
                 let ratio = echo.map { figures.p50Micros / max($0.latencyMicros.p50, 0.001) }
                 rows.append(Row(
                     scenario: "\(figures.operation) through HealthStore, 1 call in flight",
-                    figure: "p50 \(fixed(figures.p50Micros, 1)) µs, p99 \(fixed(figures.p99Micros, 1)) µs; C libuv echo 1 × 1 p50 \(echo.map { fixed($0.latencyMicros.p50, 1) } ?? "not run") µs; broker CPU \(fixed(figures.brokerCPUMicrosPerCall, 2)) µs/call",
+                    figure: "p50 \(fixed(figures.p50Micros, 1)) µs, p99 \(fixed(figures.p99Micros, 1)) µs; C libuv echo 1 × 1 p50 \(echo.map { fixed($0.latencyMicros.p50, 1) } ?? "not run") µs; broker CPU \(fixed(figures.brokerCPUMicrosPerCall, 2)) µs/call" + (figures.clientCPUMicrosPerCall.map { ", client CPU \(fixed($0, 2)) µs/call" } ?? ""),
                     target: "p50 ≤ 1.5 × echo",
                     verdict: ratio.map { verdict($0 <= 1.5, $0, "× echo") } ?? ""))
             }

@@ -31,6 +31,8 @@ final class LoopThread: @unchecked Sendable {
         var wakePending = false
         /// The executor was released: exit once every connection has ended and no job is left.
         var released = false
+        /// The thread has returned.
+        var exited = false
     }
 
     /// State shared with other threads.
@@ -58,6 +60,9 @@ final class LoopThread: @unchecked Sendable {
         thread.name = "HealthBrokerClient loop"
         thread.start()
     }
+
+    /// True once the thread has returned (after the loop was released and its work ran out).
+    var hasExited: Bool { shared.withLock { $0.exited } }
 
     /// True on the loop's own thread.
     var isCurrent: Bool {
@@ -124,7 +129,10 @@ final class LoopThread: @unchecked Sendable {
             }
             let proceed: Bool? = shared.withLock { shared in
                 if !shared.jobs.isEmpty || !shared.arriving.isEmpty { return true }  // more work: no sleep
-                if shared.released && cores.isEmpty { return nil }
+                if shared.released && cores.isEmpty {
+                    shared.exited = true
+                    return nil
+                }
                 shared.sleeping = true
                 return false
             }
