@@ -100,12 +100,37 @@ extension BrokerStore {
         var unchanged = 0
         var counts = TypeCounts()
         var spans: [ObjectType: Int64] = [:]
-        for (index, sample) in samples.enumerated() {
-            let content = contents[index]
-            counts.add(sample.type, 0)
+        func record(_ sample: Sample) {
+            counts.add(sample.type, 1)
+            spans[sample.type] = max(spans[sample.type] ?? 0, Self.duration(sample))
+            var stored = sample
+            stored.sourceAppID = sourceAppID
+            stored.createdMicros = now
+            saved.append(stored)
+        }
+        let rows = samples.indices.map { index in
+            SampleTable.NewRow(sample: samples[index], content: contents[index], typeCode: typeCodes[samples[index].type] ?? -1)
+        }
+        for sample in samples { counts.add(sample.type, 0) }
+        let chunk = SampleTable.rowsPerChunk
+        var index = 0
+        // Rows before this index go one by one: their chunk had a uuid already stored (or repeated).
+        var singlyUntil = 0
+        while index < rows.count {
+            if index >= singlyUntil, rows.count - index >= chunk {
+                if try addChunk(rows[index..<(index + chunk)], appCode: appCode, firstSequence: sequence + 1, now: now) {
+                    for row in rows[index..<(index + chunk)] { record(row.sample) }
+                    sequence += Int64(chunk)
+                    index += chunk
+                    continue
+                }
+                singlyUntil = index + chunk
+            }
+            let row = rows[index]
+            let sample = row.sample
+            let content = row.content
             let inserted = try sampleTable.add(
-                sample, content: content, typeCode: typeCodes[sample.type] ?? -1, appCode: appCode,
-                sequence: sequence + 1, now: now)
+                sample, content: content, typeCode: row.typeCode, appCode: appCode, sequence: sequence + 1, now: now)
             if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
                 // The hash rules out most differences; the encodings settle equality.
                 var same = existing.hash == content.hash
@@ -117,16 +142,13 @@ extension BrokerStore {
                     throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
                 }
                 unchanged += 1
+                index += 1
                 continue
             }
             guard inserted else { throw .internal("samples[\(index)]: uuid \"\(sample.uuid)\" was neither inserted nor found") }
             sequence += 1
-            counts.add(sample.type, 1)
-            spans[sample.type] = max(spans[sample.type] ?? 0, Self.duration(sample))
-            var stored = sample
-            stored.sourceAppID = sourceAppID
-            stored.createdMicros = now
-            saved.append(stored)
+            record(sample)
+            index += 1
         }
         for (type, span) in spans {
             try spanTable.raise(type, to: span)
@@ -136,6 +158,27 @@ extension BrokerStore {
             try accessLogTable.append(appID: sourceAppID, operation: "write", type: type, count: count, now: now)
         }
         return SaveOutcome(saved: saved.count, unchanged: unchanged, savedSamples: saved)
+    }
+
+    /// Inserts `rows` in one statement inside a savepoint; true when every row went in. Otherwise
+    /// (a uuid already stored or repeated, or an error) the chunk is rolled back and false returned:
+    /// the caller then adds the rows one by one, which sorts duplicates out and reports errors by row.
+    private func addChunk(_ rows: ArraySlice<SampleTable.NewRow>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Bool {
+        try database.execute("SAVEPOINT sample_chunk")
+        let inserted: Int
+        do throws(BrokerError) {
+            inserted = try sampleTable.addChunk(rows, appCode: appCode, firstSequence: firstSequence, now: now)
+        } catch {
+            guard database.isInTransaction else { throw error }
+            inserted = -1
+        }
+        if inserted == rows.count {
+            try database.execute("RELEASE sample_chunk")
+            return true
+        }
+        try database.execute("ROLLBACK TO sample_chunk")
+        try database.execute("RELEASE sample_chunk")
+        return false
     }
 
     /// Deletes the samples with `uuids`, which must all belong to `appID`, in one transaction; returns what was deleted.

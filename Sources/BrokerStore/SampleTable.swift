@@ -13,6 +13,8 @@ final class SampleTable {
     /// The `ObjectType` of each type code read so far (building one from its identifier looks it up in the catalogue).
     private var objectTypes: [Int64: ObjectType] = [:]
     private let insert: Statement
+    /// `rowsPerChunk` rows in one INSERT (`addChunk`).
+    private let insertChunk: Statement
     private let selectByUUID: Statement
     private let locateByUUID: Statement
     private let selectOwnMatching: Statement
@@ -35,6 +37,31 @@ final class SampleTable {
         seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity, duration_us, \
         energy_kcal, distance_m, metadata, app, created_us
         """
+
+    /// One sample to insert, with its canonical content and its type's code.
+    struct NewRow {
+        var sample: Sample
+        var content: SampleContent
+        var typeCode: Int64
+    }
+
+    /// Rows per multi-row INSERT: 50 × 17 parameters, far under SQLite's limit of 32,766.
+    static let rowsPerChunk = 50
+
+    /// The values each inserted row binds.
+    static let insertColumnCount = 17
+
+    /// `INSERT … VALUES (…), (…), … ON CONFLICT (uuid) DO NOTHING` for `rows` rows; a uuid already
+    /// stored inserts nothing (the caller then compares contents): no SELECT per new row.
+    static func insertSQL(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: insertColumnCount).joined(separator: ", ") + ")"
+        return """
+            INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
+                                 duration_us, energy_kcal, distance_m, metadata, app, created_us, content_hash)
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+            ON CONFLICT (uuid) DO NOTHING
+            """
+    }
 
     /// The columns `locate` reads, in `decodeLocation(_:)` order.
     private static let locationColumns = "seq, uuid, type, start_us, end_us, app"
@@ -120,13 +147,8 @@ final class SampleTable {
         self.database = database
         types = try NameCodeTable(database: database, table: "type_codes", column: "identifier")
         apps = try NameCodeTable(database: database, table: "app_codes", column: "app_id")
-        // A uuid already stored inserts nothing (the caller then compares contents): no SELECT per new row.
-        insert = try database.prepare("""
-            INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
-                                 duration_us, energy_kcal, distance_m, metadata, app, created_us, content_hash)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
-            ON CONFLICT (uuid) DO NOTHING
-            """)
+        insert = try database.prepare(Self.insertSQL(rows: 1))
+        insertChunk = try database.prepare(Self.insertSQL(rows: Self.rowsPerChunk))
         selectByUUID = try database.prepare("SELECT \(Self.columns), content_hash FROM samples WHERE uuid = ?1")
         locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE uuid = ?1")
         selectOwnMatching = try database.prepare("""
@@ -176,26 +198,49 @@ final class SampleTable {
     /// and the type's `typeCode`; false (and nothing written) when its uuid is already stored.
     func add(_ sample: Sample, content: SampleContent, typeCode: Int64, appCode: Int64, sequence: Int64, now: Int64) throws(BrokerError) -> Bool {
         try insert.run { statement throws(BrokerError) -> Bool in
-            try statement.bind(sequence, at: 1)
-            try statement.bind(sample.uuid, at: 2)
-            try statement.bind(typeCode, at: 3)
-            try statement.bind(sample.startMicros, at: 4)
-            try statement.bind(sample.endMicros, at: 5)
-            try statement.bind(content.kind, at: 6)
-            try statement.bind(content.quantity, at: 7)
-            try statement.bind(content.unit, at: 8)
-            try statement.bind(content.category, at: 9)
-            try statement.bind(content.activity, at: 10)
-            try statement.bind(content.durationMicros, at: 11)
-            try statement.bind(content.energyKcal, at: 12)
-            try statement.bind(content.distanceMeters, at: 13)
-            try statement.bind(content.metadata == MetadataText.empty ? nil : content.metadata, at: 14)
-            try statement.bind(appCode, at: 15)
-            try statement.bind(now, at: 16)
-            try statement.bind(content.hash, at: 17)
+            try Self.bind(NewRow(sample: sample, content: content, typeCode: typeCode), appCode: appCode, sequence: sequence, now: now, to: statement, from: 1)
             try statement.execute()
             return database.changedRowCount == 1
         }
+    }
+
+    /// Inserts `rows` (exactly `rowsPerChunk` of them) in one statement as changes `firstSequence`,
+    /// `firstSequence + 1`, …; returns how many went in. A uuid already stored (or repeated in the
+    /// chunk) is skipped and leaves its seq unused, so a caller that gets fewer than all rolls the
+    /// chunk back and adds its rows one by one. One statement for many rows saves SQLite opening and
+    /// closing a cursor on the table and each index per row.
+    func addChunk(_ rows: ArraySlice<NewRow>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Int {
+        precondition(rows.count == Self.rowsPerChunk, "a chunk is rowsPerChunk rows")
+        return try insertChunk.run { statement throws(BrokerError) -> Int in
+            for (offset, row) in rows.enumerated() {
+                try Self.bind(row, appCode: appCode, sequence: firstSequence + Int64(offset), now: now,
+                              to: statement, from: Int32(offset * Self.insertColumnCount + 1))
+            }
+            try statement.execute()
+            return Int(database.changedRowCount)
+        }
+    }
+
+    /// Binds one new row's `insertColumnCount` values from parameter `first` on.
+    private static func bind(_ row: NewRow, appCode: Int64, sequence: Int64, now: Int64, to statement: Statement, from first: Int32) throws(BrokerError) {
+        let content = row.content
+        try statement.bind(sequence, at: first)
+        try statement.bind(row.sample.uuid, at: first + 1)
+        try statement.bind(row.typeCode, at: first + 2)
+        try statement.bind(row.sample.startMicros, at: first + 3)
+        try statement.bind(row.sample.endMicros, at: first + 4)
+        try statement.bind(content.kind, at: first + 5)
+        try statement.bind(content.quantity, at: first + 6)
+        try statement.bind(content.unit, at: first + 7)
+        try statement.bind(content.category, at: first + 8)
+        try statement.bind(content.activity, at: first + 9)
+        try statement.bind(content.durationMicros, at: first + 10)
+        try statement.bind(content.energyKcal, at: first + 11)
+        try statement.bind(content.distanceMeters, at: first + 12)
+        try statement.bind(content.metadata == MetadataText.empty ? nil : content.metadata, at: first + 13)
+        try statement.bind(appCode, at: first + 14)
+        try statement.bind(now, at: first + 15)
+        try statement.bind(content.hash, at: first + 16)
     }
 
     /// The stored sample with `uuid` and its content hash, or nil.
