@@ -96,25 +96,29 @@ struct SampleContent {
         encoding = writer.bytes
     }
 
-    /// The 16-byte content hash of `encoding`.
+    /// The 16-byte content hash of `encoding`: FNV-1a from two offset bases, each big-endian.
     var hash: [UInt8] {
-        Self.fnv1a(encoding, basis: 0xcbf2_9ce4_8422_2325) + Self.fnv1a(encoding, basis: 0x8422_2325_cbf2_9ce4)
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x8422_2325_cbf2_9ce4
+        encoding.withUnsafeBufferPointer { bytes in
+            for byte in bytes {
+                first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        return [UInt8](unsafeUninitializedCapacity: 16) { buffer, count in
+            for index in 0..<8 {
+                buffer[index] = UInt8(truncatingIfNeeded: first >> (56 - 8 * UInt64(index)))
+                buffer[8 + index] = UInt8(truncatingIfNeeded: second >> (56 - 8 * UInt64(index)))
+            }
+            count = 16
+        }
     }
 
     /// `value` with −0 made +0 (SQLite stores both as 0); non-finite values are `INVALID_ARGUMENT`.
     private static func finite(_ value: Double, _ field: String) throws(BrokerError) -> Double {
         guard value.isFinite else { throw .invalidArgument("\(field) is not a finite number") }
         return value == 0 ? 0 : value
-    }
-
-    /// 64-bit FNV-1a of `bytes` from `basis`, big-endian.
-    private static func fnv1a(_ bytes: [UInt8], basis: UInt64) -> [UInt8] {
-        var hash = basis
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return (0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * UInt64($0))) }
     }
 
     /// Length-prefixed little-endian field writer for the canonical encoding.
