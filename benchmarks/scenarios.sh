@@ -3,8 +3,9 @@
 #   idle    5,000 app connections open (Hello each): broker memory per idle connection, all still answer a ping
 #   query   N minute-level step samples (default 129,600 = 90 days) streamed with HealthStore.samples(of:),
 #           as a full-access app and a limited one (clamped to the last 30 days), then again at 10 × N
-#   latency one call in flight through HealthStore (ping, EarliestAuthorizedSampleDate) beside the C
-#           libuv echo at 1 × 1 (benchmarks/build/echo_client, built here with make -C benchmarks echo)
+#   latency one call in flight through HealthStore (ping, EarliestAuthorizedSampleDate; from the global
+#           executor and from store.executor) and the C libuv echo at 1 × 1 (benchmarks/build/echo_client,
+#           built here with make -C benchmarks echo), alternately for L rounds (default 3); medians reported
 #   ingest  durable saves in batches of 1,000 (each acknowledged batch committed), synchronous=NORMAL
 #           (the default) and with the daemon's --synchronous-full, each with random (v4) UUIDs and
 #           with HealthStore's default time-ordered (v7) ones
@@ -13,7 +14,7 @@
 # scenarios with BrokerScenarios, prints one table of figures against the targets, and stops the
 # daemons. Local Unix sockets only.
 #
-# usage: benchmarks/scenarios.sh [--samples N] [--scale K] [--runs R] [--page-size P] [--extra-page-size P|""]
+# usage: benchmarks/scenarios.sh [--samples N] [--scale K] [--runs R] [--latency-rounds L] [--page-size P] [--extra-page-size P|""]
 #          [--idle-connections C] [--ingest-batches B] [--ingest-connections "1 4"]
 #          [--only "idle query ingest latency"] [--out DIR] [--scratch-path DIR] [--no-build]
 set -euo pipefail
@@ -24,6 +25,7 @@ repo="$(cd "$here/.." && pwd)"
 samples=129600
 scale=10
 runs=5
+latency_rounds=3
 page_size=0
 extra_page_size=4096
 idle_connections=5000
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
     --samples) samples="$2"; shift 2 ;;
     --scale) scale="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
+    --latency-rounds) latency_rounds="$2"; shift 2 ;;
     --page-size) page_size="$2"; shift 2 ;;
     --extra-page-size) extra_page_size="$2"; shift 2 ;;
     --idle-connections) idle_connections="$2"; shift 2 ;;
@@ -128,17 +131,20 @@ if wants idle || wants query; then
 fi
 
 if wants latency; then
-  # One call in flight through HealthStore, against the C libuv echo at 1 × 1 in the same run.
+  # One call in flight through HealthStore against the C libuv echo at 1 × 1, alternately, R rounds:
+  # a single echo figure swings 2× with how idle the other core is, so the report takes medians.
   (cd "$repo" && make -s -C benchmarks echo >&2)
   start_daemon latency
-  scenario latency --json "$out/latency.json"
-  stop_daemon
   "$repo/benchmarks/build/echo_server" --socket "$work/echo.sock" >/dev/null 2>&1 &
   echo_pid=$!
   for _ in $(seq 1 50); do [ -S "$work/echo.sock" ] && break; sleep 0.1; done
-  "$repo/benchmarks/build/echo_client" --socket "$work/echo.sock" -c 1 -d 1 --duration 3 --server-pid "$echo_pid" \
-    --json "$out/latency-echo.json" >&2
+  for round in $(seq 1 "$latency_rounds"); do
+    "$repo/benchmarks/build/echo_client" --socket "$work/echo.sock" -c 1 -d 1 --duration 3 --server-pid "$echo_pid" \
+      --json "$out/latency-echo-$round.json" >&2
+    scenario latency --json "$out/latency-$round.json"
+  done
   kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
+  stop_daemon
 fi
 
 if wants ingest; then

@@ -4,8 +4,8 @@ import Foundation
 /// each figure beside its target from the load-testing issue.
 ///
 /// Files read (any may be missing): `idle.json`, `import.json` and `import-Kx.json` (the seeding),
-/// `query.json` (N samples), `query-Kx.json` (K × N), `query-pageP.json` (N in pages of P) and every
-/// `ingest-*.json`, in name order.
+/// `query.json` (N samples), `query-Kx.json` (K × N), `query-pageP.json` (N in pages of P), every
+/// `ingest-*.json` in name order, and the latency rounds `latency-R.json` with `latency-echo-R.json`.
 struct ScenarioReport {
     /// The query target, ms end to end.
     static let queryTargetMs = 150.0
@@ -86,13 +86,30 @@ struct ScenarioReport {
                 target: "≥ 200,000 samples/s",
                 verdict: verdict(ingest.samplesPerSecond >= Self.ingestTarget, Self.ingestTarget / max(ingest.samplesPerSecond, 1), "× short")))
         }
-        if let latency = try load("latency.json", as: LatencyScenario.Result.self) {
-            let echo = try load("latency-echo.json", as: EchoLatency.self)
-            for figures in latency.operations {
-                let ratio = echo.map { figures.p50Micros / max($0.latencyMicros.p50, 0.001) }
+        // Rounds: latency-N.json with latency-echo-N.json (an older run wrote one unnumbered pair).
+        var rounds: [(LatencyScenario.Result, EchoLatency?)] = []
+        for (own, echo) in [("latency.json", "latency-echo.json")] + (1...99).map({ ("latency-\($0).json", "latency-echo-\($0).json") }) {
+            guard let latency = try load(own, as: LatencyScenario.Result.self) else { continue }
+            rounds.append((latency, try load(echo, as: EchoLatency.self)))
+        }
+        if let first = rounds.first?.0 {
+            let echoes = rounds.compactMap { $0.1?.latencyMicros.p50 }
+            for (index, operation) in first.operations.enumerated() {
+                let figures = rounds.compactMap { $0.0.operations.indices.contains(index) ? $0.0.operations[index] : nil }
+                let ratios = rounds.compactMap { round -> Double? in
+                    guard let echo = round.1, round.0.operations.indices.contains(index) else { return nil }
+                    return round.0.operations[index].p50Micros / max(echo.latencyMicros.p50, 0.001)
+                }
+                let p50s = figures.map(\.p50Micros)
+                let ratio = ratios.isEmpty ? nil : median(ratios)
+                let clientCPU = figures.compactMap(\.clientCPUMicrosPerCall)
                 rows.append(Row(
-                    scenario: "\(figures.operation) through HealthStore, 1 call in flight",
-                    figure: "p50 \(fixed(figures.p50Micros, 1)) µs, p99 \(fixed(figures.p99Micros, 1)) µs; C libuv echo 1 × 1 p50 \(echo.map { fixed($0.latencyMicros.p50, 1) } ?? "not run") µs; broker CPU \(fixed(figures.brokerCPUMicrosPerCall, 2)) µs/call" + (figures.clientCPUMicrosPerCall.map { ", client CPU \(fixed($0, 2)) µs/call" } ?? ""),
+                    scenario: "\(operation.operation) through HealthStore, 1 call in flight" + (rounds.count > 1 ? " (\(rounds.count) rounds)" : ""),
+                    figure: "p50 \(fixed(median(p50s), 1)) µs\(p50s.count > 1 ? " (\(spread(p50s)))" : ""), p99 \(fixed(median(figures.map(\.p99Micros)), 1)) µs; "
+                        + "C libuv echo 1 × 1 p50 \(echoes.isEmpty ? "not run" : "\(fixed(median(echoes), 1)) µs" + (echoes.count > 1 ? " (\(spread(echoes)))" : "")); "
+                        + "ratio \(ratio.map { fixed($0, 2) } ?? "—")\(ratios.count > 1 ? " (\(spread(ratios, digits: 2)))" : ""); "
+                        + "broker CPU \(fixed(median(figures.map(\.brokerCPUMicrosPerCall)), 2)) µs/call"
+                        + (clientCPU.isEmpty ? "" : ", client CPU \(fixed(median(clientCPU), 2)) µs/call"),
                     target: "p50 ≤ 1.5 × echo",
                     verdict: ratio.map { verdict($0 <= 1.5, $0, "× echo") } ?? ""))
             }
@@ -121,6 +138,16 @@ struct ScenarioReport {
             out.append(digit)
         }
         return (value < 0 ? "-" : "") + out
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        QueryScenario.median(values)
+    }
+
+    /// "lowest–highest" of `values`.
+    private func spread(_ values: [Double], digits: Int = 1) -> String {
+        guard let low = values.min(), let high = values.max() else { return "—" }
+        return "\(fixed(low, digits))–\(fixed(high, digits))"
     }
 
     private func kib(_ bytes: Int) -> String {
