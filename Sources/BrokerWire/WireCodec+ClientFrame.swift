@@ -28,7 +28,20 @@ extension WireCodec {
     }
 
     /// Appends `frame` as a whole frame (5-byte header, then the packed message) to `buffer`.
+    ///
+    /// The frames sent per call (a Call holding a Ping, AuthorizationStatus or
+    /// EarliestAuthorizedSampleDate request, a Cancel, a Credit) are encoded directly, to the same
+    /// bytes (WireCodec+DirectClientEncoding).
     public static func append(_ frame: ClientFrame, to buffer: inout [UInt8]) {
+        if encodesDirectly(frame) {
+            appendDirectly(frame, to: &buffer)
+            return
+        }
+        appendPacked(frame, to: &buffer)
+    }
+
+    /// `append` through protobuf-c, whatever the frame; the reference the direct encoding matches.
+    static func appendPacked(_ frame: ClientFrame, to buffer: inout [UInt8]) {
         var message = Healthbroker__V1__ClientFrame()
         healthbroker__v1__client_frame__init(&message)
         switch frame {

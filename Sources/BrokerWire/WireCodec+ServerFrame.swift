@@ -8,10 +8,13 @@ extension WireCodec {
     /// Throws `INVALID_ARGUMENT` (protocol error) "undecodable ServerFrame" when the bytes do not
     /// decode. An absent status decodes as nil; a response case this build does not know as nil.
     ///
-    /// Stream items carrying pages of samples are decoded directly (WireCodec+DirectSampleDecoding),
-    /// to the same value.
+    /// Stream items carrying pages of samples (WireCodec+DirectSampleDecoding) and the frames
+    /// answered per call (WireCodec+DirectReplyDecoding) are decoded directly, to the same value.
     public static func decodeServerFrame(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ServerFrame {
-        if let frame = payload.withUnsafeBufferPointer({ decodeSamplePageServerFrame($0) }) { return frame }
+        let direct = payload.withUnsafeBufferPointer { bytes in
+            decodeSamplePageServerFrame(bytes) ?? decodeReplyServerFrame(bytes)
+        }
+        if let direct { return direct }
         return try decodeServerFrameUnpacked(payload)
     }
 
