@@ -108,15 +108,24 @@ final class ConnectionCore: Sendable {
     /// Writes `frame`. On failure the connection is shut down (after forgetting call `discarding`,
     /// whose caller gets the error thrown instead) and the error is thrown.
     func send(_ frame: ClientFrame, discarding id: UInt64? = nil) throws(BrokerError) {
-        guard let code = writer.write(frame, nonBlocking: loop.isCurrent, whileFull: waitWritable) else { return }
+        let onLoop = loop.isCurrent
+        guard let code = writer.write(frame, nonBlocking: onLoop, whileLocked: waitForWriter, whileFull: waitWritable) else { return }
         throw writeFailed(code, discarding: id)
     }
 
     /// Writes raw bytes, failing the same way as `send`.
     func sendRaw(_ bytes: [UInt8]) throws(BrokerError) {
         if let closedError { throw closedError }
-        guard let code = writer.writeRaw(bytes, nonBlocking: loop.isCurrent, whileFull: waitWritable) else { return }
+        let onLoop = loop.isCurrent
+        guard let code = writer.writeRaw(bytes, nonBlocking: onLoop, whileLocked: waitForWriter, whileFull: waitWritable) else { return }
         throw writeFailed(code, discarding: nil)
+    }
+
+    /// What a write on the loop's thread does while another thread writes: reads what the broker
+    /// sent (waiting up to 1 ms for it), since that writer may be waiting for the broker, which may be
+    /// waiting for its replies to be read.
+    private func waitForWriter() {
+        pumpReads(milliseconds: 1)
     }
 
     /// What a write on the loop's thread does while the socket is full: waits until it is writable,

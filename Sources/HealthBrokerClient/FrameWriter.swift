@@ -27,10 +27,12 @@ final class FrameWriter: @unchecked Sendable {
 
     /// Encodes `frame` (header included) and writes it; returns the errno on failure.
     ///
-    /// `nonBlocking` (the loop's thread): while the socket is full, `whileFull` runs instead of the
-    /// write blocking; it returns once the socket may take more.
-    func write(_ frame: ClientFrame, nonBlocking: Bool = false, whileFull: () -> Void = {}) -> Int32? {
-        lock.lock()
+    /// `nonBlocking` (the loop's thread) never blocks: while another thread holds the writer,
+    /// `whileLocked` runs between tries to take it, and while the socket is full, `whileFull` runs
+    /// until it may take more. Both read the broker's frames meanwhile: a thread that writes while
+    /// the broker waits for its replies to be read would otherwise wait on the loop for good.
+    func write(_ frame: ClientFrame, nonBlocking: Bool = false, whileLocked: () -> Void = {}, whileFull: () -> Void = {}) -> Int32? {
+        acquire(nonBlocking: nonBlocking, whileLocked: whileLocked)
         defer { lock.unlock() }
         buffer.removeAll(keepingCapacity: true)
         WireCodec.append(frame, to: &buffer)
@@ -39,11 +41,17 @@ final class FrameWriter: @unchecked Sendable {
         return failure
     }
 
-    /// Writes `bytes` as they are; returns the errno on failure. `nonBlocking` and `whileFull` as
-    /// for `write`.
-    func writeRaw(_ bytes: [UInt8], nonBlocking: Bool = false, whileFull: () -> Void = {}) -> Int32? {
-        lock.lock()
+    /// Writes `bytes` as they are; returns the errno on failure. `nonBlocking`, `whileLocked` and
+    /// `whileFull` as for `write`.
+    func writeRaw(_ bytes: [UInt8], nonBlocking: Bool = false, whileLocked: () -> Void = {}, whileFull: () -> Void = {}) -> Int32? {
+        acquire(nonBlocking: nonBlocking, whileLocked: whileLocked)
         defer { lock.unlock() }
         return bytes.withUnsafeBytes { UnixSocket.sendAll(fd, $0, nonBlocking: nonBlocking, whileFull: whileFull) }
+    }
+
+    /// Takes the lock: blocking, or (`nonBlocking`) trying again after each `whileLocked`.
+    private func acquire(nonBlocking: Bool, whileLocked: () -> Void) {
+        guard nonBlocking else { return lock.lock() }
+        while !lock.try() { whileLocked() }
     }
 }

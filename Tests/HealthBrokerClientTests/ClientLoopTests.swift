@@ -68,19 +68,22 @@ struct ClientLoopTests {
 
     /// Big requests written from the loop while the broker is busy writing big replies back: the
     /// loop must read while its write waits, or both sides block for good.
-    @Test(.timeLimit(.minutes(1))) func bigCallsFromTheLoopThreadDoNotWedgeIt() async throws {
+    @Test func bigCallsFromTheLoopThreadDoNotWedgeIt() async throws {
         let broker = try FakeBroker(answer: FakeBroker.echo)
         let store = try await broker.connectApp()
         defer { store.close() }
         let payload = [UInt8](repeating: 0xA5, count: 1 << 20)
-        let sizes = await withTaskExecutorPreference(store.executor) {
-            await withTaskGroup(of: Int.self) { group in
-                for _ in 0..<8 {
-                    group.addTask { (try? await store.ping(payload: payload, timeout: .seconds(20)).payload.count) ?? -1 }
+        let (sizes, wedged) = await ClientLoopSharedWriterTests.finishing(store, within: 30) {
+            await withTaskExecutorPreference(store.executor) {
+                await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { (try? await store.ping(payload: payload, timeout: .seconds(20)).payload.count) ?? -1 }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
                 }
-                return await group.reduce(into: []) { $0.append($1) }
             }
         }
+        #expect(!wedged, "the loop's writes and the broker's replies wedged each other")
         #expect(sizes == Array(repeating: payload.count, count: 8))
     }
 
@@ -100,5 +103,52 @@ struct ClientLoopTests {
         #expect(reply.payload == [4])
         #expect(reply.onLoop)
         #expect(!first.loop.thread.hasExited, "the loop lives on for the new connection")
+    }
+}
+
+/// Writers on and off the loop at once, with replies big enough to fill the socket both ways.
+@Suite("The client loop with writers on other threads")
+struct ClientLoopSharedWriterTests {
+    /// Pool tasks hold the writer while the broker, blocked writing replies nobody reads yet, stops
+    /// reading: the loop, wanting the writer for its own task's call, must keep reading meanwhile.
+    @Test func theLoopReadsWhileAnotherThreadHoldsTheWriter() async throws {
+        let broker = try FakeBroker(answer: FakeBroker.echo)
+        let store = try await broker.connectApp()
+        defer { store.close() }
+        let payload = [UInt8](repeating: 0x3C, count: 1 << 20)
+        let pings = { @Sendable (count: Int) async -> [Int] in
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<count {
+                    group.addTask { (try? await store.ping(payload: payload, timeout: .seconds(30)).payload.count) ?? -1 }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let (results, wedged) = await Self.finishing(store, within: 30) { () -> (fromLoop: [Int], fromPool: [Int]) in
+            async let fromPool = pings(6)
+            let fromLoop = await withTaskExecutorPreference(store.executor) { await pings(6) }
+            return (fromLoop, await fromPool)
+        }
+        #expect(!wedged, "the writers on and off the loop wedged each other")
+        #expect(results.fromLoop == Array(repeating: payload.count, count: 6))
+        #expect(results.fromPool == Array(repeating: payload.count, count: 6))
+    }
+
+    /// Runs `work`; if it has not finished within `seconds`, closes `store` (every blocked write then
+    /// fails, so the work ends) and says so. Wedged writers can hold every thread of the cooperative
+    /// pool, so the watchdog is a thread of its own.
+    static func finishing<T: Sendable>(_ store: HealthStore, within seconds: Int, _ work: @escaping @Sendable () async -> T) async -> (value: T, wedged: Bool) {
+        let done = Shared(false)
+        let wedged = Shared(false)
+        let watchdog = Thread {
+            for _ in 0..<(seconds * 10) where !done.current { usleep(100_000) }
+            guard !done.current else { return }
+            wedged.withLock { $0 = true }
+            store.close()
+        }
+        watchdog.start()
+        let value = await Task { await work() }.value
+        done.withLock { $0 = true }
+        return (value, wedged.current)
     }
 }
