@@ -9,14 +9,6 @@ import Testing
 struct WireCodecDirectClientCodecTests {
     // MARK: Checks
 
-    /// What a decoder made of some bytes: a frame or its error.
-    private typealias Outcome = Result<ServerFrame, BrokerError>
-
-    /// The outcome of `decode`.
-    private func outcome(_ decode: () throws(BrokerError) -> ServerFrame) -> Outcome {
-        do { return .success(try decode()) } catch { return .failure(error) }
-    }
-
     /// Checks that `append` encodes `frame` directly to protobuf-c's bytes, and that the bytes decode
     /// back to `frame` (its strings cut at their first NUL); returns the message bytes.
     @discardableResult
@@ -44,8 +36,7 @@ struct WireCodecDirectClientCodecTests {
     @discardableResult
     private func checkDecoding(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> ServerFrame? {
         let direct = bytes.withUnsafeBufferPointer { WireCodec.decodeReplyServerFrame($0) }
-        let unpacked = outcome { () throws(BrokerError) -> ServerFrame in try WireCodec.decodeServerFrameUnpacked(bytes[...]) }
-        let decoded = outcome { () throws(BrokerError) -> ServerFrame in try WireCodec.decodeServerFrame(bytes[...]) }
+        let (unpacked, decoded) = serverFrameOutcomes(bytes)
         let agree = decoded == unpacked
         #expect(agree, "bytes \(bytes.prefix(64))", sourceLocation: sourceLocation)
         if let direct {

@@ -9,22 +9,13 @@ import Testing
 struct WireCodecDirectSamplePageTests {
     // MARK: Checks
 
-    /// What a decoder made of some bytes: a frame or its error.
-    private typealias Outcome = Result<ServerFrame, BrokerError>
-
-    /// The outcome of `decode`.
-    private func outcome(_ decode: () throws(BrokerError) -> ServerFrame) -> Outcome {
-        do { return .success(try decode()) } catch { return .failure(error) }
-    }
-
     /// The direct decoder's value for `bytes` (nil: left to protobuf-c), checked against protobuf-c's;
     /// and `decodeServerFrame` gives protobuf-c's outcome (the same frame, or the same error) whatever
     /// the bytes.
     @discardableResult
     private func checkDecoding(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> ServerFrame? {
         let direct = bytes.withUnsafeBufferPointer { WireCodec.decodeSamplePageServerFrame($0) }
-        let unpacked = outcome { () throws(BrokerError) -> ServerFrame in try WireCodec.decodeServerFrameUnpacked(bytes[...]) }
-        let decoded = outcome { () throws(BrokerError) -> ServerFrame in try WireCodec.decodeServerFrame(bytes[...]) }
+        let (unpacked, decoded) = serverFrameOutcomes(bytes)
         // Compared first, so that a failure names the bytes instead of printing whole pages.
         let agree = decoded == unpacked
         #expect(agree, "bytes \(bytes.prefix(64))", sourceLocation: sourceLocation)
