@@ -49,18 +49,8 @@ extension WireCodec {
                 out.int64Field(0x08, date)
             }
         case .earliestAuthorizedSampleDate(let dates)?:
-            withUnsafeTemporaryAllocation(of: (type: ObjectType, dateMicros: Int64).self, capacity: max(dates.count, 1)) {
-                scratch in
-                let first = scratch.baseAddress.unsafelyUnwrapped
-                var count = 0
-                for (type, date) in dates {
-                    (first + count).initialize(to: (type, date))
-                    count += 1
-                }
-                defer { first.deinitialize(count: count) }
-                appendEarliestAuthorizedSampleDates(
-                    callID: callID, status: frame.status, sorting: UnsafeMutableBufferPointer(start: first, count: count),
-                    to: &buffer)
+            withTemporaryEntries(of: dates, as: { (type: $0, dateMicros: $1) }) { entries in
+                appendEarliestAuthorizedSampleDates(callID: callID, status: frame.status, sorting: entries, to: &buffer)
             }
         case .streamItem(.samples(let samples))?:
             appendSamplePage(callID: callID, status: frame.status, samples: samples, to: &buffer)
@@ -201,6 +191,24 @@ extension WireCodec {
                 }
                 out.int64Field(0x10, entry.dateMicros)
             }
+        }
+    }
+
+    /// Runs `body` with `dictionary`'s entries, each made an `Entry`, in temporary storage (in the
+    /// dictionary's order): for sorting them in place without allocating an array.
+    @inline(__always)
+    static func withTemporaryEntries<Key, Value, Entry, Result>(
+        of dictionary: [Key: Value], as entry: (Key, Value) -> Entry, _ body: (UnsafeMutableBufferPointer<Entry>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: Entry.self, capacity: max(dictionary.count, 1)) { scratch in
+            let first = scratch.baseAddress.unsafelyUnwrapped
+            var count = 0
+            for (key, value) in dictionary {
+                (first + count).initialize(to: entry(key, value))
+                count += 1
+            }
+            defer { first.deinitialize(count: count) }
+            return body(UnsafeMutableBufferPointer(start: first, count: count))
         }
     }
 

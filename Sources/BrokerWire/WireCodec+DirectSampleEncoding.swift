@@ -269,15 +269,8 @@ extension WireCodec {
             for (key, value) in metadata { writeMetadataEntry(key: key, value: value, &out) }
             return
         }
-        withUnsafeTemporaryAllocation(of: (key: String, value: String).self, capacity: metadata.count) { scratch in
-            let first = scratch.baseAddress.unsafelyUnwrapped
-            var count = 0
-            for (key, value) in metadata {
-                (first + count).initialize(to: (key, value))
-                count += 1
-            }
-            defer { first.deinitialize(count: count) }
-            var entries = UnsafeMutableBufferPointer(start: first, count: count)
+        withTemporaryEntries(of: metadata, as: { (key: $0, value: $1) }) { entries in
+            var entries = entries
             entries.sort { left, right in precedesAsCStrings(left.key, right.key) }
             for entry in entries { writeMetadataEntry(key: entry.key, value: entry.value, &out) }
         }
