@@ -19,13 +19,13 @@ package struct CallTable<Waiter> {
     package struct Opened: Equatable {
         /// Its call id.
         package var id: UInt64
-        /// True when its deadline is earlier than any the reader waits for: wake the reader.
-        package var wakeReader: Bool
+        /// True when its deadline is earlier than any the loop waits for: wake the loop.
+        package var wakeLoop: Bool
     }
 
     /// Set once the connection is closed: the error every later call fails with.
     package internal(set) var closedError: BrokerError?
-    /// Monotonic microseconds by which the reader must call `expire`; nil: no deadline pending.
+    /// Monotonic microseconds by which the loop must call `expire`; nil: no deadline pending.
     package internal(set) var wakeAt: Int64?
     private var nextCallID: UInt64 = 1
     /// Unary calls by id (internal: the `CallTable+…` extensions use it).
@@ -49,7 +49,7 @@ package struct CallTable<Waiter> {
         if let closedError { return .failure(closedError) }
         let id = takeCallID()
         unaryCalls[id] = UnaryCall(waiter: waiter, outcome: nil, deadline: deadline)
-        return .success(Opened(id: id, wakeReader: arm(deadline)))
+        return .success(Opened(id: id, wakeLoop: arm(deadline)))
     }
 
     /// Registers a server-streaming call with `window` items of credit.
@@ -57,7 +57,7 @@ package struct CallTable<Waiter> {
         if let closedError { return .failure(closedError) }
         let id = takeCallID()
         streamCalls[id] = StreamCall(window: window, deadline: deadline)
-        return .success(Opened(id: id, wakeReader: arm(deadline)))
+        return .success(Opened(id: id, wakeLoop: arm(deadline)))
     }
 
     /// Forgets a call without delivering anything (its frame could not be written).
@@ -98,7 +98,7 @@ package struct CallTable<Waiter> {
         return id
     }
 
-    /// Lowers `wakeAt` to `deadline` if earlier; true when it did (the reader must be woken).
+    /// Lowers `wakeAt` to `deadline` if earlier; true when it did (the loop must be woken).
     private mutating func arm(_ deadline: Int64?) -> Bool {
         guard let deadline else { return false }
         if let wakeAt, wakeAt <= deadline { return false }

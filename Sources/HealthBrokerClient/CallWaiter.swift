@@ -2,7 +2,7 @@
 enum CallWaiter: Sendable {
     /// A task suspended in `withCheckedContinuation`.
     case task(CheckedContinuation<CallEvent, Never>)
-    /// A callback; it runs on the thread that delivers (the reader thread), so it must not block.
+    /// A callback; it runs on the thread that delivers (the loop thread), so it must not block.
     case callback(@Sendable (CallEvent) -> Void)
 
     /// Hands `event` over. Never call this while holding a lock.

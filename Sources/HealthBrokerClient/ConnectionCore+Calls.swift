@@ -7,7 +7,7 @@ extension ConnectionCore {
     func startUnary(_ request: Request, timeout: Duration?, waiter: CallWaiter?) throws(BrokerError) -> UInt64 {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }.get()
-        if opened.wakeReader { wakeReader() }
+        if opened.wakeLoop { wakeLoop() }
         try send(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), discarding: opened.id)
         return opened.id
     }
@@ -30,7 +30,7 @@ extension ConnectionCore {
         let credit = window == 0 ? Call.defaultStreamCredit : window
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
-        if opened.wakeReader { wakeReader() }
+        if opened.wakeLoop { wakeLoop() }
         let call = Call(callID: opened.id, timeoutMicros: wireMicros, initialCredit: credit, request: request)
         try send(.call(call), discarding: opened.id)
         return opened.id

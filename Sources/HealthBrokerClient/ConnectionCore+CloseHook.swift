@@ -16,7 +16,7 @@ extension ConnectionCore {
     /// Runs `hook` once when the connection ends (EOF, an error, `close`), with the error later calls
     /// get; at once, on this thread, if it has already ended. Register one hook per connection.
     ///
-    /// The hook runs on whichever thread ends the connection (often the reader), outside every lock;
+    /// The hook runs on whichever thread ends the connection (often the loop thread), outside every lock;
     /// it must not block.
     func onClose(_ hook: @escaping @Sendable (ConnectionCore, BrokerError) -> Void) {
         let endedWith: BrokerError? = closeHook.withLock { state in

@@ -85,11 +85,13 @@ extension ConnectionCore {
         return false
     }
 
-    /// Waits up to `milliseconds` for the socket to be readable and reads it once; for code on the
-    /// loop's thread that must see the broker's next frames before it goes on. Loop thread.
-    func pumpReads(milliseconds: Int32) {
-        var one = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
-        guard poll(&one, 1, milliseconds) > 0, table.withLock({ $0.closedError }) == nil else { return }
+    /// Waits up to `milliseconds` (-1: no limit) for the socket to be readable (or, with
+    /// `orWritable`, writable) and reads it once if it is readable; for code on the loop's thread
+    /// that must see the broker's next frames before it goes on. Loop thread.
+    func pumpReads(milliseconds: Int32, orWritable: Bool = false) {
+        var one = pollfd(fd: socketFD, events: Int16(POLLIN) | (orWritable ? Int16(POLLOUT) : 0), revents: 0)
+        guard poll(&one, 1, milliseconds) > 0, one.revents & ~Int16(POLLOUT) != 0 else { return }
+        guard table.withLock({ $0.closedError }) == nil else { return }
         _ = readReady()
     }
 

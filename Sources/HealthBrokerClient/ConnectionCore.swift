@@ -25,7 +25,7 @@ final class ConnectionCore: Sendable {
     static let deadlineGraceMicros: Int64 = 250_000
     /// The largest frame the client accepts from the broker.
     static let maxIncomingFrameBytes = 16 * 1024 * 1024
-    /// The reader's read size.
+    /// The size of each read of the socket.
     static let readChunkBytes = 64 * 1024
 
     /// The path the socket was connected to, for error messages.
@@ -83,7 +83,7 @@ final class ConnectionCore: Sendable {
     var pendingCallCount: Int { table.withLock { $0.count } }
 
     /// Makes the loop re-read `wakeAt`.
-    func wakeReader() {
+    func wakeLoop() {
         loop.thread.wake()
     }
 
@@ -93,7 +93,7 @@ final class ConnectionCore: Sendable {
         shutDown(failingPendingWith: error, laterCallsWith: error)
     }
 
-    /// Closes the table (delivering the failures) and shuts the socket down, which stops the reader.
+    /// Closes the table (delivering the failures) and shuts the socket down, which ends the loop's reading of it.
     func shutDown(failingPendingWith pendingError: BrokerError, laterCallsWith laterError: BrokerError) {
         var deliveries: [CallTable<CallWaiter>.Delivery] = []
         let closedNow = table.withLock {
@@ -131,17 +131,14 @@ final class ConnectionCore: Sendable {
     /// What a write on the loop's thread does while the socket is full: waits until it is writable,
     /// reading the broker's frames meanwhile (the loop cannot read them while the write waits).
     private func waitWritable() {
-        var one = pollfd(fd: socketFD, events: Int16(POLLOUT | POLLIN), revents: 0)
-        guard poll(&one, 1, -1) > 0, one.revents & Int16(POLLIN) != 0 else { return }
-        guard table.withLock({ $0.closedError }) == nil else { return }
-        _ = readReady()
+        pumpReads(milliseconds: -1, orWritable: true)
     }
 
     private func writeFailed(_ code: Int32, discarding id: UInt64?) -> BrokerError {
         let reason = code == EPIPE || code == ECONNRESET
             ? "the broker closed the connection" : "write failed: \(UnixSocket.errorName(code))"
         let fresh = BrokerError.connectionClosed(socketPath, reason)
-        // A broker that hangs up usually says why first (a status on call id 0): give the reader a
+        // A broker that hangs up usually says why first (a status on call id 0): give the loop a
         // moment to read it, so the caller learns the reason rather than only "closed".
         if code == EPIPE || code == ECONNRESET {
             let onLoop = loop.isCurrent  // the loop cannot read while this waits: read here instead

@@ -46,7 +46,7 @@ enum UnixSocket {
     static func makeWakePipe() throws(BrokerError) -> (read: Int32, write: Int32) {
         var fds: (Int32, Int32) = (-1, -1)
         let result = withUnsafeMutableBytes(of: &fds) { pipe($0.baseAddress!.assumingMemoryBound(to: Int32.self)) }
-        guard result == 0 else { throw socketError("cannot create the reader's wake-up pipe", errno) }
+        guard result == 0 else { throw socketError("cannot create the client loop's wake-up pipe", errno) }
         for fd in [fds.0, fds.1] {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -126,11 +126,11 @@ struct CallTableTests {
 
     @Test func deadlinesArmTheReaderOnlyWhenEarlier() throws {
         var table = Table()
-        #expect(try table.openUnary(deadline: nil).get().wakeReader == false)
-        #expect(try table.openUnary(deadline: 500).get().wakeReader)
+        #expect(try table.openUnary(deadline: nil).get().wakeLoop == false)
+        #expect(try table.openUnary(deadline: 500).get().wakeLoop)
         #expect(table.wakeAt == 500)
-        #expect(try table.openUnary(deadline: 700).get().wakeReader == false)
-        #expect(try table.openStream(deadline: 300, window: 1).get().wakeReader)
+        #expect(try table.openUnary(deadline: 700).get().wakeLoop == false)
+        #expect(try table.openStream(deadline: 300, window: 1).get().wakeLoop)
         #expect(table.wakeAt == 300)
     }
 
