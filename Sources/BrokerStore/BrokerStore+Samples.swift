@@ -27,7 +27,7 @@ extension BrokerStore {
                 prepared.append(.failure(error))
             }
         }
-        guard prepared.contains(where: { if case .success(let save) = $0 { !save.samples.isEmpty } else { false } }) else {
+        guard prepared.contains(where: { if case .success(let save) = $0 { !save.rows.samples.isEmpty } else { false } }) else {
             return prepared.map { result in result.map { _ in SaveOutcome(saved: 0, unchanged: 0, savedSamples: []) } }
         }
         return try database.transaction { () throws(BrokerError) -> [Result<SaveOutcome, BrokerError>] in
@@ -36,24 +36,24 @@ extension BrokerStore {
                 switch entry {
                 case .failure(let error):
                     results.append(.failure(error))
-                case .success(let save) where save.samples.isEmpty:
+                case .success(let save) where save.rows.samples.isEmpty:
                     results.append(.success(SaveOutcome(saved: 0, unchanged: 0, savedSamples: [])))
                 case .success(let save):
                     if requests.count == 1 {
                         results.append(.success(try apply(save, now: now)))
                         continue
                     }
-                    try database.execute("SAVEPOINT save_group_entry")
+                    try database.executeReusing("SAVEPOINT save_group_entry")
                     do throws(BrokerError) {
                         let outcome = try apply(save, now: now)
-                        try database.execute("RELEASE save_group_entry")
+                        try database.executeReusing("RELEASE save_group_entry")
                         results.append(.success(outcome))
                     } catch {
                         // Some errors (a full disk, I/O) make SQLite roll back the whole transaction:
                         // then every batch of the group fails with this error.
                         guard database.isInTransaction else { throw error }
-                        try database.execute("ROLLBACK TO save_group_entry")
-                        try database.execute("RELEASE save_group_entry")
+                        try database.executeReusing("ROLLBACK TO save_group_entry")
+                        try database.executeReusing("RELEASE save_group_entry")
                         results.append(.failure(error))
                     }
                 }
@@ -62,75 +62,67 @@ extension BrokerStore {
         }
     }
 
-    /// Checks a batch, computes its contents and assigns its codes (outside any transaction).
+    /// Takes a batch's contents and assigns its codes (outside any transaction).
     private func prepareSave(_ request: SaveRequest) throws(BrokerError) -> PreparedSave {
         let samples = request.samples
-        let sourceAppID = request.sourceAppID
-        guard !samples.isEmpty else { return PreparedSave(samples: [], contents: [], sourceAppID: sourceAppID, appCode: 0, typeCodes: [:]) }
-        var contents: [SampleContent] = []
-        contents.reserveCapacity(samples.count)
-        for (index, sample) in samples.enumerated() {
-            do throws(BrokerError) {
-                if sample.uuid.isEmpty { throw .invalidArgument("uuid is empty") }
-                if sample.startMicros > sample.endMicros { throw .invalidArgument("start is after end") }
-                contents.append(try SampleContent(sample, sourceAppID: sourceAppID))
-            } catch {
-                throw BrokerError(code: error.code, domain: error.domain, message: "samples[\(index)]: \(error.message)")
-            }
-        }
+        let contents = try request.contents.get()
         // Codes are assigned before the transaction (each in its own autocommit), never inside it.
-        let appCode = try sampleTable.apps.assign(sourceAppID)
-        var typeCodes: [ObjectType: Int64] = [:]
-        for sample in samples where typeCodes[sample.type] == nil {
-            typeCodes[sample.type] = try sampleTable.types.assign(sample.type.identifier)
+        let appCode = samples.isEmpty ? 0 : try sampleTable.apps.assign(request.sourceAppID)
+        var typeCodes: [Int64] = []
+        typeCodes.reserveCapacity(samples.count)
+        var last: (type: ObjectType, code: Int64)?
+        for sample in samples {
+            if let last, last.type == sample.type {
+                typeCodes.append(last.code)
+                continue
+            }
+            let code = try sampleTable.types.assign(sample.type.identifier)
+            last = (sample.type, code)
+            typeCodes.append(code)
         }
-        return PreparedSave(samples: samples, contents: contents, sourceAppID: sourceAppID, appCode: appCode, typeCodes: typeCodes)
+        return PreparedSave(
+            rows: SampleTable.NewRows(samples: samples, contents: contents, typeCodes: typeCodes),
+            sourceAppID: request.sourceAppID, appCode: appCode)
     }
 
     /// Writes a prepared batch inside the caller's transaction.
     private func apply(_ save: PreparedSave, now: Int64) throws(BrokerError) -> SaveOutcome {
-        let samples = save.samples
-        let contents = save.contents
+        let rows = save.rows
+        let samples = rows.samples
         let sourceAppID = save.sourceAppID
         let appCode = save.appCode
-        let typeCodes = save.typeCodes
         var sequence = try sequenceTable.current().last
         let firstSequence = sequence
         var saved: [Sample] = []
+        saved.reserveCapacity(samples.count)
         var unchanged = 0
-        var counts = TypeCounts()
-        var spans: [ObjectType: Int64] = [:]
-        func record(_ sample: Sample) {
-            counts.add(sample.type, 1)
-            spans[sample.type] = max(spans[sample.type] ?? 0, Self.duration(sample))
+        var tally = TypeTally()
+        for sample in samples { tally.add(sample.type) }
+        func record(_ index: Int) {
+            let sample = samples[index]
+            tally.add(sample.type, count: 1, duration: Self.duration(sample))
             var stored = sample
             stored.sourceAppID = sourceAppID
             stored.createdMicros = now
             saved.append(stored)
         }
-        let rows = samples.indices.map { index in
-            SampleTable.NewRow(sample: samples[index], content: contents[index], typeCode: typeCodes[samples[index].type] ?? -1)
-        }
-        for sample in samples { counts.add(sample.type, 0) }
         let chunk = SampleTable.rowsPerChunk
         var index = 0
         // Rows before this index go one by one: their chunk had a uuid already stored (or repeated).
         var singlyUntil = 0
-        while index < rows.count {
-            if index >= singlyUntil, rows.count - index >= chunk {
-                if try addChunk(rows[index..<(index + chunk)], appCode: appCode, firstSequence: sequence + 1, now: now) {
-                    for row in rows[index..<(index + chunk)] { record(row.sample) }
+        while index < samples.count {
+            if index >= singlyUntil, samples.count - index >= chunk {
+                if try addChunk(rows, range: index..<(index + chunk), appCode: appCode, firstSequence: sequence + 1, now: now) {
+                    for row in index..<(index + chunk) { record(row) }
                     sequence += Int64(chunk)
                     index += chunk
                     continue
                 }
                 singlyUntil = index + chunk
             }
-            let row = rows[index]
-            let sample = row.sample
-            let content = row.content
-            let inserted = try sampleTable.add(
-                sample, content: content, typeCode: row.typeCode, appCode: appCode, sequence: sequence + 1, now: now)
+            let sample = samples[index]
+            let content = rows.contents[index]
+            let inserted = try sampleTable.add(rows, at: index, appCode: appCode, sequence: sequence + 1, now: now)
             if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
                 // The hash rules out most differences; the encodings settle equality.
                 var same = existing.hash == content.hash
@@ -147,37 +139,38 @@ extension BrokerStore {
             }
             guard inserted else { throw .internal("samples[\(index)]: uuid \"\(sample.uuid)\" was neither inserted nor found") }
             sequence += 1
-            record(sample)
+            record(index)
             index += 1
         }
-        for (type, span) in spans {
-            try spanTable.raise(type, to: span)
+        for entry in tally.entries where entry.count > 0 {
+            try spanTable.raise(entry.type, to: entry.longest)
         }
         if sequence != firstSequence { try sequenceTable.setLast(sequence) }
-        for (type, count) in counts.entries {
-            try accessLogTable.append(appID: sourceAppID, operation: "write", type: type, count: count, now: now)
+        for entry in tally.entries {
+            try accessLogTable.append(appID: sourceAppID, operation: "write", type: entry.type, count: entry.count, now: now)
         }
         return SaveOutcome(saved: saved.count, unchanged: unchanged, savedSamples: saved)
     }
 
-    /// Inserts `rows` in one statement inside a savepoint; true when every row went in. Otherwise
-    /// (a uuid already stored or repeated, or an error) the chunk is rolled back and false returned:
-    /// the caller then adds the rows one by one, which sorts duplicates out and reports errors by row.
-    private func addChunk(_ rows: ArraySlice<SampleTable.NewRow>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Bool {
-        try database.execute("SAVEPOINT sample_chunk")
+    /// Inserts rows `range` in one statement inside a savepoint; true when every row went in.
+    /// Otherwise (a uuid already stored or repeated, or an error) the chunk is rolled back and false
+    /// returned: the caller then adds the rows one by one, which sorts duplicates out and reports
+    /// errors by row.
+    private func addChunk(_ rows: SampleTable.NewRows, range: Range<Int>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Bool {
+        try database.executeReusing("SAVEPOINT sample_chunk")
         let inserted: Int
         do throws(BrokerError) {
-            inserted = try sampleTable.addChunk(rows, appCode: appCode, firstSequence: firstSequence, now: now)
+            inserted = try sampleTable.addChunk(rows, range: range, appCode: appCode, firstSequence: firstSequence, now: now)
         } catch {
             guard database.isInTransaction else { throw error }
             inserted = -1
         }
-        if inserted == rows.count {
-            try database.execute("RELEASE sample_chunk")
+        if inserted == range.count {
+            try database.executeReusing("RELEASE sample_chunk")
             return true
         }
-        try database.execute("ROLLBACK TO sample_chunk")
-        try database.execute("RELEASE sample_chunk")
+        try database.executeReusing("ROLLBACK TO sample_chunk")
+        try database.executeReusing("RELEASE sample_chunk")
         return false
     }
 
@@ -343,16 +336,16 @@ extension BrokerStore {
     private func remove(_ found: [(sequence: Int64, sample: DeletedSample)], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
         guard !found.isEmpty else { return [] }
         var sequence = try sequenceTable.current().last
-        var counts = TypeCounts()
+        var tally = TypeTally()
         for row in found {
             sequence += 1
             try sampleTable.remove(sequence: row.sequence)
             try tombstoneTable.add(row.sample, sequence: sequence, now: now)
-            counts.add(row.sample.type, 1)
+            tally.add(row.sample.type, count: 1)
         }
         try sequenceTable.setLast(sequence)
-        for (type, count) in counts.entries {
-            try accessLogTable.append(appID: appID, operation: "delete", type: type, count: count, now: now)
+        for entry in tally.entries {
+            try accessLogTable.append(appID: appID, operation: "delete", type: entry.type, count: entry.count, now: now)
         }
         return found.map(\.sample)
     }
@@ -364,29 +357,47 @@ extension BrokerStore {
     }
 }
 
-/// Per-type counts in order of first appearance (for access-log rows).
-private struct TypeCounts {
-    /// The types and counts, first appearance first.
-    private(set) var entries: [(type: ObjectType, count: Int)] = []
+/// Per-type figures of one write, in order of first appearance: how many samples it counted (saved
+/// or deleted, for the access log) and the longest one's duration (for the type's span). A batch is
+/// almost always of one type, so the last type looked up is checked before the dictionary.
+private struct TypeTally {
+    /// One type's figures.
+    struct Entry {
+        let type: ObjectType
+        var count = 0
+        var longest: Int64 = 0
+    }
+
+    /// The types, first appearance first.
+    private(set) var entries: [Entry] = []
     /// Where each type sits in `entries`.
     private var slots: [ObjectType: Int] = [:]
+    /// The slot of the type looked up last.
+    private var lastSlot = -1
 
-    /// Adds `amount` to the count of `type`, appending it when new.
-    mutating func add(_ type: ObjectType, _ amount: Int) {
+    /// Counts `count` more samples of `type`, the longest lasting at least `duration`; adds the type when new.
+    mutating func add(_ type: ObjectType, count: Int = 0, duration: Int64 = 0) {
+        let slot = self.slot(of: type)
+        entries[slot].count += count
+        entries[slot].longest = max(entries[slot].longest, duration)
+    }
+
+    private mutating func slot(of type: ObjectType) -> Int {
+        if lastSlot >= 0, entries[lastSlot].type == type { return lastSlot }
         if let slot = slots[type] {
-            entries[slot].count += amount
-        } else {
-            slots[type] = entries.count
-            entries.append((type, amount))
+            lastSlot = slot
+            return slot
         }
+        slots[type] = entries.count
+        entries.append(Entry(type: type))
+        lastSlot = entries.count - 1
+        return lastSlot
     }
 }
 
-/// A batch checked and ready to write: its contents and codes, computed before the transaction.
+/// A batch checked and ready to write: its rows and codes, computed before the transaction.
 private struct PreparedSave {
-    let samples: [Sample]
-    let contents: [SampleContent]
+    let rows: SampleTable.NewRows
     let sourceAppID: String
     let appCode: Int64
-    let typeCodes: [ObjectType: Int64]
 }

@@ -20,6 +20,8 @@ public final class Database: @unchecked Sendable {
 
     /// Every statement prepared through `prepare(_:)`, finalized by `close()`.
     private var statements: [Statement] = []
+    /// Parameterless statements run through `executeReusing(_:)`, by SQL.
+    private var reused: [String: Statement] = [:]
     /// The commit hook's closure, kept alive while SQLite holds an unretained pointer to it.
     private var commitHook: CommitHook?
 
@@ -93,6 +95,21 @@ public final class Database: @unchecked Sendable {
         throw error.brokerError
     }
 
+    /// Runs one parameterless statement, prepared the first time and kept until `close()`.
+    ///
+    /// For the transaction-control statements a save runs per batch and per chunk (BEGIN, COMMIT,
+    /// SAVEPOINT, RELEASE, ROLLBACK TO): `execute(_:)` would parse them again every time.
+    public func executeReusing(_ sql: String) throws(BrokerError) {
+        let statement: Statement
+        if let prepared = reused[sql] {
+            statement = prepared
+        } else {
+            statement = try prepare(sql)
+            reused[sql] = statement
+        }
+        try statement.run { statement throws(BrokerError) in try statement.execute() }
+    }
+
     /// Prepares the first statement in `sql` for reuse until `close()`; prepare each statement once.
     public func prepare(_ sql: String) throws(BrokerError) -> Statement {
         let statement = try compile(sql, persistent: true)
@@ -129,11 +146,11 @@ public final class Database: @unchecked Sendable {
         guard sqlite3_get_autocommit(connection) != 0 else {
             throw .internal("nested transactions are not supported")
         }
-        try execute("BEGIN IMMEDIATE")
+        try executeReusing("BEGIN IMMEDIATE")
         let result: T
         do {
             result = try body()
-            try execute("COMMIT")
+            try executeReusing("COMMIT")
         } catch {
             rollBack()
             throw error
@@ -223,6 +240,7 @@ public final class Database: @unchecked Sendable {
         commitHook = nil
         for statement in statements { statement.finalize() }
         statements.removeAll()
+        reused.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }

@@ -25,8 +25,13 @@ struct SampleContent {
     let distanceMeters: Double?
     /// The metadata as stored (`MetadataText`).
     let metadata: String
-    /// The canonical encoding of everything above plus type, dates and source.
-    let encoding: [UInt8]
+    /// The type's identifier, the dates and the source app: the rest of what the encoding covers.
+    let typeIdentifier: String
+    let startMicros: Int64
+    let endMicros: Int64
+    let sourceAppID: String
+    /// The two FNV-1a words of the encoding (`hash` is them big-endian).
+    private(set) var hashWords: (UInt64, UInt64) = (0, 0)
 
     /// Value kinds as stored.
     static let quantityKind: Int64 = 1
@@ -72,47 +77,61 @@ struct SampleContent {
         self.energyKcal = energy
         self.distanceMeters = distance
         metadata = MetadataText.encode(sample.metadata)
+        typeIdentifier = sample.type.identifier
+        startMicros = sample.startMicros
+        endMicros = sample.endMicros
+        self.sourceAppID = sourceAppID
+        var hasher = ContentHasher()
+        write(to: &hasher)
+        hashWords = (hasher.first, hasher.second)
+    }
 
-        var writer = Encoder()
-        writer.bytes.reserveCapacity(96 + sample.type.identifier.utf8.count + metadata.utf8.count + sourceAppID.utf8.count)
-        writer.append(sample.type.identifier)
-        writer.append(sample.startMicros)
-        writer.append(sample.endMicros)
-        writer.append(kind)
-        switch kind {
-        case Self.quantityKind:
-            writer.append(quantity ?? 0)
-            writer.append(unit ?? "")
-        case Self.categoryKind:
-            writer.append(category ?? 0)
-        default:
-            writer.append(activity ?? "")
-            writer.append(duration ?? 0)
-            writer.append(optional: energy)
-            writer.append(optional: distance)
-        }
-        writer.append(metadata)
-        writer.append(sourceAppID)
-        encoding = writer.bytes
+    /// The canonical encoding: type, dates, kind, the kind's value fields, metadata and source app,
+    /// each length-prefixed or fixed-width little-endian. Built on demand (equality checks, tests);
+    /// a save hashes it as it goes instead.
+    var encoding: [UInt8] {
+        var collector = ByteCollector()
+        collector.bytes.reserveCapacity(96 + typeIdentifier.utf8.count + metadata.utf8.count + sourceAppID.utf8.count)
+        write(to: &collector)
+        return collector.bytes
     }
 
     /// The 16-byte content hash of `encoding`: FNV-1a from two offset bases, each big-endian.
     var hash: [UInt8] {
-        var first: UInt64 = 0xcbf2_9ce4_8422_2325
-        var second: UInt64 = 0x8422_2325_cbf2_9ce4
-        encoding.withUnsafeBufferPointer { bytes in
-            for byte in bytes {
-                first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-                second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-        }
-        return [UInt8](unsafeUninitializedCapacity: 16) { buffer, count in
-            for index in 0..<8 {
-                buffer[index] = UInt8(truncatingIfNeeded: first >> (56 - 8 * UInt64(index)))
-                buffer[8 + index] = UInt8(truncatingIfNeeded: second >> (56 - 8 * UInt64(index)))
+        [UInt8](unsafeUninitializedCapacity: 16) { buffer, count in
+            withHashBytes { bytes in
+                for index in 0..<16 { buffer[index] = bytes[index] }
             }
             count = 16
         }
+    }
+
+    /// Calls `body` with the 16 hash bytes (no allocation: binding it costs SQLite's copy only).
+    func withHashBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let words = (hashWords.0.bigEndian, hashWords.1.bigEndian)
+        return try withUnsafeBytes(of: words) { (bytes) throws(E) -> R in try body(bytes) }
+    }
+
+    /// Feeds the canonical encoding to `sink`, field by field.
+    private func write<Sink: ContentSink>(to sink: inout Sink) {
+        sink.append(typeIdentifier)
+        sink.append(startMicros)
+        sink.append(endMicros)
+        sink.append(kind)
+        switch kind {
+        case Self.quantityKind:
+            sink.append(quantity ?? 0)
+            sink.append(unit ?? "")
+        case Self.categoryKind:
+            sink.append(category ?? 0)
+        default:
+            sink.append(activity ?? "")
+            sink.append(durationMicros ?? 0)
+            sink.append(optional: energyKcal)
+            sink.append(optional: distanceMeters)
+        }
+        sink.append(metadata)
+        sink.append(sourceAppID)
     }
 
     /// `value` with −0 made +0 (SQLite stores both as 0); non-finite values are `INVALID_ARGUMENT`.
@@ -121,34 +140,71 @@ struct SampleContent {
         return value == 0 ? 0 : value
     }
 
-    /// Length-prefixed little-endian field writer for the canonical encoding.
-    private struct Encoder {
-        var bytes: [UInt8] = []
+}
 
-        /// Eight bytes, little-endian.
-        mutating func append(_ value: Int64) {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-        }
+/// Where the canonical encoding goes, a byte at a time or a run at once.
+private protocol ContentSink {
+    /// Takes bytes in order.
+    mutating func take(_ bytes: UnsafeRawBufferPointer)
+    /// Takes one byte.
+    mutating func take(_ byte: UInt8)
+}
 
-        /// The IEEE 754 bit pattern.
-        mutating func append(_ value: Double) {
-            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-        }
+extension ContentSink {
+    /// Eight bytes, little-endian.
+    mutating func append(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { take($0) }
+    }
 
-        /// A presence byte, then the value.
-        mutating func append(optional value: Double?) {
-            if let value {
-                bytes.append(1)
-                append(value)
-            } else {
-                bytes.append(0)
-            }
-        }
+    /// The IEEE 754 bit pattern.
+    mutating func append(_ value: Double) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { take($0) }
+    }
 
-        /// The UTF-8 length, then the UTF-8 bytes.
-        mutating func append(_ text: String) {
-            append(Int64(text.utf8.count))
-            bytes.append(contentsOf: text.utf8)
+    /// A presence byte, then the value.
+    mutating func append(optional value: Double?) {
+        if let value {
+            take(1)
+            append(value)
+        } else {
+            take(0)
         }
+    }
+
+    /// The UTF-8 length, then the UTF-8 bytes.
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(Int64(utf8.count))
+            take(UnsafeRawBufferPointer(utf8))
+        }
+    }
+}
+
+/// Collects the encoding's bytes.
+private struct ByteCollector: ContentSink {
+    var bytes: [UInt8] = []
+
+    mutating func take(_ bytes: UnsafeRawBufferPointer) { self.bytes.append(contentsOf: bytes) }
+    mutating func take(_ byte: UInt8) { bytes.append(byte) }
+}
+
+/// Two 64-bit FNV-1a passes (different offset bases) over the encoding, as it is written.
+private struct ContentHasher: ContentSink {
+    var first: UInt64 = 0xcbf2_9ce4_8422_2325
+    var second: UInt64 = 0x8422_2325_cbf2_9ce4
+
+    mutating func take(_ bytes: UnsafeRawBufferPointer) {
+        var (first, second) = (self.first, self.second)
+        for byte in bytes {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        (self.first, self.second) = (first, second)
+    }
+
+    mutating func take(_ byte: UInt8) {
+        first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
 }

@@ -38,11 +38,11 @@ final class SampleTable {
         energy_kcal, distance_m, metadata, app, created_us
         """
 
-    /// One sample to insert, with its canonical content and its type's code.
-    struct NewRow {
-        var sample: Sample
-        var content: SampleContent
-        var typeCode: Int64
+    /// A batch's rows to insert, side by side: each sample, its canonical content and its type's code.
+    struct NewRows {
+        let samples: [Sample]
+        let contents: [SampleContent]
+        let typeCodes: [Int64]
     }
 
     /// Rows per multi-row INSERT: 50 × 17 parameters, far under SQLite's limit of 32,766.
@@ -194,26 +194,26 @@ final class SampleTable {
         aggregate = try database.prepare(Self.statisticsSQL)
     }
 
-    /// Inserts `sample` of the app with `appCode` as change `sequence`, with its canonical `content`
-    /// and the type's `typeCode`; false (and nothing written) when its uuid is already stored.
-    func add(_ sample: Sample, content: SampleContent, typeCode: Int64, appCode: Int64, sequence: Int64, now: Int64) throws(BrokerError) -> Bool {
+    /// Inserts row `index` of `rows` for the app with `appCode` as change `sequence`; false (and
+    /// nothing written) when its uuid is already stored.
+    func add(_ rows: NewRows, at index: Int, appCode: Int64, sequence: Int64, now: Int64) throws(BrokerError) -> Bool {
         try insert.run { statement throws(BrokerError) -> Bool in
-            try Self.bind(NewRow(sample: sample, content: content, typeCode: typeCode), appCode: appCode, sequence: sequence, now: now, to: statement, from: 1)
+            try Self.bind(rows, at: index, appCode: appCode, sequence: sequence, now: now, to: statement, from: 1)
             try statement.execute()
             return database.changedRowCount == 1
         }
     }
 
-    /// Inserts `rows` (exactly `rowsPerChunk` of them) in one statement as changes `firstSequence`,
-    /// `firstSequence + 1`, …; returns how many went in. A uuid already stored (or repeated in the
-    /// chunk) is skipped and leaves its seq unused, so a caller that gets fewer than all rolls the
-    /// chunk back and adds its rows one by one. One statement for many rows saves SQLite opening and
-    /// closing a cursor on the table and each index per row.
-    func addChunk(_ rows: ArraySlice<NewRow>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Int {
-        precondition(rows.count == Self.rowsPerChunk, "a chunk is rowsPerChunk rows")
+    /// Inserts rows `range` of `rows` (exactly `rowsPerChunk` of them) in one statement as changes
+    /// `firstSequence`, `firstSequence + 1`, …; returns how many went in. A uuid already stored (or
+    /// repeated in the chunk) is skipped and leaves its seq unused, so a caller that gets fewer than
+    /// all rolls the chunk back and adds its rows one by one. One statement for many rows saves
+    /// SQLite opening and closing a cursor on the table and each index per row.
+    func addChunk(_ rows: NewRows, range: Range<Int>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Int {
+        precondition(range.count == Self.rowsPerChunk, "a chunk is rowsPerChunk rows")
         return try insertChunk.run { statement throws(BrokerError) -> Int in
-            for (offset, row) in rows.enumerated() {
-                try Self.bind(row, appCode: appCode, sequence: firstSequence + Int64(offset), now: now,
+            for (offset, index) in range.enumerated() {
+                try Self.bind(rows, at: index, appCode: appCode, sequence: firstSequence + Int64(offset), now: now,
                               to: statement, from: Int32(offset * Self.insertColumnCount + 1))
             }
             try statement.execute()
@@ -221,14 +221,14 @@ final class SampleTable {
         }
     }
 
-    /// Binds one new row's `insertColumnCount` values from parameter `first` on.
-    private static func bind(_ row: NewRow, appCode: Int64, sequence: Int64, now: Int64, to statement: Statement, from first: Int32) throws(BrokerError) {
-        let content = row.content
+    /// Binds row `index`'s `insertColumnCount` values from parameter `first` on.
+    private static func bind(_ rows: NewRows, at index: Int, appCode: Int64, sequence: Int64, now: Int64, to statement: Statement, from first: Int32) throws(BrokerError) {
+        let content = rows.contents[index]
         try statement.bind(sequence, at: first)
-        try statement.bind(row.sample.uuid, at: first + 1)
-        try statement.bind(row.typeCode, at: first + 2)
-        try statement.bind(row.sample.startMicros, at: first + 3)
-        try statement.bind(row.sample.endMicros, at: first + 4)
+        try statement.bind(rows.samples[index].uuid, at: first + 1)
+        try statement.bind(rows.typeCodes[index], at: first + 2)
+        try statement.bind(content.startMicros, at: first + 3)
+        try statement.bind(content.endMicros, at: first + 4)
         try statement.bind(content.kind, at: first + 5)
         try statement.bind(content.quantity, at: first + 6)
         try statement.bind(content.unit, at: first + 7)
@@ -240,7 +240,7 @@ final class SampleTable {
         try statement.bind(content.metadata == MetadataText.empty ? nil : content.metadata, at: first + 13)
         try statement.bind(appCode, at: first + 14)
         try statement.bind(now, at: first + 15)
-        try statement.bind(content.hash, at: first + 16)
+        try content.withHashBytes { (hash) throws(BrokerError) in try statement.bind(bytes: hash, at: first + 16) }
     }
 
     /// The stored sample with `uuid` and its content hash, or nil.

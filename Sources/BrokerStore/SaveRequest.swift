@@ -1,15 +1,38 @@
 import BrokerCore
 
 /// A batch to save as one app (`BrokerStore.saveSampleGroups`).
+///
+/// Making one computes each sample's canonical content and content hash, so a broker that builds
+/// its requests on one thread and saves them on another spends that time off the writing thread.
 public struct SaveRequest: Sendable {
     /// The validated, canonical samples.
-    public var samples: [Sample]
+    public let samples: [Sample]
     /// The app they are saved as.
-    public var sourceAppID: String
+    public let sourceAppID: String
+    /// Each sample's stored content, or the error naming the first sample the store cannot keep.
+    let contents: Result<[SampleContent], BrokerError>
 
     /// A batch of `samples` saved as `sourceAppID`.
     public init(samples: [Sample], sourceAppID: String) {
         self.samples = samples
         self.sourceAppID = sourceAppID
+        contents = Result { () throws(BrokerError) in try Self.contents(of: samples, sourceAppID: sourceAppID) }
+    }
+
+    /// The stored content of every sample; an empty uuid, a start after the end or a value the
+    /// store cannot keep exactly is `INVALID_ARGUMENT` naming "samples[i]".
+    private static func contents(of samples: [Sample], sourceAppID: String) throws(BrokerError) -> [SampleContent] {
+        var contents: [SampleContent] = []
+        contents.reserveCapacity(samples.count)
+        for (index, sample) in samples.enumerated() {
+            do throws(BrokerError) {
+                if sample.uuid.isEmpty { throw .invalidArgument("uuid is empty") }
+                if sample.startMicros > sample.endMicros { throw .invalidArgument("start is after end") }
+                contents.append(try SampleContent(sample, sourceAppID: sourceAppID))
+            } catch {
+                throw BrokerError(code: error.code, domain: error.domain, message: "samples[\(index)]: \(error.message)")
+            }
+        }
+        return contents
     }
 }

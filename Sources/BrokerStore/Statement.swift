@@ -93,6 +93,15 @@ public final class Statement {
         try check(code, "cannot bind parameter \(index)")
     }
 
+    /// Binds `bytes` as a blob to parameter `index` (from 1); SQLite copies them.
+    func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws(BrokerError) {
+        let handle = try live()
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return try check(sqlite3_bind_zeroblob(handle, index, 0), "cannot bind parameter \(index)")
+        }
+        try check(sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), Self.transient), "cannot bind parameter \(index)")
+    }
+
     /// Binds NULL to parameter `index` (from 1).
     public func bindNull(at index: Int32) throws(BrokerError) {
         try check(sqlite3_bind_null(try live(), index), "cannot bind parameter \(index)")
