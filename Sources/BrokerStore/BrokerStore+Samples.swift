@@ -208,12 +208,13 @@ extension BrokerStore {
         }
     }
 
-    /// One page of a clamped query, keyset-paginated on (sort date, uuid) in the requested direction.
+    /// One page of a clamped query, keyset-paginated on (sort date, seq) in the requested direction.
     ///
     /// Predicate exactly as predicateForSamples; scope `.from(D)` reads samples ending at or after D
     /// plus the app's own, `.ownSamplesOnly` the app's own, `.notDetermined` nothing. At most
     /// `min(pageSize, limit)` samples; `next` is nil when nothing more matches or the limit is used up.
-    /// A page size below 1 is `INVALID_ARGUMENT`.
+    /// Samples with equal sort dates come in the order they were saved (their seq), or its reverse
+    /// when descending. A page size below 1 is `INVALID_ARGUMENT`.
     public func samplePage(_ request: SamplePageRequest) throws(BrokerError) -> SamplePageResult {
         guard request.pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(request.pageSize))") }
         let allowed = min(request.pageSize, request.limit ?? .max)
@@ -221,15 +222,17 @@ extension BrokerStore {
         guard allowed > 0, let scope = ScopeFilter(request.scope, appID: request.appID) else { return empty }
         let span = try spanTable.maxDuration(request.type)
         guard let bounds = SampleBounds(request.predicate, maxDurationMicros: span) else { return empty }
-        var samples = try sampleTable.page(
+        var rows = try sampleTable.page(
             type: request.type, bounds: bounds, scope: scope, sort: request.sort, after: request.after,
             limit: allowed == .max ? allowed : allowed + 1, maxDurationMicros: span)
-        let more = samples.count > allowed
-        if more { samples.removeLast(samples.count - allowed) }
+        let more = rows.count > allowed
+        if more { rows.keepFirst(allowed) }
         let limitReached = request.limit.map { $0 <= allowed } ?? false
-        guard more, !limitReached, let last = samples.last else { return SamplePageResult(samples: samples, next: nil) }
+        guard more, !limitReached, let last = rows.samples.last, let sequence = rows.sequences.last else {
+            return SamplePageResult(samples: rows.samples, next: nil)
+        }
         let sortValue = request.sort.key == .startDate ? last.startMicros : last.endMicros
-        return SamplePageResult(samples: samples, next: SampleCursor(sortValue: sortValue, uuid: last.uuid))
+        return SamplePageResult(samples: rows.samples, next: SampleCursor(sortValue: sortValue, sequence: sequence))
     }
 
     /// Anchored changes of `type` with sequence in (afterSequence, throughSequence], clamped like `samplePage`.

@@ -1,16 +1,16 @@
 import BrokerCore
 
-/// A position in a sorted sample query: the last returned sample's sort date and uuid.
+/// A position in a sorted sample query: the last returned sample's sort date and change sequence number.
 public struct SampleCursor: Sendable, Hashable {
     /// The sort date (start or end, µs) of the last sample returned.
     public var sortValue: Int64
-    /// The uuid of the last sample returned (breaks ties between equal dates).
-    public var uuid: String
+    /// The stored seq of the last sample returned (breaks ties between equal dates).
+    public var sequence: Int64
 
     /// Creates a cursor.
-    public init(sortValue: Int64, uuid: String) {
+    public init(sortValue: Int64, sequence: Int64) {
         self.sortValue = sortValue
-        self.uuid = uuid
+        self.sequence = sequence
     }
 }
 

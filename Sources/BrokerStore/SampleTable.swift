@@ -68,12 +68,14 @@ final class SampleTable {
 
     /// The SQL of one page in `sort` order.
     ///
-    /// Parameters: ?1 type code; ?2 … ?5 `SampleBounds`; ?6, ?7 the cursor's sort value and uuid
-    /// (uuid NULL on the first page); ?8 the row limit. There is no scope filter: `page` cuts the
+    /// Parameters: ?1 type code; ?2 … ?5 `SampleBounds`; ?6, ?7 the cursor's sort value and seq
+    /// (seq NULL on the first page); ?8 the row limit. There is no scope filter: `page` cuts the
     /// bounds to what the scope shows and reads the app's own older samples separately. The caller
-    /// moves the sort date's bound to the cursor value, so `(date, uuid)` past the cursor reduces to
-    /// the OR below. The other date carries a unary `+`, so the only index the planner can use is
-    /// the sort date's: a range scan in the requested order, no sort step.
+    /// moves the sort date's bound to the cursor value, so `(date, seq)` past the cursor reduces to
+    /// the OR below. Ties between equal dates go by seq, in the same direction as the date: every
+    /// index entry ends with the rowid (seq), so the sort date's index yields (date, seq) order. The
+    /// other date carries a unary `+`, so the only index the planner can use is the sort date's: a
+    /// range scan in the requested order, no sort step.
     static func pageSQL(_ sort: SampleSort, columns: String = columns) -> String {
         let (date, other) = sort.key == .startDate ? ("start_us", "+end_us") : ("end_us", "+start_us")
         let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
@@ -81,8 +83,8 @@ final class SampleTable {
         return """
             SELECT \(columns) FROM samples
             WHERE type = ?1 AND \(startColumn) BETWEEN ?2 AND ?3 AND \(endColumn) BETWEEN ?4 AND ?5
-              AND (?7 IS NULL OR \(date) \(past) ?6 OR uuid \(past) ?7)
-            ORDER BY \(date) \(direction), uuid \(direction)
+              AND (?7 IS NULL OR \(date) \(past) ?6 OR seq \(past) ?7)
+            ORDER BY \(date) \(direction), seq \(direction)
             LIMIT ?8
             """
     }
@@ -90,8 +92,8 @@ final class SampleTable {
     /// The SQL of one page of an app's own samples in `sort` order (the `samples_by_app_type_start` index).
     ///
     /// Parameters as `pageSQL`'s (?1 type code; ?2 … ?5 `SampleBounds`; ?6, ?7 the cursor; ?8 the
-    /// row limit), then ?9 the app code. In start order the index yields the rows in order; in end
-    /// order SQLite sorts the app's own rows in range.
+    /// row limit), then ?9 the app code; the same (date, seq) order. In start order the index yields
+    /// the rows in order; in end order SQLite sorts the app's own rows in range.
     static func ownPageSQL(_ sort: SampleSort, columns: String = columns) -> String {
         let date = sort.key == .startDate ? "start_us" : "end_us"
         let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
@@ -100,15 +102,15 @@ final class SampleTable {
         return """
             SELECT \(columns) FROM samples INDEXED BY samples_by_app_type_start
             WHERE app = ?9 AND type = ?1 AND start_us BETWEEN ?2 AND ?3 AND +end_us BETWEEN ?4 AND ?5
-              AND (?7 IS NULL OR \(date) \(past) ?6 OR uuid \(past) ?7)
-            ORDER BY \(date) \(direction), uuid \(direction)
+              AND (?7 IS NULL OR \(date) \(past) ?6 OR seq \(past) ?7)
+            ORDER BY \(date) \(direction), seq \(direction)
             LIMIT ?8
             """
     }
 
-    /// The columns a page of a quantity type reads, in `decodeQuantity(_:type:)` order: 9 of the 16,
-    /// as SQLite's cost per row grows with every column it extracts.
-    static let quantityColumns = "uuid, start_us, end_us, value_kind, quantity, unit, metadata, app, created_us"
+    /// The columns a page of a quantity type reads, in `decodeQuantity(_:type:)` order: 10 of the 16,
+    /// as SQLite's cost per row grows with every column it extracts. Like `columns`, seq comes first.
+    static let quantityColumns = "seq, uuid, start_us, end_us, value_kind, quantity, unit, metadata, app, created_us"
 
     /// Every sort order.
     static let sorts: [SampleSort] = [
@@ -289,8 +291,9 @@ final class SampleTable {
     /// (through the date index, cut to start no earlier than floor − `maxDurationMicros`), and the
     /// app's own samples ending before it (through `samples_by_app_type_start`). So a clamped read
     /// costs what it returns, not the whole predicate range; an own-samples-only scope reads only the
-    /// second, and an app that never saved has none.
-    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int, maxDurationMicros: Int64) throws(BrokerError) -> [Sample] {
+    /// second, and an app that never saved has none. Order is (sort date, seq), both in the sort's
+    /// direction; the rows carry their seqs for the next cursor.
+    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int, maxDurationMicros: Int64) throws(BrokerError) -> PageRows {
         var bounds = bounds
         if let cursor {
             switch (sort.key, sort.descending) {
@@ -299,22 +302,40 @@ final class SampleTable {
             case (.endDate, false): bounds.endLow = max(bounds.endLow, cursor.sortValue)
             case (.endDate, true): bounds.endHigh = min(bounds.endHigh, cursor.sortValue)
             }
-            guard bounds.startLow <= bounds.startHigh, bounds.endLow <= bounds.endHigh else { return [] }
+            guard bounds.startLow <= bounds.startHigh, bounds.endLow <= bounds.endHigh else { return PageRows() }
         }
-        guard let typeCode = try types.code(of: type.identifier) else { return [] }
+        guard let typeCode = try types.code(of: type.identifier) else { return PageRows() }
         let ownCode = try scope.appID.flatMap { (appID) throws(BrokerError) in try apps.code(of: appID) }
         let quantities = TypeCatalogue.descriptor(for: type)?.kind == .quantity
         let read = PageRead(type: type, typeCode: typeCode, sort: sort, cursor: cursor, limit: limit, quantities: quantities)
         guard let floor = scope.fromMicros else {
-            guard let ownCode else { return [] }
+            guard let ownCode else { return PageRows() }
             return try ownPage(read, appCode: ownCode, bounds: bounds)
         }
         guard floor > .min else { return try visiblePage(read, bounds: bounds) }
         let visible = try bounds.endingAtOrAfter(floor, maxDurationMicros: maxDurationMicros)
-            .map { (cut) throws(BrokerError) in try visiblePage(read, bounds: cut) } ?? []
+            .map { (cut) throws(BrokerError) in try visiblePage(read, bounds: cut) } ?? PageRows()
         guard let ownCode, let before = bounds.endingBefore(floor) else { return visible }
         let own = try ownPage(read, appCode: ownCode, bounds: before)
         return Self.merge(visible, own, sort: sort, limit: limit)
+    }
+
+    /// Samples of a page, in order, and the stored seq of each (`sequences[i]` is `samples[i]`'s).
+    struct PageRows {
+        /// The samples, in page order.
+        var samples: [Sample] = []
+        /// Their seqs, in the same order.
+        var sequences: [Int64] = []
+
+        /// How many rows.
+        var count: Int { samples.count }
+
+        /// Keeps the first `count` rows.
+        mutating func keepFirst(_ count: Int) {
+            guard count < samples.count else { return }
+            samples.removeLast(samples.count - count)
+            sequences.removeLast(sequences.count - count)
+        }
     }
 
     /// What one page read needs besides its bounds.
@@ -329,24 +350,24 @@ final class SampleTable {
     }
 
     /// A page through the sort date's index: every sample within `bounds` (already cut to what the scope shows).
-    private func visiblePage(_ read: PageRead, bounds: SampleBounds) throws(BrokerError) -> [Sample] {
+    private func visiblePage(_ read: PageRead, bounds: SampleBounds) throws(BrokerError) -> PageRows {
         try runPage((read.quantities ? quantityPages : pages)[read.sort], read, bounds: bounds, appCode: nil)
     }
 
     /// A page of the app with `appCode`'s own samples.
-    private func ownPage(_ read: PageRead, appCode: Int64, bounds: SampleBounds) throws(BrokerError) -> [Sample] {
+    private func ownPage(_ read: PageRead, appCode: Int64, bounds: SampleBounds) throws(BrokerError) -> PageRows {
         try runPage((read.quantities ? ownQuantityPages : ownPages)[read.sort], read, bounds: bounds, appCode: appCode)
     }
 
     /// Runs a page statement (`pageSQL` or `ownPageSQL` parameters) and decodes its rows.
-    private func runPage(_ statement: Statement?, _ read: PageRead, bounds: SampleBounds, appCode: Int64?) throws(BrokerError) -> [Sample] {
+    private func runPage(_ statement: Statement?, _ read: PageRead, bounds: SampleBounds, appCode: Int64?) throws(BrokerError) -> PageRows {
         guard let statement else { throw .internal("no prepared statement for sort \(read.sort)") }
         return try statement.run { statement throws(BrokerError) in
             try statement.bind(read.typeCode, at: 1)
             try bounds.bind(to: statement, from: 2)
             if let cursor = read.cursor {
                 try statement.bind(cursor.sortValue, at: 6)
-                try statement.bind(cursor.uuid, at: 7)
+                try statement.bind(cursor.sequence, at: 7)
             }
             try statement.bind(Int64(read.limit), at: 8)
             if let appCode { try statement.bind(appCode, at: 9) }
@@ -354,37 +375,48 @@ final class SampleTable {
         }
     }
 
-    /// Every row of a running page statement, decoded.
-    private func rows(_ statement: Statement, _ read: PageRead) throws(BrokerError) -> [Sample] {
-        var samples: [Sample] = []
-        samples.reserveCapacity(min(read.limit, 4_096))
+    /// Every row of a running page statement (seq in column 0), decoded.
+    private func rows(_ statement: Statement, _ read: PageRead) throws(BrokerError) -> PageRows {
+        var rows = PageRows()
+        rows.samples.reserveCapacity(min(read.limit, 4_096))
+        rows.sequences.reserveCapacity(min(read.limit, 4_096))
         while try statement.step() {
-            samples.append(read.quantities ? try decodeQuantity(statement, type: read.type) : try decode(statement).sample)
+            if read.quantities {
+                rows.samples.append(try decodeQuantity(statement, type: read.type))
+                rows.sequences.append(statement.int64(at: 0))
+            } else {
+                let (sequence, sample) = try decode(statement)
+                rows.samples.append(sample)
+                rows.sequences.append(sequence)
+            }
         }
-        return samples
+        return rows
     }
 
-    /// The first `limit` of two pages that are each in `sort` order (and share no sample), in that order.
-    static func merge(_ first: [Sample], _ second: [Sample], sort: SampleSort, limit: Int) -> [Sample] {
-        guard !second.isEmpty else { return first }
-        guard !first.isEmpty else { return second }
+    /// The first `limit` of two pages that are each in `sort` order (and share no sample), in that
+    /// order: by sort date, then by seq, both in the sort's direction.
+    static func merge(_ first: PageRows, _ second: PageRows, sort: SampleSort, limit: Int) -> PageRows {
+        guard second.count > 0 else { return first }
+        guard first.count > 0 else { return second }
         func key(_ sample: Sample) -> Int64 { sort.key == .startDate ? sample.startMicros : sample.endMicros }
-        func precedes(_ a: Sample, _ b: Sample) -> Bool {
-            let (ka, kb) = (key(a), key(b))
-            if ka != kb { return sort.descending ? ka > kb : ka < kb }
-            // By UTF-8 bytes, as SQLite's BINARY collation orders them.
-            return sort.descending
-                ? b.uuid.utf8.lexicographicallyPrecedes(a.uuid.utf8) : a.uuid.utf8.lexicographicallyPrecedes(b.uuid.utf8)
+        func precedes(_ a: (key: Int64, sequence: Int64), _ b: (key: Int64, sequence: Int64)) -> Bool {
+            sort.descending ? a > b : a < b
         }
-        var merged: [Sample] = []
-        merged.reserveCapacity(min(limit, first.count + second.count))
+        var merged = PageRows()
+        let capacity = min(limit, first.count + second.count)
+        merged.samples.reserveCapacity(capacity)
+        merged.sequences.reserveCapacity(capacity)
         var (i, j) = (0, 0)
         while merged.count < limit, i < first.count || j < second.count {
-            if j == second.count || (i < first.count && precedes(first[i], second[j])) {
-                merged.append(first[i])
+            let takeFirst = j == second.count || (i < first.count && precedes(
+                (key(first.samples[i]), first.sequences[i]), (key(second.samples[j]), second.sequences[j])))
+            if takeFirst {
+                merged.samples.append(first.samples[i])
+                merged.sequences.append(first.sequences[i])
                 i += 1
             } else {
-                merged.append(second[j])
+                merged.samples.append(second.samples[j])
+                merged.sequences.append(second.sequences[j])
                 j += 1
             }
         }
@@ -487,18 +519,18 @@ final class SampleTable {
         return (row.int64(at: 0), sample)
     }
 
-    /// Reads the current row (in `quantityColumns` order) as a sample of the quantity type `type`.
+    /// Reads the current row (in `quantityColumns` order) as a sample of the quantity type `type`; its seq (column 0) is left to the caller.
     func decodeQuantity(_ row: Statement, type: ObjectType) throws(BrokerError) -> Sample {
-        let uuid = row.string(at: 0)
-        let kind = row.int64(at: 3)
+        let uuid = row.string(at: 1)
+        let kind = row.int64(at: 4)
         guard kind == SampleContent.quantityKind else {
             throw .internal("sample \"\(uuid)\" of quantity type \(type.identifier) has the stored value kind \(kind)")
         }
         return Sample(
-            uuid: uuid, type: type, startMicros: row.int64(at: 1), endMicros: row.int64(at: 2),
-            value: .quantity(Quantity(row.double(at: 4), row.string(at: 5))),
-            metadata: row.isNull(at: 6) ? [:] : try MetadataText.decode(row.string(at: 6)),
-            sourceAppID: try apps.name(of: row.int64(at: 7)), createdMicros: row.int64(at: 8))
+            uuid: uuid, type: type, startMicros: row.int64(at: 2), endMicros: row.int64(at: 3),
+            value: .quantity(Quantity(row.double(at: 5), row.string(at: 6))),
+            metadata: row.isNull(at: 7) ? [:] : try MetadataText.decode(row.string(at: 7)),
+            sourceAppID: try apps.name(of: row.int64(at: 8)), createdMicros: row.int64(at: 9))
     }
 
     /// Reads the current row (in `locationColumns` order).

@@ -9,6 +9,18 @@ struct SampleQueryTests {
     /// Every option combination.
     static let optionSets: [SamplePredicate.Options] = [[], .strictStartDate, .strictEndDate, [.strictStartDate, .strictEndDate]]
 
+    /// Each stored sample's position in seq (save) order, by uuid, as the export reads them.
+    static func saveOrder(_ store: BrokerStore) throws -> [String: Int] {
+        var order: [String: Int] = [:]
+        var after: Int64 = 0
+        while true {
+            let page = try store.exportPage(type: nil, appID: nil, afterSequence: after, pageSize: 5_000)
+            if page.samples.isEmpty { return order }
+            for sample in page.samples { order[sample.uuid] = order.count }
+            after = page.lastSequence
+        }
+    }
+
     /// The uuids of the samples `samplePage` returns, in order.
     static func uuids(_ store: BrokerStore, _ predicate: SamplePredicate, scope: ReadScope = .from(.min), appID: String = F.app) throws -> [String] {
         try F.readAll(store, predicate: predicate, scope: scope, appID: appID).map(\.uuid)
@@ -72,6 +84,8 @@ struct SampleQueryTests {
             for source in [F.app, F.other, "com.example.third"] {
                 _ = try store.saveSamples(samples.filter { $0.1 == source }.map(\.0), sourceAppID: source, now: 1)
             }
+            // Equal dates go by seq, which is save order.
+            let saved = try Self.saveOrder(store)
             let floor = F.base + 20 * F.hour
             for _ in 0..<40 {
                 let a = F.base + Int64.random(in: -F.hour..<(50 * F.hour), using: &random) / F.minute * F.minute
@@ -86,7 +100,7 @@ struct SampleQueryTests {
                         // Every sort: a clamped scope merges the floor's range with the app's own samples.
                         let sort = SampleTable.sorts[Int.random(in: 0..<4, using: &random)]
                         let key = { (sample: Sample) in sort.key == .startDate ? sample.startMicros : sample.endMicros }
-                        let ordered = expected.sorted { (key($0), $0.uuid) < (key($1), $1.uuid) }.map(\.uuid)
+                        let ordered = expected.sorted { (key($0), saved[$0.uuid]!) < (key($1), saved[$1.uuid]!) }.map(\.uuid)
                         let found = try F.readAll(store, predicate: predicate, scope: scope, sort: sort, pageSize: 37)
                         #expect(found.map(\.uuid) == (sort.descending ? ordered.reversed() : ordered), "\(sort) \(scope)")
                     }
@@ -140,7 +154,8 @@ struct SampleQueryTests {
             // A page smaller than the limit points on; the page that uses the limit up does not.
             let first = try page(.startDate, descending: false, limit: 3, pageSize: 2)
             #expect(first.samples.map(\.uuid) == [1, 2].map(F.uuid))
-            #expect(first.next == SampleCursor(sortValue: F.base + F.hour, uuid: F.uuid(2)))
+            // The second sample saved into a fresh store has seq 2.
+            #expect(first.next == SampleCursor(sortValue: F.base + F.hour, sequence: 2))
             let second = try store.samplePage(SamplePageRequest(
                 type: .stepCount, scope: .from(.min), appID: F.app, pageSize: 2, after: first.next, limit: 1))
             #expect(second.samples.map(\.uuid) == [F.uuid(3)])
@@ -156,7 +171,7 @@ struct SampleQueryTests {
     @Test func keysetPagingReturnsEverySampleOnceInOrder() throws {
         try F.withStore { store, _ throws in
             var random = SplitMix64(seed: 42)
-            // 10,000 samples; starts and ends collide often, so the uuid must break ties.
+            // 10,000 samples; starts and ends collide often, so the seq must break ties.
             var samples = (0..<10_000).map { n -> Sample in
                 let start = F.base + Int64(n / 4) * F.minute
                 return F.steps(n, start, start + Int64(n % 3) * F.minute)
@@ -165,10 +180,12 @@ struct SampleQueryTests {
             for chunk in stride(from: 0, to: samples.count, by: 2_500) {
                 _ = try store.saveSamples(Array(samples[chunk..<(chunk + 2_500)]), sourceAppID: F.app, now: 1)
             }
+            // Saved in shuffled order, so seq order is neither uuid order nor date order.
+            let saved = try Self.saveOrder(store)
             for sort in SampleTable.sorts {
                 let date: (Sample) -> Int64 = sort.key == .startDate ? { $0.startMicros } : { $0.endMicros }
                 let expected = samples.sorted { a, b in
-                    let (x, y) = ((date(a), a.uuid), (date(b), b.uuid))
+                    let (x, y) = ((date(a), saved[a.uuid]!), (date(b), saved[b.uuid]!))
                     return sort.descending ? x > y : x < y
                 }.map(\.uuid)
                 var found: [String] = []
@@ -185,6 +202,54 @@ struct SampleQueryTests {
                 #expect(pages == 100)
                 #expect(found == expected)
             }
+        }
+    }
+
+    @Test func equalDatesComeBackInSaveOrderAcrossPagesFullAndClamped() throws {
+        try F.withStore { store, _ throws in
+            let (b, h) = (F.base, F.hour)
+            // 48 samples on 2 starts and 5 ends, saved one batch each and alternating between this app
+            // and another, so equal dates hold runs of both. The uuids count down as the seqs count up,
+            // so uuid order is the reverse of save order. Of this app's samples some end before the
+            // floor b: a clamped read merges them with the visible ones that start at the same instants.
+            var samples: [(sample: Sample, source: String)] = []
+            for n in 0..<48 {
+                let start = b - 2 * h + Int64(n % 2) * h
+                let end = [start + h / 2, b, b + h][(n / 2) % 3]
+                samples.append((F.steps(100 - n, start, end), (n / 6) % 2 == 0 ? F.app : F.other))
+            }
+            for (sample, source) in samples {
+                #expect(try store.saveSamples([sample], sourceAppID: source, now: 1).saved == 1)
+            }
+            for sort in SampleTable.sorts {
+                let key = { (sample: Sample) in sort.key == .startDate ? sample.startMicros : sample.endMicros }
+                for scope in [ReadScope.from(.min), .from(b)] {
+                    let readable = samples.indices.filter { n in
+                        PredicateRules.readable(endMicros: samples[n].sample.endMicros, sourceAppID: samples[n].source, by: F.app, scope: scope)
+                    }
+                    // Save order n is seq order; descending reverses both the date and the seq.
+                    let ascending = readable.sorted { (key(samples[$0].sample), $0) < (key(samples[$1].sample), $1) }
+                    let expected = (sort.descending ? ascending.reversed() : ascending).map { samples[$0].sample.uuid }
+                    for pageSize in [1, 5, 7] {
+                        let found = try F.readAll(store, scope: scope, sort: sort, pageSize: pageSize).map(\.uuid)
+                        #expect(found == expected, "\(sort) \(scope) pages of \(pageSize)")
+                        #expect(Set(found).count == found.count, "\(sort) \(scope): a sample came back twice")
+                    }
+                }
+            }
+            // The clamped read really merges equal starts from both ranges: this app's sample ending
+            // before b (n = 0, seq 1) and a visible one (n = 2, seq 3) share start b − 2h.
+            #expect(samples[0].sample.endMicros < b && samples[0].source == F.app && samples[2].sample.endMicros >= b)
+            #expect(samples[0].sample.startMicros == samples[2].sample.startMicros)
+            // A page that ends inside a run of equal dates points at the last sample's seq.
+            let first = try store.samplePage(SamplePageRequest(type: .stepCount, scope: .from(.min), appID: F.app, pageSize: 5))
+            #expect(first.samples.map(\.uuid) == [0, 2, 4, 6, 8].map { samples[$0].sample.uuid })
+            #expect(first.next == SampleCursor(sortValue: b - 2 * h, sequence: 9))
+            let newestFirst = try store.samplePage(SamplePageRequest(
+                type: .stepCount, scope: .from(b), appID: F.app, sort: SampleSort(key: .startDate, descending: true), pageSize: 3))
+            // (n = 43 is the other app's, ending before b: out of scope.)
+            #expect(newestFirst.samples.map(\.uuid) == [47, 45, 41].map { samples[$0].sample.uuid })
+            #expect(newestFirst.next == SampleCursor(sortValue: b - h, sequence: 42))
         }
     }
 

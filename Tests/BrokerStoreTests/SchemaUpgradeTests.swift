@@ -32,8 +32,18 @@ struct SchemaUpgradeTests {
         }
     }
 
+    /// The columns of index `name`, in order (`PRAGMA index_info`).
+    static func indexColumns(_ database: Database, _ name: String) throws -> [String] {
+        let statement = try database.prepare("PRAGMA index_info(\(name))")
+        return try statement.run { statement throws(BrokerError) in
+            var columns: [String] = []
+            while try statement.step() { columns.append(statement.string(at: 2)) }
+            return columns
+        }
+    }
+
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 5)
+        #expect(BrokerSchema.migrations.steps.count == 6)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -123,5 +133,72 @@ struct SchemaUpgradeTests {
         #expect(try store.saveSamples([next], sourceAppID: "com.example.b", now: 9).saved == 1)
         #expect(try store.currentSequence() == 6)
         #expect(try store.exportPage(type: .stepCount, appID: "com.example.b", afterSequence: 0, pageSize: 10).samples.count == 2)
+    }
+
+    @Test func version5SamplesSurviveVersion6AndTheDateIndexesEndWithTheDate() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try DataDirectory.prepare(directory.path)
+        let uuid = { (n: Int) in "00000000-0000-4000-8000-00000000000\(n)" }
+        do {
+            let database = try Database(path: path)
+            let firstFive = Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(5)))
+            #expect(try firstFive.apply(to: database) == 5)
+            #expect(try Self.indexColumns(database, "samples_by_type_start") == ["type", "start_us", "uuid"])
+            // Rows as version 5 stored them: equal dates whose uuids sort against their seqs, an app's
+            // own sample ending before a floor of 150, a category sample and a tombstone.
+            try database.execute("""
+                INSERT INTO type_codes (code, identifier) VALUES (1, 'HKQuantityTypeIdentifierStepCount'), (2, 'HKCategoryTypeIdentifierSleepAnalysis');
+                INSERT INTO app_codes (code, app_id) VALUES (1, 'com.example.a'), (2, 'com.example.b');
+                INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, metadata, app, created_us, content_hash)
+                VALUES (1, '\(uuid(9))', 1, 100, 200, 1, 1, 'count', NULL, NULL, 1, 7, x'00'),
+                       (2, '\(uuid(8))', 1, 100, 200, 1, 2, 'count', NULL, NULL, 2, 7, x'00'),
+                       (3, '\(uuid(7))', 1, 100, 150, 1, 3, 'count', NULL, '{"k":"v"}', 1, 7, x'00'),
+                       (5, '\(uuid(5))', 1, 50, 100, 1, 4, 'count', NULL, NULL, 1, 7, x'00'),
+                       (6, '\(uuid(6))', 2, 10, 20, 2, NULL, NULL, 3, NULL, 2, 7, x'00');
+                INSERT INTO tombstones (seq, uuid, type, start_us, end_us, app, deleted_us)
+                VALUES (4, '\(uuid(4))', 1, 0, 1, 2, 6);
+                INSERT INTO type_spans (type, max_duration_us)
+                VALUES ('HKQuantityTypeIdentifierStepCount', 100), ('HKCategoryTypeIdentifierSleepAnalysis', 10);
+                UPDATE change_sequence SET last_seq = 6;
+                """)
+            database.close()
+        }
+        let store = try BrokerStore(dataDirectory: directory.path)
+        defer { store.close() }
+        do {
+            let database = try Database(path: path)
+            defer { database.close() }
+            #expect(try database.userVersion() == 6)
+            #expect(try Self.indexColumns(database, "samples_by_type_start") == ["type", "start_us"])
+            #expect(try Self.indexColumns(database, "samples_by_type_end") == ["type", "end_us"])
+            #expect(try Self.indexColumns(database, "samples_by_app_type_start") == ["app", "type", "start_us"])
+        }
+        // Every sample is still there, with its seq and content.
+        let exported = try store.exportPage(type: nil, appID: nil, afterSequence: 0, pageSize: 10)
+        #expect(exported.lastSequence == 6)
+        #expect(exported.samples.map(\.uuid) == [9, 8, 7, 5, 6].map(uuid))
+        #expect(exported.samples.map(\.value) == [1, 2, 3, 4].map { .quantity(Quantity($0, "count")) } + [.category(3)])
+        #expect(exported.samples[2].metadata == ["k": "v"])
+        #expect(try Fixture.readAll(store, type: .sleepAnalysis).map(\.uuid) == [uuid(6)])
+        // Queries page by (date, seq), one sample a page: equal dates in seq order, not uuid order.
+        func read(_ key: SampleSort.Key, descending: Bool = false, scope: ReadScope = .from(.min), appID: String = "com.example.a") throws -> [String] {
+            try Fixture.readAll(store, scope: scope, appID: appID, sort: SampleSort(key: key, descending: descending), pageSize: 1).map(\.uuid)
+        }
+        #expect(try read(.startDate) == [5, 9, 8, 7].map(uuid))
+        #expect(try read(.startDate, descending: true) == [7, 8, 9, 5].map(uuid))
+        #expect(try read(.endDate) == [5, 7, 9, 8].map(uuid))
+        #expect(try read(.endDate, descending: true) == [8, 9, 7, 5].map(uuid))
+        // Clamped at 150: app a keeps its own earlier sample (merged in), app b does not see it.
+        #expect(try read(.startDate, scope: .from(150)) == [5, 9, 8, 7].map(uuid))
+        #expect(try read(.startDate, scope: .from(150), appID: "com.example.b") == [9, 8, 7].map(uuid))
+        #expect(try read(.endDate, descending: true, scope: .from(150)) == [8, 9, 7, 5].map(uuid))
+        #expect(try read(.startDate, scope: .ownSamplesOnly) == [5, 9, 7].map(uuid))
+        // A new save continues the sequence and sorts after the equal dates saved before it.
+        let next = Sample(uuid: uuid(1), type: .stepCount, startMicros: 100, endMicros: 200, value: .quantity(Quantity(5, "count")))
+        #expect(try store.saveSamples([next], sourceAppID: "com.example.b", now: 9).saved == 1)
+        #expect(try store.currentSequence() == 7)
+        #expect(try read(.startDate) == [5, 9, 8, 7, 1].map(uuid))
+        #expect(try read(.endDate, descending: true) == [1, 8, 9, 7, 5].map(uuid))
     }
 }
