@@ -124,13 +124,8 @@ extension BrokerStore {
             let content = rows.contents[index]
             let inserted = try sampleTable.add(rows, at: index, appCode: appCode, sequence: sequence + 1, now: now)
             if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
-                // The hash rules out most differences; the encodings settle equality.
-                var same = existing.hash == content.hash
-                if same {
-                    let stored = try SampleContent(existing.sample, sourceAppID: existing.sample.sourceAppID)
-                    same = stored.encoding == content.encoding
-                }
-                guard same else {
+                let stored = try SampleContent(existing, sourceAppID: existing.sourceAppID)
+                guard stored.encoding == content.encoding else {
                     throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
                 }
                 unchanged += 1
@@ -181,7 +176,7 @@ extension BrokerStore {
     /// tombstone; one "delete" access-log row is written per type deleted from.
     public func deleteSamples(uuids: [String], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
         guard !uuids.isEmpty else { return [] }
-        return try database.transaction { () throws(BrokerError) -> [DeletedSample] in
+        return try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
             var found: [(sequence: Int64, sample: DeletedSample)] = []
             var seen = Set<String>()
             for (index, uuid) in uuids.enumerated() where seen.insert(uuid).inserted {
@@ -194,18 +189,18 @@ extension BrokerStore {
                 found.append(location)
             }
             return try remove(found, appID: appID, now: now)
-        }
+        } }
     }
 
     /// Deletes the samples of `appID` of `type` matching `predicate` (predicateForSamples semantics) in one transaction.
     ///
     /// Other apps' samples are never touched. Tombstones and the access log as for deletes by uuid.
     public func deleteSamples(type: ObjectType, predicate: SamplePredicate, appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
-        try database.transaction { () throws(BrokerError) -> [DeletedSample] in
+        try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
             guard let bounds = SampleBounds(predicate, maxDurationMicros: try spanTable.maxDuration(type)) else { return [] }
             let found = try sampleTable.locateOwn(appID: appID, type: type, bounds: bounds)
             return try remove(found, appID: appID, now: now)
-        }
+        } }
     }
 
     /// One page of a clamped query, keyset-paginated on (sort date, seq) in the requested direction.
@@ -286,11 +281,11 @@ extension BrokerStore {
     /// Deletes tombstones of deletions before `before` (µs) and remembers the highest pruned seq; returns how many.
     @discardableResult
     public func pruneTombstones(deletedBefore before: Int64) throws(BrokerError) -> Int {
-        try database.transaction { () throws(BrokerError) -> Int in
+        try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> Int in
             let pruned = try tombstoneTable.prune(deletedBefore: before)
             if let highest = pruned.highest { try sequenceTable.notePruned(through: highest) }
             return pruned.count
-        }
+        } }
     }
 
     /// The highest sequence number whose tombstone was pruned (0 when none was): an anchor below it may miss deletions.

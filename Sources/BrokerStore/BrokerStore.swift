@@ -40,6 +40,8 @@ public final class BrokerStore: @unchecked Sendable {
     private let durability: Durability
     /// The background checkpoint thread, once started.
     private var checkpointer: Checkpointer?
+    /// The cap `limitPageCount` set, if any.
+    private var pageLimit: Int?
 
     /// Prepares `dataDirectory` (0700, files 0600), opens its database and applies pending migrations.
     ///
@@ -115,8 +117,28 @@ public final class BrokerStore: @unchecked Sendable {
     }
 
     /// Caps the database file at `pages` pages (SQLite `max_page_count`); writes past it fail as a full disk would.
+    ///
+    /// Deletes may go a reserve above the cap (`reclaiming(_:)`): they are how an app frees room.
     public func limitPageCount(_ pages: Int) throws(BrokerError) {
-        try database.execute("PRAGMA max_page_count = \(max(1, pages))")
+        let pages = max(1, pages)
+        try database.execute("PRAGMA max_page_count = \(pages)")
+        pageLimit = pages
+    }
+
+    /// The pages a delete may use above the cap: an eighth of it, at least 16.
+    static func deleteReservePages(_ pageLimit: Int) -> Int { max(16, pageLimit / 8) }
+
+    /// Runs `body`, a delete, with the page cap raised by `deleteReservePages`.
+    ///
+    /// A delete writes its tombstones before the pages it empties come free, so at the cap even a
+    /// delete of a few hundred samples would fail, and an app could never make room again. The
+    /// cap is put back afterwards (SQLite keeps it at the file's size if the file grew past it),
+    /// so the file never grows more than the reserve above the cap.
+    func reclaiming<T>(_ body: () throws(BrokerError) -> T) throws(BrokerError) -> T {
+        guard let pageLimit else { return try body() }
+        try database.execute("PRAGMA max_page_count = \(pageLimit + Self.deleteReservePages(pageLimit))")
+        defer { try? database.execute("PRAGMA max_page_count = \(pageLimit)") } // lowering a cap does not fail
+        return try body()
     }
 
     /// The metadata blob stored under `key`, or nil.

@@ -59,7 +59,7 @@ public final class Database: @unchecked Sendable {
         close()
     }
 
-    /// Sets WAL journaling, the durability level and foreign keys.
+    /// Sets WAL journaling, the durability level and foreign keys, and registers `stored_uuid`.
     private func configure(_ durability: Durability, cacheKiB: Int) throws(BrokerError) {
         let mode = try withTemporaryStatement("PRAGMA journal_mode=WAL") { statement throws(BrokerError) in
             try statement.step() ? statement.string(at: 0).lowercased() : ""
@@ -74,10 +74,11 @@ public final class Database: @unchecked Sendable {
         try execute("PRAGMA cache_size=-\(max(0, cacheKiB))")
         try execute("PRAGMA mmap_size=0")
         try execute("PRAGMA temp_store=MEMORY")
+        try registerStoredUUIDFunction()
     }
 
     /// The live connection, or an error once closed.
-    private func live() throws(BrokerError) -> OpaquePointer {
+    func live() throws(BrokerError) -> OpaquePointer {
         guard let handle else { throw .internal("database \(path) is closed") }
         return handle
     }

@@ -49,7 +49,7 @@ final class SampleTable {
     static let rowsPerChunk = 50
 
     /// The values each inserted row binds.
-    static let insertColumnCount = 17
+    static let insertColumnCount = 16
 
     /// `INSERT … VALUES (…), (…), … ON CONFLICT (uuid) DO NOTHING` for `rows` rows; a uuid already
     /// stored inserts nothing (the caller then compares contents): no SELECT per new row.
@@ -57,7 +57,7 @@ final class SampleTable {
         let row = "(" + Array(repeating: "?", count: insertColumnCount).joined(separator: ", ") + ")"
         return """
             INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
-                                 duration_us, energy_kcal, distance_m, metadata, app, created_us, content_hash)
+                                 duration_us, energy_kcal, distance_m, metadata, app, created_us)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             ON CONFLICT (uuid) DO NOTHING
             """
@@ -151,7 +151,7 @@ final class SampleTable {
         apps = try NameCodeTable(database: database, table: "app_codes", column: "app_id")
         insert = try database.prepare(Self.insertSQL(rows: 1))
         insertChunk = try database.prepare(Self.insertSQL(rows: Self.rowsPerChunk))
-        selectByUUID = try database.prepare("SELECT \(Self.columns), content_hash FROM samples WHERE uuid = ?1")
+        selectByUUID = try database.prepare("SELECT \(Self.columns) FROM samples WHERE uuid = ?1")
         locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE uuid = ?1")
         selectOwnMatching = try database.prepare("""
             SELECT \(Self.locationColumns) FROM samples
@@ -227,7 +227,7 @@ final class SampleTable {
     private static func bind(_ rows: NewRows, at index: Int, appCode: Int64, sequence: Int64, now: Int64, to statement: Statement, from first: Int32) throws(BrokerError) {
         let content = rows.contents[index]
         try statement.bind(sequence, at: first)
-        try statement.bind(rows.samples[index].uuid, at: first + 1)
+        try statement.bind(storedUUID: rows.samples[index].uuid, at: first + 1)
         try statement.bind(rows.typeCodes[index], at: first + 2)
         try statement.bind(content.startMicros, at: first + 3)
         try statement.bind(content.endMicros, at: first + 4)
@@ -242,22 +242,21 @@ final class SampleTable {
         try statement.bind(content.metadata == MetadataText.empty ? nil : content.metadata, at: first + 13)
         try statement.bind(appCode, at: first + 14)
         try statement.bind(now, at: first + 15)
-        try content.withHashBytes { (hash) throws(BrokerError) in try statement.bind(bytes: hash, at: first + 16) }
     }
 
-    /// The stored sample with `uuid` and its content hash, or nil.
-    func sample(uuid: String) throws(BrokerError) -> (sample: Sample, hash: [UInt8])? {
+    /// The stored sample with `uuid`, or nil.
+    func sample(uuid: String) throws(BrokerError) -> Sample? {
         try selectByUUID.run { statement throws(BrokerError) in
-            try statement.bind(uuid, at: 1)
+            try statement.bind(storedUUID: uuid, at: 1)
             guard try statement.step() else { return nil }
-            return (try decode(statement).sample, statement.blob(at: 16))
+            return try decode(statement).sample
         }
     }
 
     /// Where the sample with `uuid` is (seq, type, dates, source), or nil.
     func locate(uuid: String) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample)? {
         try locateByUUID.run { statement throws(BrokerError) in
-            try statement.bind(uuid, at: 1)
+            try statement.bind(storedUUID: uuid, at: 1)
             return try statement.step() ? try decodeLocation(statement) : nil
         }
     }
@@ -496,7 +495,7 @@ final class SampleTable {
 
     /// Reads the current row (in `columns` order) as its seq and sample.
     func decode(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: Sample) {
-        let uuid = row.string(at: 1)
+        let uuid = row.storedUUID(at: 1)
         let value: SampleValue
         switch row.int64(at: 5) {
         case SampleContent.quantityKind:
@@ -521,7 +520,7 @@ final class SampleTable {
 
     /// Reads the current row (in `quantityColumns` order) as a sample of the quantity type `type`; its seq (column 0) is left to the caller.
     func decodeQuantity(_ row: Statement, type: ObjectType) throws(BrokerError) -> Sample {
-        let uuid = row.string(at: 1)
+        let uuid = row.storedUUID(at: 1)
         let kind = row.int64(at: 4)
         guard kind == SampleContent.quantityKind else {
             throw .internal("sample \"\(uuid)\" of quantity type \(type.identifier) has the stored value kind \(kind)")
@@ -536,7 +535,7 @@ final class SampleTable {
     /// Reads the current row (in `locationColumns` order).
     private func decodeLocation(_ row: Statement) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample) {
         (row.int64(at: 0), DeletedSample(
-            uuid: row.string(at: 1), type: try objectType(code: row.int64(at: 2)),
+            uuid: row.storedUUID(at: 1), type: try objectType(code: row.int64(at: 2)),
             startMicros: row.int64(at: 3), endMicros: row.int64(at: 4), sourceAppID: try apps.name(of: row.int64(at: 5))))
     }
 }

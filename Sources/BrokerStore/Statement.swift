@@ -9,7 +9,7 @@ import CSQLite
 /// from 1, columns from 0.
 public final class Statement {
     /// The `sqlite3_stmt`, or nil once finalized.
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
 
     /// SQLite's stand-in for `SQLITE_TRANSIENT`: SQLite copies bound text and blobs.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

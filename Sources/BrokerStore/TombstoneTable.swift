@@ -40,7 +40,7 @@ final class TombstoneTable {
         }
         try insert.run { statement throws(BrokerError) in
             try statement.bind(sequence, at: 1)
-            try statement.bind(sample.uuid, at: 2)
+            try statement.bind(storedUUID: sample.uuid, at: 2)
             try statement.bind(typeCode, at: 3)
             try statement.bind(sample.startMicros, at: 4)
             try statement.bind(sample.endMicros, at: 5)
@@ -62,7 +62,7 @@ final class TombstoneTable {
             try statement.bind(Int64(limit), at: 10)
             var rows: [(sequence: Int64, uuid: String)] = []
             while try statement.step() {
-                rows.append((statement.int64(at: 0), statement.string(at: 1)))
+                rows.append((statement.int64(at: 0), statement.storedUUID(at: 1)))
             }
             return rows
         }
