@@ -40,23 +40,38 @@ enum StoredUUID {
     }
 
     /// The canonical text of the UUID whose 16 bytes are `bytes` (exactly 16).
+    ///
+    /// A query formats one per row it returns, so this writes the digits straight from the two words.
     static func text(bytes: UnsafeRawBufferPointer) -> String {
         precondition(bytes.count == 16, "a stored UUID is 16 bytes")
-        let hex: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 36) { out in
-            hex.withUTF8Buffer { digits in
-                var position = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    out[position] = digits[Int(byte >> 4)]
-                    out[position + 1] = digits[Int(byte & 0x0f)]
-                    position += 2
-                }
-            }
+        let high = UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
+        let low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            guard let out = buffer.baseAddress else { return 0 }
+            // 8-4-4-4-12: the high word is the first three groups, the low word the last two.
+            writeHex(high >> 32, digits: 8, to: out)
+            out[8] = UInt8(ascii: "-")
+            writeHex(high >> 16, digits: 4, to: out + 9)
+            out[13] = UInt8(ascii: "-")
+            writeHex(high, digits: 4, to: out + 14)
+            out[18] = UInt8(ascii: "-")
+            writeHex(low >> 48, digits: 4, to: out + 19)
+            out[23] = UInt8(ascii: "-")
+            writeHex(low, digits: 12, to: out + 24)
             return 36
+        }
+    }
+
+    /// Writes the low `digits` hex digits of `value`, most significant first, lowercase.
+    @inline(__always)
+    private static func writeHex(_ value: UInt64, digits: Int, to out: UnsafeMutablePointer<UInt8>) {
+        var value = value
+        var index = digits
+        while index > 0 {
+            index -= 1
+            let nibble = UInt8(truncatingIfNeeded: value & 0x0f)
+            out[index] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &- 10 &+ nibble
+            value >>= 4
         }
     }
 
