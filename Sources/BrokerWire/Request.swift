@@ -3,7 +3,7 @@ import BrokerCore
 /// A call's method and arguments (the `Call.request` oneof of the .proto).
 public enum Request: Sendable, Hashable {
     /// Opens an app session; must be the first call on the app socket.
-    case hello(HelloRequest)
+    indirect case hello(HelloRequest)
     /// Liveness: answers after an optional delay.
     case ping(PingRequest)
     /// Streams ping items under flow control.
@@ -23,17 +23,17 @@ public enum Request: Sendable, Hashable {
     /// Saves a batch of samples, all or nothing.
     case save([Sample])
     /// Deletes the app's own samples by uuid, or of a type matching a predicate.
-    case delete(uuids: [String], type: ObjectType?, predicate: SamplePredicate?)
+    indirect case delete(uuids: [String], type: ObjectType?, predicate: SamplePredicate?)
     /// Streams clamped samples in pages.
-    case query(SampleQuery)
+    indirect case query(SampleQuery)
     /// Streams changes since an anchor.
-    case anchoredQuery(AnchoredQuery)
+    indirect case anchoredQuery(AnchoredQuery)
     /// Computes statistics.
-    case statistics(StatisticsQuery)
+    indirect case statistics(StatisticsQuery)
     /// Streams change notifications for readable types.
     case observe([ObjectType])
     /// Admin: registers an app and returns its token once.
-    case adminAddApp(AppRegistration)
+    indirect case adminAddApp(AppRegistration)
     /// Admin: lists registered apps.
     case adminListApps
     /// Admin: removes an app and closes its connections; its samples go too when `deleteData`.
@@ -55,13 +55,13 @@ public enum Request: Sendable, Hashable {
     /// Admin: every app that ever asked.
     case adminListSources
     /// Admin: sets or clears a characteristic of the person.
-    case adminSetCharacteristic(CharacteristicValue)
+    indirect case adminSetCharacteristic(CharacteristicValue)
     /// Admin: why an app sees what it sees for a type.
-    case adminExplain(appID: String, type: ObjectType)
+    indirect case adminExplain(appID: String, type: ObjectType)
     /// Admin: imports samples as a given source app.
     case adminImport(appID: String, samples: [Sample])
     /// Admin: streams every sample (of a type, of an app).
-    case adminExport(type: ObjectType?, appID: String?)
+    indirect case adminExport(type: ObjectType?, appID: String?)
     /// Admin: the access log (of an app), newest first.
     case adminAccessLog(appID: String?, limit: UInt32)
     /// A request case this build does not know (a newer client); answered UNIMPLEMENTED.

@@ -5,7 +5,7 @@ public enum Response: Sendable, Hashable {
     /// One item of a server stream.
     case streamItem(StreamItem)
     /// The session is open.
-    case hello(HelloResponse)
+    indirect case hello(HelloResponse)
     /// A ping's answer.
     case ping(PingResponse)
     /// The authorization request was handled (also when everything was denied).
@@ -27,15 +27,15 @@ public enum Response: Sendable, Hashable {
     /// Statistics.
     case statistics(StatisticsResult)
     /// The new app and its token (shown once).
-    case adminAddApp(AppCredentials)
+    indirect case adminAddApp(AppCredentials)
     /// Every registered app.
     case adminListApps([AppInfo])
     /// The app is gone; how many of its connections were closed.
     case adminRemoveApp(connectionsClosed: UInt32)
     /// The app with its new token (shown once).
-    case adminRotateToken(AppCredentials)
+    indirect case adminRotateToken(AppCredentials)
     /// Broker status.
-    case adminBrokerInfo(BrokerInfo)
+    indirect case adminBrokerInfo(BrokerInfo)
     /// The answer was recorded.
     case adminAnswerPrompt
     /// The prompt was cancelled.
@@ -49,7 +49,7 @@ public enum Response: Sendable, Hashable {
     /// The characteristic was set.
     case adminSetCharacteristic
     /// Why an app sees what it sees.
-    case adminExplain(Explanation)
+    indirect case adminExplain(Explanation)
     /// How many imported samples were stored and how many were already there.
     case adminImport(saved: UInt32, unchanged: UInt32)
     /// Access log entries, newest first.
@@ -61,7 +61,7 @@ public enum StreamItem: Sendable, Hashable {
     /// An item of PingStream.
     case ping(PingResponse)
     /// An item of AdminWatchPrompts.
-    case promptEvent(PromptEvent)
+    indirect case promptEvent(PromptEvent)
     /// A page of Query or AdminExport.
     case samples([Sample])
     /// A page of AnchoredQuery.

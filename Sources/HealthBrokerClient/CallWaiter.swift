@@ -1,7 +1,11 @@
 /// Who is waiting for a call's next event: a suspended task, or a completion callback.
 enum CallWaiter: Sendable {
-    /// A task suspended in `withCheckedContinuation`.
-    case task(CheckedContinuation<CallEvent, Never>)
+    /// A task suspended in `withUnsafeContinuation`.
+    ///
+    /// Unsafe rather than checked: `CallTable` hands every waiter exactly one event (a delivery
+    /// removes the waiter; its tests cover each path), and a checked continuation costs an
+    /// allocation and two atomic operations on every call.
+    case task(UnsafeContinuation<CallEvent, Never>)
     /// A callback; it runs on the thread that delivers (the loop thread), so it must not block.
     case callback(@Sendable (CallEvent) -> Void)
 

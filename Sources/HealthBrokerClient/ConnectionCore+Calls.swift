@@ -15,7 +15,7 @@ extension ConnectionCore {
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
     func awaitUnary(_ id: UInt64) async -> CallEvent {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<CallEvent, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
                 if let ready = table.withLock({ $0.attach(id, waiter: .task(continuation)) }) {
                     continuation.resume(returning: ready)
                 }
@@ -44,7 +44,7 @@ extension ConnectionCore {
         }
         if let ready = table.withLock({ $0.nextStreamEvent(id, waiter: nil) }) { return ready }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<CallEvent, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
                 if let ready = table.withLock({ $0.nextStreamEvent(id, waiter: .task(continuation)) }) {
                     continuation.resume(returning: ready)
                 }

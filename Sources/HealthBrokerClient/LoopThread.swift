@@ -146,8 +146,10 @@ final class LoopThread: @unchecked Sendable {
     private func runJobs() {
         let holder: ClientLoop? = shared.withLock { shared in
             swap(&running, &shared.jobs)
-            cores.append(contentsOf: shared.arriving)
-            shared.arriving.removeAll()
+            if !shared.arriving.isEmpty {
+                cores.append(contentsOf: shared.arriving)
+                shared.arriving.removeAll()
+            }
             let holder = shared.holder
             shared.holder = nil
             return holder
