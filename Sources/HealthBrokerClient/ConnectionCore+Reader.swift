@@ -7,12 +7,13 @@ import BrokerWire
 /// A connection's read-side state, used only on its loop's thread.
 ///
 /// Confinement: only `ConnectionCore`'s loop-thread methods (`readReady`, `expireDeadlines`) touch
-/// it, so the `@unchecked Sendable` is sound.
+/// it, so the `@unchecked Sendable` is sound. For the same reason its properties opt out of Swift's
+/// run-time exclusivity checks, which every read of the socket would otherwise pay several times.
 final class ReaderState: @unchecked Sendable {
-    var decoder = FrameDecoder(maxFrameBytes: ConnectionCore.maxIncomingFrameBytes)
-    var scratch = [UInt8](repeating: 0, count: ConnectionCore.readChunkBytes)
-    var frames: [ServerFrame] = []
-    var deliveries: [CallTable<CallWaiter>.Delivery] = []
+    @exclusivity(unchecked) var decoder = FrameDecoder(maxFrameBytes: ConnectionCore.maxIncomingFrameBytes)
+    @exclusivity(unchecked) var scratch = [UInt8](repeating: 0, count: ConnectionCore.readChunkBytes)
+    @exclusivity(unchecked) var frames: [ServerFrame] = []
+    @exclusivity(unchecked) var deliveries: [CallTable<CallWaiter>.Delivery] = []
 }
 
 extension ConnectionCore {

@@ -40,9 +40,10 @@ final class LoopThread: @unchecked Sendable {
     private let wakeReadFD: Int32
     private let wakeWriteFD: Int32
 
-    private var cores: [ConnectionCore] = []
-    private var pollSet: [pollfd] = []
-    private var running: [UnownedJob] = []
+    // Loop-thread state (see Confinement), so no run-time exclusivity checks on each pass.
+    @exclusivity(unchecked) private var cores: [ConnectionCore] = []
+    @exclusivity(unchecked) private var pollSet: [pollfd] = []
+    @exclusivity(unchecked) private var running: [UnownedJob] = []
 
     /// Creates the wake pipe; `start` runs the thread.
     init() throws(BrokerError) {
