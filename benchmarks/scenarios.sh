@@ -69,6 +69,10 @@ bin="$scratch/release"
 
 work="$(mktemp -d /tmp/hb-scen.XXXXXX)"
 [ -n "$out" ] || out="$work/results"
+# The report reads every JSON file in the folder: refuse one that holds an earlier run's results.
+if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+  say "--out $out is not empty; give a new or empty folder (the report would mix in its files)"; exit 2
+fi
 mkdir -p "$out"
 daemon_pid=""
 
