@@ -223,7 +223,7 @@ extension BrokerStore {
         let more = rows.count > allowed
         if more { rows.keepFirst(allowed) }
         let limitReached = request.limit.map { $0 <= allowed } ?? false
-        guard more, !limitReached, let last = rows.samples.last, let sequence = rows.sequences.last else {
+        guard more, !limitReached, let last = rows.samples.last, let sequence = rows.sequences.last ?? nil else {
             return SamplePageResult(samples: rows.samples, next: nil)
         }
         let sortValue = request.sort.key == .startDate ? last.startMicros : last.endMicros

@@ -158,6 +158,13 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// Column `index` (from 0) as text, or nil when it is NULL (one call into SQLite, not two).
+    public func optionalString(at index: Int32) -> String? {
+        guard let text = sqlite3_column_text(handle, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
     /// Column `index` (from 0) as bytes; NULL and the empty blob both read as `[]`.
     public func blob(at index: Int32) -> [UInt8] {
         guard let bytes = sqlite3_column_blob(handle, index) else { return [] }
