@@ -45,7 +45,7 @@ final class SampleTable {
         let typeCodes: [Int64]
     }
 
-    /// Rows per multi-row INSERT: 50 × 17 parameters, far under SQLite's limit of 32,766.
+    /// Rows per multi-row INSERT: 50 × 16 parameters, far under SQLite's limit of 32,766.
     static let rowsPerChunk = 50
 
     /// The values each inserted row binds.
