@@ -8,7 +8,8 @@ extension BrokerConnection {
     /// with UNAVAILABLE; a call without one fails at once with the error the link went down with.
     /// Task cancellation while waiting is CANCELLED. Once the link has ended, its error.
     func liveCore(timeout: Duration?) async throws(BrokerError) -> (ConnectionCore, Duration?) {
-        let started = ContinuousClock.now
+        // Read the clock only if the call has to wait for a link (the usual call does not).
+        var started: ContinuousClock.Instant?
         while true {
             switch link.withLock({ $0.route(mayWait: timeout != nil) }) {
             case .use(let core):
@@ -18,8 +19,10 @@ extension BrokerConnection {
                 throw error
             case .wait(let id):
                 let budget = timeout ?? .zero  // only calls with a timeout wait
-                let core = try await awaitLink(id, timeout: budget - (ContinuousClock.now - started)).get()
-                let left = budget - (ContinuousClock.now - started)
+                let since = started ?? ContinuousClock.now
+                started = since
+                let core = try await awaitLink(id, timeout: budget - (ContinuousClock.now - since)).get()
+                let left = budget - (ContinuousClock.now - since)
                 guard left > .zero else { throw notBackInTime() }
                 return (core, left)
             }
