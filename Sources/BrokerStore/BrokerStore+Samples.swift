@@ -125,7 +125,8 @@ extension BrokerStore {
             let inserted = try sampleTable.add(rows, at: index, appCode: appCode, sequence: sequence + 1, now: now)
             if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
                 let stored = try SampleContent(existing, sourceAppID: existing.sourceAppID)
-                guard stored.encoding == content.encoding else {
+                let storedEncoding = stored.encoding(of: existing, sourceAppID: existing.sourceAppID)
+                guard storedEncoding == content.encoding(of: sample, sourceAppID: sourceAppID) else {
                     throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
                 }
                 unchanged += 1
@@ -219,7 +220,8 @@ extension BrokerStore {
         guard let bounds = SampleBounds(request.predicate, maxDurationMicros: span) else { return empty }
         var rows = try sampleTable.page(
             type: request.type, bounds: bounds, scope: scope, sort: request.sort, after: request.after,
-            limit: allowed == .max ? allowed : allowed + 1, maxDurationMicros: span)
+            limit: allowed == .max ? allowed : allowed + 1, cursorRow: allowed == .max ? nil : allowed - 1,
+            maxDurationMicros: span)
         let more = rows.count > allowed
         if more { rows.keepFirst(allowed) }
         let limitReached = request.limit.map { $0 <= allowed } ?? false

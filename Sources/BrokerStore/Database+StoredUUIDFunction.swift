@@ -25,6 +25,6 @@ private func storedUUIDFunction(_ context: OpaquePointer?, _ count: Int32, _ arg
     let utf8 = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
     guard let words = StoredUUID.words(utf8: utf8) else { return sqlite3_result_value(context, value) }
     StoredUUID.withBytes(of: words) { bytes in
-        sqlite3_result_blob(context, bytes.baseAddress, 16, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        sqlite3_result_blob(context, bytes.baseAddress, 16, Statement.transient)
     }
 }

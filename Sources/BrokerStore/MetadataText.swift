@@ -2,9 +2,9 @@ import BrokerCore
 
 /// The stored form of sample metadata: a JSON object of strings with keys sorted by UTF-8 bytes.
 ///
-/// Deterministic (the same map always encodes to the same text, which the content hash relies on)
-/// and lossless for any Swift string: `"`, `\` and control characters are escaped, everything else
-/// is copied as UTF-8.
+/// Deterministic (the same map always encodes to the same text, which comparing a stored sample
+/// with a resaved one relies on) and lossless for any Swift string: `"`, `\` and control characters
+/// are escaped, everything else is copied as UTF-8.
 enum MetadataText {
     /// The text of the empty map.
     static let empty = "{}"

@@ -1,6 +1,6 @@
 import BrokerCore
 
-/// A sample's canonical content as stored: its value columns, metadata text and canonical encoding.
+/// A sample's canonical content as stored: its value columns and metadata text, and with the sample its canonical encoding.
 ///
 /// Two samples have the same content exactly when their encodings are byte-for-byte equal: the
 /// same type, dates, value (quantities by bit pattern, −0 read as 0; strings by UTF-8 bytes),
@@ -24,11 +24,6 @@ struct SampleContent {
     let distanceMeters: Double?
     /// The metadata as stored (`MetadataText`).
     let metadata: String
-    /// The type's identifier, the dates and the source app: the rest of what the encoding covers.
-    let typeIdentifier: String
-    let startMicros: Int64
-    let endMicros: Int64
-    let sourceAppID: String
 
     /// Value kinds as stored.
     static let quantityKind: Int64 = 1
@@ -74,20 +69,18 @@ struct SampleContent {
         self.energyKcal = energy
         self.distanceMeters = distance
         metadata = MetadataText.encode(sample.metadata)
-        typeIdentifier = sample.type.identifier
-        startMicros = sample.startMicros
-        endMicros = sample.endMicros
-        self.sourceAppID = sourceAppID
     }
 
-    /// The canonical encoding: type, dates, kind, the kind's value fields, metadata and source app,
-    /// each length-prefixed or fixed-width little-endian.
-    var encoding: [UInt8] {
+    /// The canonical encoding of this content as `sample`'s (the one it was made from) saved by
+    /// `sourceAppID`: type, dates, kind, the kind's value fields, metadata and source app, each
+    /// length-prefixed or fixed-width little-endian. Built only when a save meets a stored uuid.
+    func encoding(of sample: Sample, sourceAppID: String) -> [UInt8] {
+        let typeIdentifier = sample.type.identifier
         var writer = Encoder()
         writer.bytes.reserveCapacity(96 + typeIdentifier.utf8.count + metadata.utf8.count + sourceAppID.utf8.count)
         writer.append(typeIdentifier)
-        writer.append(startMicros)
-        writer.append(endMicros)
+        writer.append(sample.startMicros)
+        writer.append(sample.endMicros)
         writer.append(kind)
         switch kind {
         case Self.quantityKind:

@@ -231,8 +231,8 @@ final class SampleTable {
         try statement.bind(sequence, at: first)
         try statement.bind(storedUUID: rows.samples[index].uuid, at: first + 1)
         try statement.bind(rows.typeCodes[index], at: first + 2)
-        try statement.bind(content.startMicros, at: first + 3)
-        try statement.bind(content.endMicros, at: first + 4)
+        try statement.bind(rows.samples[index].startMicros, at: first + 3)
+        try statement.bind(rows.samples[index].endMicros, at: first + 4)
         try statement.bind(content.kind, at: first + 5)
         try statement.bind(content.quantity, at: first + 6)
         try statement.bind(content.unit, at: first + 7)
@@ -294,7 +294,10 @@ final class SampleTable {
     /// costs what it returns, not the whole predicate range; an own-samples-only scope reads only the
     /// second, and an app that never saved has none. Order is (sort date, seq), both in the sort's
     /// direction; the rows carry their seqs for the next cursor.
-    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int, maxDurationMicros: Int64) throws(BrokerError) -> PageRows {
+    ///
+    /// `cursorRow` is the index of the row a next cursor would start after: that row's seq is read
+    /// even where the others' are not.
+    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int, cursorRow: Int?, maxDurationMicros: Int64) throws(BrokerError) -> PageRows {
         var bounds = bounds
         if let cursor {
             switch (sort.key, sort.descending) {
@@ -309,11 +312,11 @@ final class SampleTable {
         let ownCode = try scope.appID.flatMap { (appID) throws(BrokerError) in try apps.code(of: appID) }
         let quantities = TypeCatalogue.descriptor(for: type)?.kind == .quantity
         // Merging the visible range with the app's own samples compares seqs on every row; a single
-        // range needs only the seq of the row a next cursor would start after.
+        // range needs only the cursor row's.
         let merges = (scope.fromMicros ?? .min) > .min && ownCode != nil
         let read = PageRead(
             type: type, typeCode: typeCode, sort: sort, cursor: cursor, limit: limit, quantities: quantities,
-            everySequence: merges)
+            everySequence: merges, cursorRow: cursorRow)
         guard let floor = scope.fromMicros else {
             guard let ownCode else { return PageRows() }
             return try ownPage(read, appCode: ownCode, bounds: bounds)
@@ -353,13 +356,14 @@ final class SampleTable {
         let limit: Int
         /// Whether the type is a quantity type (the lean statements and decoder apply).
         let quantities: Bool
-        /// Whether every row's seq is read (for `merge`); otherwise only row `limit − 2`'s, the last
-        /// row of a page that `samplePage` (which asks for one row more than it keeps) ends with.
-        /// Reading a column costs SQLite an API call per row: about 3 ms of a 129,600-sample read.
+        /// Whether every row's seq is read (for `merge`); otherwise only `cursorRow`'s. Reading a
+        /// column costs SQLite an API call per row: about 3 ms of a 129,600-sample read.
         let everySequence: Bool
+        /// The row a next cursor would start after (nil: none).
+        let cursorRow: Int?
 
         /// Whether the row at `index` needs its seq.
-        func needsSequence(at index: Int) -> Bool { everySequence || index == limit - 2 }
+        func needsSequence(at index: Int) -> Bool { everySequence || index == cursorRow }
     }
 
     /// A page through the sort date's index: every sample within `bounds` (already cut to what the scope shows).

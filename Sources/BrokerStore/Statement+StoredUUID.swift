@@ -13,12 +13,7 @@ extension Statement {
         guard sqlite3_column_type(handle, index) == SQLITE_BLOB else { return string(at: index) }
         let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, index), count: Int(sqlite3_column_bytes(handle, index)))
         // The store writes no blob uuid of another length; should one appear, it reads as its hex digits.
-        guard bytes.count == 16 else { return bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+        guard bytes.count == 16 else { return bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
         return StoredUUID.text(bytes: bytes)
     }
-}
-
-private extension String {
-    /// The string with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -12,7 +12,7 @@ public final class Statement {
     private(set) var handle: OpaquePointer?
 
     /// SQLite's stand-in for `SQLITE_TRANSIENT`: SQLite copies bound text and blobs.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// Wraps a freshly prepared statement; the owning `Database` finalizes it.
     init(handle: OpaquePointer) {
@@ -83,23 +83,19 @@ public final class Statement {
     public func bind(_ value: [UInt8]?, at index: Int32) throws(BrokerError) {
         let handle = try live()
         guard let value else { return try bindNull(at: index) }
-        // A nil pointer would bind NULL, and an empty array may have no storage: bind a zero-length blob.
-        guard !value.isEmpty else {
-            return try check(sqlite3_bind_zeroblob(handle, index, 0), "cannot bind parameter \(index)")
-        }
-        let code = value.withUnsafeBytes { bytes in
-            sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), Self.transient)
-        }
-        try check(code, "cannot bind parameter \(index)")
+        try check(value.withUnsafeBytes { Self.bindBlob(handle, index, $0) }, "cannot bind parameter \(index)")
     }
 
     /// Binds `bytes` as a blob to parameter `index` (from 1); SQLite copies them.
     func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws(BrokerError) {
-        let handle = try live()
-        guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            return try check(sqlite3_bind_zeroblob(handle, index, 0), "cannot bind parameter \(index)")
-        }
-        try check(sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), Self.transient), "cannot bind parameter \(index)")
+        try check(Self.bindBlob(try live(), index, bytes), "cannot bind parameter \(index)")
+    }
+
+    /// `sqlite3_bind_blob64` of `bytes` (copied). A nil base would bind NULL, and empty storage may
+    /// have none: no bytes bind a zero-length blob.
+    private static func bindBlob(_ handle: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+        return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), transient)
     }
 
     /// Binds NULL to parameter `index` (from 1).

@@ -134,24 +134,24 @@ extension WireCodec {
     ///
     /// The number is what protobuf-c stores: the varint's low 32 bits.
     private static func directEnumResponse(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        var reader = DirectReader(bytes)
-        var value: Int32?
-        while !reader.isAtEnd {
-            guard reader.byte() == 0x08, value == nil, let raw = reader.varint() else { return nil }
-            value = Int32(truncatingIfNeeded: raw)
-        }
-        return value ?? 0
+        directOnlyVarint(bytes).map { Int32(truncatingIfNeeded: $0) }
     }
 
     /// EarliestPermittedSampleDateResponse: date_us (1, int64); absent reads as 0.
     private static func directEarliestPermittedSampleDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        directOnlyVarint(bytes).map { Int64(bitPattern: $0) }
+    }
+
+    /// A message whose only field is varint field 1: its raw value, 0 when absent, nil when the
+    /// bytes hold anything else (or the field twice).
+    private static func directOnlyVarint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var reader = DirectReader(bytes)
-        var date: Int64?
+        var value: UInt64?
         while !reader.isAtEnd {
-            guard reader.byte() == 0x08, date == nil, let raw = reader.varint() else { return nil }
-            date = Int64(bitPattern: raw)
+            guard reader.byte() == 0x08, value == nil, let raw = reader.varint() else { return nil }
+            value = raw
         }
-        return date ?? 0
+        return value ?? 0
     }
 
     /// EarliestAuthorizedSampleDateResponse: dates (1, repeated TypeDate).
