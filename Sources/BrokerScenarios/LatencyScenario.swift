@@ -16,6 +16,8 @@ struct LatencyScenario {
     let warmupCalls: Int
     /// The ping payload's size in bytes.
     let payloadBytes: Int
+    /// What to measure, in this order.
+    let operations: [Operation]
     /// Progress notes.
     let log: @Sendable (String) -> Void
 
@@ -56,16 +58,20 @@ struct LatencyScenario {
         let store = try await HealthStore.connect(socketPath: socketPath, appID: "scenarios.latency", appToken: token)
         defer { store.close() }
         let payload = [UInt8](repeating: 0x5A, count: payloadBytes)
-        let ping = try await measure("ping") { _ = try await store.ping(payload: payload) }
-        let easd = try await measure("easd") { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) }
-        // The same calls from a task that prefers the store's own executor (its connection thread).
-        let onLoop = try await withTaskExecutorPreference(store.executor) {
-            [
-                try await measure("ping on store.executor") { _ = try await store.ping(payload: payload) },
-                try await measure("easd on store.executor") { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) },
-            ]
+        var figures: [Figures] = []
+        for operation in operations {
+            let call: () async throws -> Void = switch operation {
+            case .ping, .pingOnExecutor: { _ = try await store.ping(payload: payload) }
+            case .easd, .easdOnExecutor: { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) }
+            }
+            if operation.onExecutor {
+                // From a task that prefers the store's own executor (its connection thread).
+                figures.append(try await withTaskExecutorPreference(store.executor) { try await measure(operation.label, call) })
+            } else {
+                figures.append(try await measure(operation.label, call))
+            }
         }
-        return Result(operations: [ping, easd] + onLoop)
+        return Result(operations: figures)
     }
 
     /// Runs `call` `warmupCalls` times, then `calls` times one after another, timing each.

@@ -46,7 +46,8 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
             socketPath: socket, adminSocketPath: adminSocket, brokerPID: pid,
             calls: try command.int("calls", in: 1...10_000_000) ?? 20_000,
             warmupCalls: try command.int("warmup-calls", in: 0...10_000_000) ?? 2_000,
-            payloadBytes: try command.int("payload-bytes", in: 0...65_536) ?? 32, log: log)
+            payloadBytes: try command.int("payload-bytes", in: 0...65_536) ?? 32,
+            operations: try LatencyScenario.Operation.list(command.string("operations")), log: log)
         let result = try await scenario.run()
         print(ResultLine.latency(result))
         json = try ResultLine.encode(result)
