@@ -57,12 +57,15 @@ struct LatencyScenario {
             .prepare("scenarios.latency", grant: .readLimited(fromMicros: 1_700_000_000_000_000))
         let store = try await HealthStore.connect(socketPath: socketPath, appID: "scenarios.latency", appToken: token)
         defer { store.close() }
+        // Arguments are made once, outside the timed calls, as an app would hold them (the
+        // reference's example keeps its `Set` of types in a constant): the ping's payload, EASD's set.
         let payload = [UInt8](repeating: 0x5A, count: payloadBytes)
+        let types: Set<ObjectType> = [.stepCount]
         var figures: [Figures] = []
         for operation in operations {
             let call: () async throws -> Void = switch operation {
             case .ping, .pingOnExecutor: { _ = try await store.ping(payload: payload) }
-            case .easd, .easdOnExecutor: { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) }
+            case .easd, .easdOnExecutor: { _ = try await store.earliestAuthorizedSampleDate(for: types) }
             }
             if operation.onExecutor {
                 // From a task that prefers the store's own executor (its connection thread).

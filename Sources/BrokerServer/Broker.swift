@@ -212,7 +212,7 @@ public final class Broker {
 
 extension Broker: PipeConnectionDelegate {
     /// Decodes one client frame and routes it.
-    public func connection(_ connection: PipeConnection, didReceiveFrame payload: ArraySlice<UInt8>) {
+    public func connection(_ connection: PipeConnection, didReceiveFrame payload: UnsafeBufferPointer<UInt8>) {
         guard let session = connection.context as? Session else { return }
         let frame: ClientFrame
         do throws(BrokerError) {

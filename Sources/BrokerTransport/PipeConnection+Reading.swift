@@ -32,15 +32,35 @@ extension PipeConnection {
             return
         }
         guard count > 0, let base else { return }
-        decoder.append(UnsafeRawBufferPointer(start: base, count: count))
-        deliverBufferedFrames()
+        let bytes = UnsafeRawBufferPointer(start: base, count: count)
+        guard mayDeliver else {
+            decoder.append(bytes)
+            return
+        }
+        // Whole frames go to the delegate straight from the loop's read buffer; what is left (a
+        // partial frame, or the frames after a pause or a close) is kept in the decoder.
+        isReceiving = true
+        do throws(BrokerError) {
+            try decoder.receive(bytes) { payload in
+                delegate?.connection(self, didReceiveFrame: payload)
+                return mayDeliver
+            }
+            isReceiving = false
+        } catch {
+            isReceiving = false
+            close(with: error)
+        }
     }
+
+    /// True while frames may go to the delegate: not closed, closing or paused for output.
+    private var mayDeliver: Bool { !isClosed && !closeWhenFlushed && !isPausedForOutput }
 
     /// Hands every complete buffered frame to the delegate, until paused or closed.
     func deliverBufferedFrames() {
+        guard !isReceiving else { return }
         do throws(BrokerError) {
-            while !isClosed, !closeWhenFlushed, !isPausedForOutput, let payload = try decoder.nextFrame() {
-                delegate?.connection(self, didReceiveFrame: payload)
+            while mayDeliver, let payload = try decoder.nextFrame() {
+                payload.withUnsafeBufferPointer { delegate?.connection(self, didReceiveFrame: $0) }
             }
         } catch {
             close(with: error)

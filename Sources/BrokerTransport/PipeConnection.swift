@@ -32,6 +32,9 @@ public final class PipeConnection {
     // exclusivity check (a thread-local access-set insert and remove per access). One thread, and
     // no access to these overlaps another: each is read or changed in one statement.
     @exclusivity(unchecked) var decoder: FrameDecoder
+    /// True while `decoder.receive` hands frames from a read to the delegate: nothing may reach the
+    /// decoder meanwhile (`deliverBufferedFrames` waits; that receive goes on delivering instead).
+    @exclusivity(unchecked) var isReceiving = false
     let outputLimits: OutputLimits
 
     /// Encoded replies gathered during this loop turn, not yet handed to the kernel.

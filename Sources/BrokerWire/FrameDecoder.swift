@@ -1,6 +1,7 @@
 import BrokerCore
 
-/// Reassembles frames from a byte stream: append bytes as they arrive, then take complete frames.
+/// Reassembles frames from a byte stream: append bytes as they arrive, then take complete frames;
+/// or hand each read to `receive`, which takes whole frames in place and keeps only what is left.
 ///
 /// Bytes are kept in one growing buffer with a read index; consumed bytes are dropped lazily, at the
 /// next `append`, and only once they are at least as many as the bytes still waiting, so the cost of
@@ -58,21 +59,63 @@ public struct FrameDecoder: Sendable {
     public mutating func nextFrame() throws(BrokerError) -> ArraySlice<UInt8>? {
         let available = storage.count - readIndex
         guard available >= Self.headerSize else { return nil }
-        let flags = storage[readIndex]
-        guard flags == 0 else {
-            throw BrokerError(code: .invalidArgument, domain: .protocolError, message: "frame flags byte is \(flags), expected 0")
-        }
-        let length = Int(storage[readIndex + 1]) << 24 | Int(storage[readIndex + 2]) << 16
-            | Int(storage[readIndex + 3]) << 8 | Int(storage[readIndex + 4])
-        guard length <= maxFrameBytes else {
-            throw BrokerError(
-                code: .resourceExhausted, domain: .protocolError,
-                message: "frame of \(length) bytes exceeds the limit of \(maxFrameBytes) bytes")
+        let length = try storage.withUnsafeBufferPointer { bytes throws(BrokerError) in
+            try messageLength(header: UnsafeBufferPointer(rebasing: bytes[readIndex..<readIndex + Self.headerSize]))
         }
         guard available - Self.headerSize >= length else { return nil }
         let start = readIndex + Self.headerSize
         readIndex = start + length
         return storage[start..<readIndex]
+    }
+
+    /// Hands `body` each whole frame's message bytes that `bytes` completes, in order, and keeps the
+    /// rest (a partial frame, or the frames after one `body` declined) for later calls.
+    ///
+    /// When nothing is buffered, which is the usual case for a connection that reads whole frames,
+    /// the frames are handed straight from `bytes`: nothing is copied and only a partial frame at the
+    /// end is kept. Otherwise `bytes` is appended and the frames come from the buffer, as `nextFrame()`
+    /// would give them. The message bytes are valid only inside `body`.
+    ///
+    /// `body` returns false to take no more frames now: the rest stays buffered for `nextFrame()`.
+    /// A bad header throws as in `nextFrame()` and stays buffered, so `nextFrame()` throws the same
+    /// again; an error `body` throws ends the call with the frames after its one kept.
+    public mutating func receive(
+        _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws(BrokerError) -> Bool
+    ) throws(BrokerError) {
+        guard !bytes.isEmpty else { return }
+        guard bufferedByteCount == 0 else {
+            append(bytes)
+            while let frame = try nextFrame() {
+                guard try frame.withUnsafeBufferPointer({ message throws(BrokerError) in try body(message) }) else { return }
+            }
+            return
+        }
+        let all = bytes.assumingMemoryBound(to: UInt8.self)
+        var offset = 0
+        defer { append(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+        while all.count - offset >= Self.headerSize {
+            let length = try messageLength(header: UnsafeBufferPointer(rebasing: all[offset..<offset + Self.headerSize]))
+            let start = offset + Self.headerSize
+            guard all.count - start >= length else { return }
+            offset = start + length
+            guard try body(UnsafeBufferPointer(rebasing: all[start..<offset])) else { return }
+        }
+    }
+
+    /// The message length a 5-byte frame header declares, checked: flags 0 and at most `maxFrameBytes`.
+    @inline(__always)
+    private func messageLength(header: UnsafeBufferPointer<UInt8>) throws(BrokerError) -> Int {
+        let flags = header[0]
+        guard flags == 0 else {
+            throw BrokerError(code: .invalidArgument, domain: .protocolError, message: "frame flags byte is \(flags), expected 0")
+        }
+        let length = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])
+        guard length <= maxFrameBytes else {
+            throw BrokerError(
+                code: .resourceExhausted, domain: .protocolError,
+                message: "frame of \(length) bytes exceeds the limit of \(maxFrameBytes) bytes")
+        }
+        return length
     }
 
     /// Drops consumed bytes when that is cheap relative to what was consumed.

@@ -15,7 +15,7 @@ public enum Response: Sendable, Hashable {
     /// Whether a request would prompt.
     case requestStatus(RequestStatus)
     /// Earliest readable dates (µs) for limited grants; types without one are absent.
-    case earliestAuthorizedSampleDate([ObjectType: Int64])
+    case earliestAuthorizedSampleDate(TypeDates)
     /// The store-wide earliest permitted date (µs).
     case earliestPermittedSampleDate(Int64)
     /// Characteristic values, one per requested type.

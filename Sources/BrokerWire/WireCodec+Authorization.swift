@@ -139,16 +139,17 @@ extension WireCodec {
     /// its last date.
     static func earliestAuthorizedSampleDates(
         _ message: UnsafePointer<Healthbroker__V1__EarliestAuthorizedSampleDateResponse>
-    ) throws(BrokerError) -> [ObjectType: Int64] {
+    ) throws(BrokerError) -> TypeDates {
         let count = message.pointee.n_dates
         guard count > 0 else { return [:] }
         guard let typeDates = message.pointee.dates else { throw undecodable("ServerFrame") }
-        var result: [ObjectType: Int64] = Dictionary(minimumCapacity: count)
+        var entries: [TypeDates.Entry] = []
+        entries.reserveCapacity(count)
         for index in 0..<count {
             guard let typeDate = typeDates[index] else { throw undecodable("ServerFrame") }
-            result[objectType(typeDate.pointee.type)] = typeDate.pointee.date_us
+            entries.append(TypeDates.Entry(type: objectType(typeDate.pointee.type), micros: typeDate.pointee.date_us))
         }
-        return result
+        return TypeDates(entries: entries)
     }
 
     /// Runs `body` with C forms of `values` (a repeated CharacteristicValue field), valid only inside `body`.

@@ -11,12 +11,22 @@ extension WireCodec {
     ///
     /// The common per-call shapes are decoded directly (WireCodec+DirectDecoding), to the same value.
     public static func decodeClientFrame(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ClientFrame {
-        if let frame = payload.withUnsafeBufferPointer({ decodeCommonClientFrame($0) }) { return frame }
+        try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try decodeClientFrame(bytes) }
+    }
+
+    /// `decodeClientFrame` of message bytes in place (as `FrameDecoder.receive` hands them).
+    public static func decodeClientFrame(_ payload: UnsafeBufferPointer<UInt8>) throws(BrokerError) -> ClientFrame {
+        if let frame = decodeCommonClientFrame(payload) { return frame }
         return try decodeClientFrameUnpacked(payload)
     }
 
     /// `decodeClientFrame` through protobuf-c, whatever the bytes; the reference the direct decoding matches.
     static func decodeClientFrameUnpacked(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ClientFrame {
+        try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try decodeClientFrameUnpacked(bytes) }
+    }
+
+    /// `decodeClientFrameUnpacked` of message bytes in place.
+    static func decodeClientFrameUnpacked(_ payload: UnsafeBufferPointer<UInt8>) throws(BrokerError) -> ClientFrame {
         try withUnpacked(
             payload,
             unpack: healthbroker__v1__client_frame__unpack,

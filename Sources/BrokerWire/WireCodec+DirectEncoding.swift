@@ -49,7 +49,7 @@ extension WireCodec {
                 out.int64Field(0x08, date)
             }
         case .earliestAuthorizedSampleDate(let dates)?:
-            withTemporaryEntries(of: dates, as: { (type: $0, dateMicros: $1) }) { entries in
+            withTemporaryEntries(of: dates.dictionary, as: { (type: $0, dateMicros: $1) }) { entries in
                 appendEarliestAuthorizedSampleDates(callID: callID, status: frame.status, sorting: entries, to: &buffer)
             }
         case .streamItem(.samples(let samples))?:

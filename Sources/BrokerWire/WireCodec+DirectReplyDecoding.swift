@@ -157,8 +157,8 @@ extension WireCodec {
     /// EarliestAuthorizedSampleDateResponse: dates (1, repeated TypeDate).
     ///
     /// Inserted in wire order, so that a type sent twice keeps its last date.
-    private static func directEarliestAuthorizedSampleDates(_ bytes: UnsafeBufferPointer<UInt8>) -> [ObjectType: Int64]? {
-        // Counted first, so the dictionary is allocated once.
+    private static func directEarliestAuthorizedSampleDates(_ bytes: UnsafeBufferPointer<UInt8>) -> TypeDates? {
+        // Counted first, so the array is allocated once.
         var counter = DirectReader(bytes)
         var count = 0
         while !counter.isAtEnd {
@@ -166,15 +166,16 @@ extension WireCodec {
             count += 1
         }
         guard count > 0 else { return [:] }
-        var dates: [ObjectType: Int64] = Dictionary(minimumCapacity: count)
+        var entries: [TypeDates.Entry] = []
+        entries.reserveCapacity(count)
         var reader = DirectReader(bytes)
         while !reader.isAtEnd {
             guard reader.byte() == 0x0A, let body = reader.lengthDelimited(), let entry = directTypeDate(body) else {
                 return nil
             }
-            dates[entry.type] = entry.dateMicros
+            entries.append(TypeDates.Entry(type: entry.type, micros: entry.dateMicros))
         }
-        return dates
+        return TypeDates(entries: entries)
     }
 
     /// TypeDate: type (1, string), date_us (2, int64); an absent type reads as "".

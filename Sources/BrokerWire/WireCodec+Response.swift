@@ -54,7 +54,7 @@ extension WireCodec {
                 return body()
             }
         case .earliestAuthorizedSampleDate(let dates):
-            return withCEarliestAuthorizedSampleDateResponse(dates) { earliestAuthorized in
+            return withCEarliestAuthorizedSampleDateResponse(dates.dictionary) { earliestAuthorized in
                 frame.pointee.response_case = HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_EARLIEST_AUTHORIZED_SAMPLE_DATE
                 frame.pointee.earliest_authorized_sample_date = earliestAuthorized
                 return body()

@@ -18,8 +18,19 @@ extension WireCodec {
         return try decodeServerFrameUnpacked(payload)
     }
 
+    /// `decodeServerFrame` of message bytes in place (as `FrameDecoder.receive` hands them).
+    public static func decodeServerFrame(_ payload: UnsafeBufferPointer<UInt8>) throws(BrokerError) -> ServerFrame {
+        if let direct = decodeSamplePageServerFrame(payload) ?? decodeReplyServerFrame(payload) { return direct }
+        return try decodeServerFrameUnpacked(payload)
+    }
+
     /// `decodeServerFrame` through protobuf-c, whatever the bytes; the reference the direct decoding matches.
     static func decodeServerFrameUnpacked(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ServerFrame {
+        try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try decodeServerFrameUnpacked(bytes) }
+    }
+
+    /// `decodeServerFrameUnpacked` of message bytes in place.
+    static func decodeServerFrameUnpacked(_ payload: UnsafeBufferPointer<UInt8>) throws(BrokerError) -> ServerFrame {
         try withUnpacked(
             payload,
             unpack: healthbroker__v1__server_frame__unpack,

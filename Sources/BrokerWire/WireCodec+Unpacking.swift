@@ -7,18 +7,27 @@ extension WireCodec {
     /// `body`'s typed error passes straight through (no `Result` to wrap and copy the value into).
     @inline(__always)
     static func withUnpacked<Message, R, E: Error>(
-        _ payload: ArraySlice<UInt8>,
+        _ payload: UnsafeBufferPointer<UInt8>,
         unpack: (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Message>?,
         free: (UnsafeMutablePointer<Message>?, UnsafeMutablePointer<ProtobufCAllocator>?) -> Void,
         _ body: (UnsafePointer<Message>?) throws(E) -> R
     ) throws(E) -> R {
         try UnpackArena.withAllocator { allocator, spilled throws(E) in
-            let message = payload.withUnsafeBufferPointer { bytes in
-                unpack(allocator, bytes.count, bytes.baseAddress)
-            }
+            let message = unpack(allocator, payload.count, payload.baseAddress)
             // Arena blocks need no freeing: walk the message only when some block came from malloc.
             defer { if let message, spilled() { free(message, allocator) } }
             return try body(message.map { UnsafePointer($0) })
         }
+    }
+
+    /// `withUnpacked` of an array slice's bytes.
+    @inline(__always)
+    static func withUnpacked<Message, R, E: Error>(
+        _ payload: ArraySlice<UInt8>,
+        unpack: (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Message>?,
+        free: (UnsafeMutablePointer<Message>?, UnsafeMutablePointer<ProtobufCAllocator>?) -> Void,
+        _ body: (UnsafePointer<Message>?) throws(E) -> R
+    ) throws(E) -> R {
+        try payload.withUnsafeBufferPointer { bytes throws(E) in try withUnpacked(bytes, unpack: unpack, free: free, body) }
     }
 }

@@ -11,7 +11,8 @@ extension BrokerConnection {
     /// Cancel and throws CANCELLED at once. A non-OK status is thrown as its `BrokerError`.
     package func unary(_ request: Request, timeout: Duration?) async throws(BrokerError) -> Response {
         if Task.isCancelled { throw .callCancelled }
-        let (core, left) = try await liveCore(timeout: timeout)
+        // The usual call finds the link up: no suspension point, no async frame for `liveCore`.
+        let (core, left) = if let up = liveUpCore { (up, timeout) } else { try await liveCore(timeout: timeout) }
         let id = try core.startUnary(request, timeout: left, waiter: nil)
         switch await core.awaitUnary(id) {
         case .response(let response): return response

@@ -7,15 +7,16 @@ extension CallTable {
     /// Frames for unknown or finished calls (late replies) are ignored.
     package mutating func receive(_ frame: ServerFrame) -> Delivery? {
         let id = frame.callID
-        if let call = unaryCalls[id] {
-            guard call.outcome == nil else { return nil }
+        // By index: one hash look-up per reply, and the entry is not copied out.
+        if let index = unaryCalls.index(forKey: id) {
+            guard unaryCalls.values[index].outcome == nil else { return nil }
             let event = CallEvent.unaryOutcome(of: frame)
-            if let waiter = call.waiter {
-                unaryCalls[id] = nil
+            if let waiter = unaryCalls.values[index].waiter {
+                unaryCalls.remove(at: index)
                 return Delivery(waiter: waiter, event: event)
             }
-            unaryCalls[id]?.outcome = event
-            unaryCalls[id]?.deadline = nil
+            unaryCalls.values[index].outcome = event
+            unaryCalls.values[index].deadline = nil
             return nil
         }
         // Index-based access mutates the stored entry in place (copying it out would copy its buffer).

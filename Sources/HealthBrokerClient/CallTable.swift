@@ -69,12 +69,13 @@ package struct CallTable<Waiter> {
     /// Attaches the caller to unary call `id`: returns its result if it is already known (the call is
     /// then finished), else stores `waiter` and returns nil.
     package mutating func attach(_ id: UInt64, waiter: Waiter) -> CallEvent? {
-        guard let call = unaryCalls[id] else { return .failure(.callCancelled) }
-        if let outcome = call.outcome {
-            unaryCalls[id] = nil
+        // By index: one hash look-up, and the entry is not copied out.
+        guard let index = unaryCalls.index(forKey: id) else { return .failure(.callCancelled) }
+        if let outcome = unaryCalls.values[index].outcome {
+            unaryCalls.remove(at: index)
             return outcome
         }
-        unaryCalls[id]?.waiter = waiter
+        unaryCalls.values[index].waiter = waiter
         return nil
     }
 

@@ -46,15 +46,17 @@ extension ConnectionCore {
             shutDown(failingPendingWith: error, laterCallsWith: error)
             return false
         }
-        reader.scratch.withUnsafeBytes { reader.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-
-        var badFrame: BrokerError?
-        do {
-            while let payload = try reader.decoder.nextFrame() {
-                reader.frames.append(try WireCodec.decodeServerFrame(payload))
+        // Whole frames are decoded straight from the read buffer; only a partial one is kept.
+        let badFrame: BrokerError? = reader.scratch.withUnsafeBytes { bytes in
+            do throws(BrokerError) {
+                try reader.decoder.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { payload throws(BrokerError) in
+                    reader.frames.append(try WireCodec.decodeServerFrame(payload))
+                    return true
+                }
+                return nil
+            } catch {
+                return .malformedReply(error)
             }
-        } catch {
-            badFrame = .malformedReply(error)
         }
         // `closedWith`: the error later calls get, when this closed the table.
         let (stop, closedWith): (Bool, BrokerError?) = table.withLock { table in

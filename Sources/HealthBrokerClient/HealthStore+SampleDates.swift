@@ -22,8 +22,8 @@ extension HealthStore {
         }
     }
 
-    /// The wire's per-type instants (µs since the epoch) as dates.
-    package static func sampleDates(_ micros: [ObjectType: Int64]) -> [ObjectType: Date] {
+    /// The wire's per-type instants (µs since the epoch) as dates, in one dictionary built from the reply's entries.
+    package static func sampleDates(_ micros: TypeDates) -> [ObjectType: Date] {
         micros.mapValues { Date(microsecondsSince1970: $0) }
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import BrokerCore
 
 /// The client loop's thread: `poll(2)` over a wake pipe and the attached sockets, reads, deadlines,
@@ -23,8 +24,6 @@ final class LoopThread: @unchecked Sendable {
         var holder: ClientLoop?
         /// Connections to start reading.
         var arriving: [ConnectionCore] = []
-        /// The loop's thread, once it runs.
-        var thread: pthread_t?
         /// The loop is in (or about to enter) `poll` and must be woken for new work.
         var sleeping = false
         /// A byte is in the pipe already.
@@ -37,6 +36,10 @@ final class LoopThread: @unchecked Sendable {
 
     /// State shared with other threads.
     let shared = Locked(Shared())
+    /// The loop's thread once it runs (0 before): read on every call's write, so an atomic rather
+    /// than a lock. Relaxed suffices: only the loop's thread stores it, before it runs anything, and
+    /// no other thread can find its own id there.
+    private let threadID = Atomic<UInt>(0)
     private let wakeReadFD: Int32
     private let wakeWriteFD: Int32
 
@@ -67,8 +70,7 @@ final class LoopThread: @unchecked Sendable {
 
     /// True on the loop's own thread.
     var isCurrent: Bool {
-        let me = pthread_self()
-        return shared.withLock { $0.thread.map { pthread_equal($0, me) != 0 } ?? false }
+        threadID.load(ordering: .relaxed) == UInt(pthread_self())
     }
 
     /// Queues `job`; `holder` (the executor) stays alive until it has run.
@@ -118,7 +120,7 @@ final class LoopThread: @unchecked Sendable {
 
     /// The thread's body.
     private func run() {
-        shared.withLock { $0.thread = pthread_self() }
+        threadID.store(UInt(pthread_self()), ordering: .relaxed)
         while true {
             runJobs()
             let now = Microseconds.monotonic()

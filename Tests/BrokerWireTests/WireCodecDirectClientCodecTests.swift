@@ -66,7 +66,7 @@ struct WireCodecDirectClientCodecTests {
         if let message = frame.status?.message { frame.status?.message = WireCodec.cStringPrefix(message) }
         if case .earliestAuthorizedSampleDate(let dates)? = frame.response {
             // (No test set holds two identifiers that cutting makes one.)
-            frame.response = .earliestAuthorizedSampleDate(Dictionary(uniqueKeysWithValues: dates.map { (cut($0.key), $0.value) }))
+            frame.response = .earliestAuthorizedSampleDate(TypeDates(entries: dates.entries.map { .init(type: cut($0.type), micros: $0.micros) }))
         }
         return frame
     }
@@ -235,7 +235,7 @@ struct WireCodecDirectClientCodecTests {
             }
             frames += AuthorizationStatus.allCases.map { ServerFrame(callID: callID, response: .authorizationStatus($0)) }
             frames += RequestStatus.allCases.map { ServerFrame(callID: callID, response: .requestStatus($0)) }
-            frames += datedTypeSets.map { ServerFrame(callID: callID, response: .earliestAuthorizedSampleDate($0)) }
+            frames += datedTypeSets.map { ServerFrame(callID: callID, response: .earliestAuthorizedSampleDate(TypeDates($0))) }
             frames += [0, 1, -1, 946_684_800_000_000, .max, .min].map {
                 ServerFrame(callID: callID, response: .earliestPermittedSampleDate($0))
             }

@@ -100,7 +100,7 @@ struct WireCodecDirectEncodingTests {
         for callID in Self.callIDs {
             for dates in Self.datedTypeSets {
                 for status in [nil, Status(code: .aborted, message: "odd but encodable")] {
-                    let frame = ServerFrame(callID: callID, status: status, response: .earliestAuthorizedSampleDate(dates))
+                    let frame = ServerFrame(callID: callID, status: status, response: .earliestAuthorizedSampleDate(TypeDates(dates)))
                     let (direct, packed) = bothEncodings(frame)
                     #expect(direct == packed, "\(dates)")
                 }
@@ -112,7 +112,7 @@ struct WireCodecDirectEncodingTests {
         for callID in Self.callIDs {
             for dates in Self.datedTypeSets {
                 var packed: [UInt8] = []
-                WireCodec.appendPacked(ServerFrame(callID: callID, response: .earliestAuthorizedSampleDate(dates)), to: &packed)
+                WireCodec.appendPacked(ServerFrame(callID: callID, response: .earliestAuthorizedSampleDate(TypeDates(dates))), to: &packed)
 
                 var entries = dates.map { (type: $0.key, dateMicros: $0.value) }
                 var reply: [UInt8] = []

@@ -143,11 +143,11 @@ struct WireCodecRoundTripTests {
         for (type, date) in entries { forward[type] = date }
         var backward: [ObjectType: Int64] = Dictionary(minimumCapacity: 200)
         for (type, date) in entries.reversed() { backward[type] = date }
-        let first = payload(of: ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(forward)))
-        let second = payload(of: ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(backward)))
+        let first = payload(of: ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(TypeDates(forward))))
+        let second = payload(of: ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(TypeDates(backward))))
         #expect(first == second)
-        #expect(try roundTrip(ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(backward)))
-            == ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(forward)))
+        #expect(try roundTrip(ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(TypeDates(backward))))
+            == ServerFrame(callID: 1, response: .earliestAuthorizedSampleDate(TypeDates(forward))))
     }
 
     @Test func brokerInfoWriteCountersRoundTrip() throws {
