@@ -3,9 +3,10 @@
 #   idle    5,000 app connections open (Hello each): broker memory per idle connection, all still answer a ping
 #   query   N minute-level step samples (default 129,600 = 90 days) streamed with HealthStore.samples(of:),
 #           as a full-access app and a limited one (clamped to the last 30 days), then again at 10 × N
-#   latency one call in flight through HealthStore (ping, EarliestAuthorizedSampleDate; from the global
-#           executor and from store.executor) and the C libuv echo at 1 × 1 (benchmarks/build/echo_client,
-#           built here with make -C benchmarks echo), alternately for L rounds (default 3); medians reported
+#   latency one call in flight through HealthStore (ping, EarliestAuthorizedSampleDate with its set built once;
+#           from the global executor and from store.executor; then EASD on store.executor with a new set
+#           per call) and the C libuv echo at 1 × 1 (benchmarks/build/echo_client, built here with
+#           make -C benchmarks echo), alternately for L rounds (default 3); medians reported
 #   ingest  durable saves in batches of 1,000 (each acknowledged batch committed), synchronous=NORMAL
 #           (the default) and with the daemon's --synchronous-full, each with random (v4) UUIDs and
 #           with HealthStore's default time-ordered (v7) ones

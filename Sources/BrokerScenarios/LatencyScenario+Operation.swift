@@ -12,9 +12,12 @@ extension LatencyScenario {
         case pingOnExecutor = "ping-executor"
         /// EarliestAuthorizedSampleDate from a task that prefers `store.executor`.
         case easdOnExecutor = "easd-executor"
+        /// As `easdOnExecutor`, but each call builds its `Set` of types anew (the caller's work inside
+        /// the timed call, as this scenario measured EASD before the fifth session).
+        case easdNewSetOnExecutor = "easd-new-set-executor"
 
         /// True when the caller prefers the store's executor.
-        var onExecutor: Bool { self == .pingOnExecutor || self == .easdOnExecutor }
+        var onExecutor: Bool { self == .pingOnExecutor || self == .easdOnExecutor || self == .easdNewSetOnExecutor }
 
         /// The name the results and the report use ("ping", "easd on store.executor", …).
         var label: String {
@@ -23,16 +26,17 @@ extension LatencyScenario {
             case .easd: "easd"
             case .pingOnExecutor: "ping on store.executor"
             case .easdOnExecutor: "easd on store.executor"
+            case .easdNewSetOnExecutor: "easd (a new set per call) on store.executor"
             }
         }
 
-        /// The operations a comma-separated `--operations` value names; all four, in order, when nil.
+        /// The operations a comma-separated `--operations` value names; all of them, in order, when nil.
         static func list(_ text: String?) throws -> [Operation] {
             guard let text else { return allCases }
             let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let operations = try names.map { name in
                 guard let operation = Operation(rawValue: name) else {
-                    throw ArgumentError(.invalidValue, "--operations: unknown operation '\(name)' (ping, easd, ping-executor, easd-executor)")
+                    throw ArgumentError(.invalidValue, "--operations: unknown operation '\(name)' (\(allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 return operation
             }

@@ -43,13 +43,13 @@ struct LatencyScenario {
     struct Result: Codable, Sendable {
         /// "latency".
         var scenario = "latency"
-        /// Ping with `payloadBytes`, then EarliestAuthorizedSampleDate, from the global executor and then
-        /// from the store's own.
+        /// One entry per measured operation, in the order of `operations` (by default ping and
+        /// EarliestAuthorizedSampleDate from the global executor, then from the store's own, then
+        /// EarliestAuthorizedSampleDate with a new set per call).
         var operations: [Figures]
     }
 
-    /// Registers the app (read access to steps), then measures ping and EarliestAuthorizedSampleDate,
-    /// first from a task on the global executor, then from one that prefers `store.executor`.
+    /// Registers the app (read access to steps), then measures each of `operations` in turn.
     func run() async throws -> Result {
         let admin = try await BrokerAdmin.connect(socketPath: adminSocketPath)
         defer { admin.close() }
@@ -66,6 +66,7 @@ struct LatencyScenario {
             let call: () async throws -> Void = switch operation {
             case .ping, .pingOnExecutor: { _ = try await store.ping(payload: payload) }
             case .easd, .easdOnExecutor: { _ = try await store.earliestAuthorizedSampleDate(for: types) }
+            case .easdNewSetOnExecutor: { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) }
             }
             if operation.onExecutor {
                 // From a task that prefers the store's own executor (its connection thread).
