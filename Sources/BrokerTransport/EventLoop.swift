@@ -108,7 +108,8 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Output batching
 
-    /// Marks a connection as having output to flush at the end of this loop turn.
+    /// Marks a connection as having output to flush at the end of this loop turn (or sooner: a
+    /// connection flushes the replies to each read as soon as it has handed that read's frames over).
     func markDirty(_ connection: PipeConnection) {
         dirtyConnections.append(connection)
     }
@@ -117,7 +118,8 @@ public final class EventLoop: @unchecked Sendable {
         while !dirtyConnections.isEmpty {
             let batch = dirtyConnections
             dirtyConnections.removeAll(keepingCapacity: true)
-            for connection in batch { connection.flush() }
+            // A connection flushed since it was marked (at the end of its read) has nothing new.
+            for connection in batch where connection.isDirty { connection.flush() }
         }
     }
 }
