@@ -108,8 +108,7 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Output batching
 
-    /// Marks a connection as having output to flush at the end of this loop turn (or sooner: a
-    /// connection flushes the replies to each read as soon as it has handed that read's frames over).
+    /// Marks a connection as having output to flush at the end of this loop turn.
     func markDirty(_ connection: PipeConnection) {
         dirtyConnections.append(connection)
     }
@@ -118,8 +117,7 @@ public final class EventLoop: @unchecked Sendable {
         while !dirtyConnections.isEmpty {
             let batch = dirtyConnections
             dirtyConnections.removeAll(keepingCapacity: true)
-            // A connection flushed since it was marked (at the end of its read) has nothing new.
-            for connection in batch where connection.isDirty { connection.flush() }
+            for connection in batch { connection.flush() }
         }
     }
 }

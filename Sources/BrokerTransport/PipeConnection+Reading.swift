@@ -49,11 +49,7 @@ extension PipeConnection {
         } catch {
             isReceiving = false
             close(with: error)
-            return
         }
-        // The replies this read's frames produced go out now, in one write, as the C echo server
-        // does; what the rest of the turn adds (the store's replies, timers) waits for its end.
-        if isDirty { flush() }
     }
 
     /// True while frames may go to the delegate: not closed, closing or paused for output.
