@@ -11,11 +11,7 @@ extension WireCodec {
     /// Stream items carrying pages of samples (WireCodec+DirectSampleDecoding) and the frames
     /// answered per call (WireCodec+DirectReplyDecoding) are decoded directly, to the same value.
     public static func decodeServerFrame(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ServerFrame {
-        let direct = payload.withUnsafeBufferPointer { bytes in
-            decodeSamplePageServerFrame(bytes) ?? decodeReplyServerFrame(bytes)
-        }
-        if let direct { return direct }
-        return try decodeServerFrameUnpacked(payload)
+        try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try decodeServerFrame(bytes) }
     }
 
     /// `decodeServerFrame` of message bytes in place (as `FrameDecoder.receive` hands them).

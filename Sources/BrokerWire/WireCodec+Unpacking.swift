@@ -19,15 +19,4 @@ extension WireCodec {
             return try body(message.map { UnsafePointer($0) })
         }
     }
-
-    /// `withUnpacked` of an array slice's bytes.
-    @inline(__always)
-    static func withUnpacked<Message, R, E: Error>(
-        _ payload: ArraySlice<UInt8>,
-        unpack: (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<Message>?,
-        free: (UnsafeMutablePointer<Message>?, UnsafeMutablePointer<ProtobufCAllocator>?) -> Void,
-        _ body: (UnsafePointer<Message>?) throws(E) -> R
-    ) throws(E) -> R {
-        try payload.withUnsafeBufferPointer { bytes throws(E) in try withUnpacked(bytes, unpack: unpack, free: free, body) }
-    }
 }
