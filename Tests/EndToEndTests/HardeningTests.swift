@@ -51,17 +51,8 @@ struct HardeningTests {
         let bystander = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.deaf", appToken: credentials.token)
         defer { bystander.close() }
         // A raw client: Hello, then thousands of pings with 4 KiB payloads, never reading a reply.
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try #require(RawUnixSocket.connect(daemon.appSocket))
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in daemon.appSocket.utf8.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(connected == 0)
         var hello: [UInt8] = []
         WireCodec.append(ClientFrame.call(Call(callID: 1, request: .hello(HelloRequest(appID: "com.example.deaf", appToken: credentials.token, protocolVersion: 1)))), to: &hello)
         _ = hello.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
