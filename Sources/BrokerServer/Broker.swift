@@ -212,11 +212,11 @@ public final class Broker {
 
 extension Broker: PipeConnectionDelegate {
     /// Decodes one client frame and routes it.
-    public func connection(_ connection: PipeConnection, didReceiveFrame payload: UnsafeBufferPointer<UInt8>) {
+    public func connection(_ connection: PipeConnection, didReceiveFrame payload: Span<UInt8>) {
         guard let session = connection.context as? Session else { return }
         let frame: ClientFrame
         do throws(BrokerError) {
-            frame = try WireCodec.decodeClientFrame(payload)
+            frame = try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try WireCodec.decodeClientFrame(bytes) }
         } catch {
             logger.warning("undecodable frame", ["session": session.label])
             connection.close(with: error)

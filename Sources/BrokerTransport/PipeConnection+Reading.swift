@@ -42,7 +42,7 @@ extension PipeConnection {
         isReceiving = true
         do throws(BrokerError) {
             try decoder.receive(bytes) { payload in
-                delegate?.connection(self, didReceiveFrame: payload)
+                delegate?.connection(self, didReceiveFrame: payload.span)
                 return mayDeliver
             }
             isReceiving = false
@@ -60,7 +60,7 @@ extension PipeConnection {
         guard !isReceiving else { return }
         do throws(BrokerError) {
             while mayDeliver, let payload = try decoder.nextFrame() {
-                payload.withUnsafeBufferPointer { delegate?.connection(self, didReceiveFrame: $0) }
+                delegate?.connection(self, didReceiveFrame: payload.span)
             }
         } catch {
             close(with: error)

@@ -2,9 +2,11 @@ import BrokerCore
 
 /// Receives a connection's frames and its end, on the loop thread.
 public protocol PipeConnectionDelegate: AnyObject {
-    /// One complete frame's protobuf payload (the 5-byte prefix already checked and removed), valid
-    /// only during the call: often it lies in the loop's read buffer, which the next read reuses.
-    func connection(_ connection: PipeConnection, didReceiveFrame payload: UnsafeBufferPointer<UInt8>)
+    /// One complete frame's protobuf payload (the 5-byte prefix already checked and removed).
+    ///
+    /// A `Span`: it often lies in the loop's read buffer, which the next read reuses, and the
+    /// compiler keeps it from outliving the call.
+    func connection(_ connection: PipeConnection, didReceiveFrame payload: Span<UInt8>)
     /// The connection is closed (by either side); `error` is the framing error that closed it, if any.
     func connectionDidClose(_ connection: PipeConnection, error: BrokerError?)
 }

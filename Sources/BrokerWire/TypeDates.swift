@@ -12,12 +12,12 @@ public struct TypeDates: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         /// The type.
         public var type: ObjectType
         /// Its date, µs since the epoch.
-        public var micros: Int64
+        public var dateMicros: Int64
 
-        /// An entry for `type` at `micros`.
-        public init(type: ObjectType, micros: Int64) {
+        /// An entry for `type` at `dateMicros`.
+        public init(type: ObjectType, dateMicros: Int64) {
             self.type = type
-            self.micros = micros
+            self.dateMicros = dateMicros
         }
     }
 
@@ -31,12 +31,12 @@ public struct TypeDates: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// The dates of `dictionary`.
     public init(_ dictionary: [ObjectType: Int64]) {
-        entries = dictionary.map { Entry(type: $0.key, micros: $0.value) }
+        entries = dictionary.map { Entry(type: $0.key, dateMicros: $0.value) }
     }
 
     /// The dates of a literal such as `[.stepCount: 1_700_000_000_000_000]`.
     public init(dictionaryLiteral elements: (ObjectType, Int64)...) {
-        entries = elements.map { Entry(type: $0.0, micros: $0.1) }
+        entries = elements.map { Entry(type: $0.0, dateMicros: $0.1) }
     }
 
     /// True when no type has a date.
@@ -52,7 +52,7 @@ public struct TypeDates: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     public func mapValues<Value>(_ transform: (Int64) throws -> Value) rethrows -> [ObjectType: Value] {
         guard !entries.isEmpty else { return [:] }
         var result: [ObjectType: Value] = Dictionary(minimumCapacity: entries.count)
-        for entry in entries { result[entry.type] = try transform(entry.micros) }
+        for entry in entries { result[entry.type] = try transform(entry.dateMicros) }
         return result
     }
 

@@ -147,7 +147,7 @@ extension WireCodec {
         entries.reserveCapacity(count)
         for index in 0..<count {
             guard let typeDate = typeDates[index] else { throw undecodable("ServerFrame") }
-            entries.append(TypeDates.Entry(type: objectType(typeDate.pointee.type), micros: typeDate.pointee.date_us))
+            entries.append(TypeDates.Entry(type: objectType(typeDate.pointee.type), dateMicros: typeDate.pointee.date_us))
         }
         return TypeDates(entries: entries)
     }

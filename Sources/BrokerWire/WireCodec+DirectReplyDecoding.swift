@@ -173,14 +173,14 @@ extension WireCodec {
             guard reader.byte() == 0x0A, let body = reader.lengthDelimited(), let entry = directTypeDate(body) else {
                 return nil
             }
-            entries.append(TypeDates.Entry(type: entry.type, micros: entry.dateMicros))
+            entries.append(entry)
         }
         return TypeDates(entries: entries)
     }
 
     /// TypeDate: type (1, string), date_us (2, int64); an absent type reads as "".
     @inline(__always)
-    private static func directTypeDate(_ bytes: UnsafeBufferPointer<UInt8>) -> (type: ObjectType, dateMicros: Int64)? {
+    private static func directTypeDate(_ bytes: UnsafeBufferPointer<UInt8>) -> TypeDates.Entry? {
         var reader = DirectReader(bytes)
         var type: ObjectType?
         var date: Int64 = 0
@@ -198,6 +198,6 @@ extension WireCodec {
                 return nil
             }
         }
-        return (type ?? ObjectType(""), date)
+        return TypeDates.Entry(type: type ?? ObjectType(""), dateMicros: date)
     }
 }

@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct TypeDatesTests {
     @Test func equalityGoesByMeaningNotOrder() {
-        let forward = TypeDates(entries: [.init(type: .stepCount, micros: 1), .init(type: .heartRate, micros: 2)])
-        let backward = TypeDates(entries: [.init(type: .heartRate, micros: 2), .init(type: .stepCount, micros: 1)])
+        let forward = TypeDates(entries: [.init(type: .stepCount, dateMicros: 1), .init(type: .heartRate, dateMicros: 2)])
+        let backward = TypeDates(entries: [.init(type: .heartRate, dateMicros: 2), .init(type: .stepCount, dateMicros: 1)])
         #expect(forward == backward)
         #expect(forward.hashValue == backward.hashValue)
         #expect(forward == [.stepCount: 1, .heartRate: 2])
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aRepeatedTypeKeepsItsLastDate() {
-        let repeated = TypeDates(entries: [.init(type: .stepCount, micros: 1), .init(type: .stepCount, micros: 5)])
+        let repeated = TypeDates(entries: [.init(type: .stepCount, dateMicros: 1), .init(type: .stepCount, dateMicros: 5)])
         #expect(repeated.dictionary == [.stepCount: 5])
         #expect(repeated == [.stepCount: 5])
         #expect(repeated.hashValue == TypeDates([.stepCount: 5]).hashValue)

@@ -66,7 +66,7 @@ struct WireCodecDirectClientCodecTests {
         if let message = frame.status?.message { frame.status?.message = WireCodec.cStringPrefix(message) }
         if case .earliestAuthorizedSampleDate(let dates)? = frame.response {
             // (No test set holds two identifiers that cutting makes one.)
-            frame.response = .earliestAuthorizedSampleDate(TypeDates(entries: dates.entries.map { .init(type: cut($0.type), micros: $0.micros) }))
+            frame.response = .earliestAuthorizedSampleDate(TypeDates(entries: dates.entries.map { .init(type: cut($0.type), dateMicros: $0.dateMicros) }))
         }
         return frame
     }
