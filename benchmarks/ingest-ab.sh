@@ -7,22 +7,25 @@
 #   e.g. git worktree add /tmp/base OLD && (cd /tmp/base && swift build -c release --scratch-path /tmp/base-scen --product healthbrokerd)
 #        benchmarks/ingest-ab.sh /tmp/base-scen/release/healthbrokerd .build-scen/release/healthbrokerd
 # BrokerScenarios comes from .build-scen (benchmarks/scenarios.sh builds it).
+# Environment: DAEMON_FLAGS adds daemon options (e.g. "--synchronous-full"); SHAPES replaces the
+# "CONNECTIONS UUIDS" list (e.g. SHAPES="4 time-ordered,1 time-ordered").
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 scenarios="$here/../.build-scen/release/BrokerScenarios"
-[ $# -ge 2 ] || { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 declare -A daemon=([A]="$1" [B]="$2")
 rounds="${3:-2}"
 batches="${4:-200}"
 for who in A B; do [ -x "${daemon[$who]}" ] || { echo "ingest-ab: ${daemon[$who]} is not executable" >&2; exit 2; }; done
 [ -x "$scenarios" ] || { echo "ingest-ab: no $scenarios (run benchmarks/scenarios.sh once)" >&2; exit 2; }
 for round in $(seq 1 "$rounds"); do
-  for shape in "1 time-ordered" "1 random" "4 time-ordered"; do
+  IFS=, read -ra shapes <<<"${SHAPES:-1 time-ordered,1 random,4 time-ordered}"
+  for shape in "${shapes[@]}"; do
     set -- $shape
     for who in A B; do
       work=$(mktemp -d /tmp/ingest-ab.XXXXXX)
       "${daemon[$who]}" --socket "$work/app.sock" --admin-socket "$work/admin.sock" --data-dir "$work/data" \
-        --log-level warning 2>"$work/daemon.log" &
+        --log-level warning ${DAEMON_FLAGS:-} 2>"$work/daemon.log" &
       pid=$!
       for _ in $(seq 1 100); do [ -S "$work/admin.sock" ] && break; sleep 0.1; done
       flags=()

@@ -84,7 +84,7 @@ public final class Broker {
             loop.run()
             throw error
         }
-        worker = StoreWorker(store: store, loop: loop)
+        worker = StoreWorker(store: store, loop: loop, syncer: configuration.durableAgainstPowerLoss ? store.makeWALSyncer() : nil)
         worker.start()
         do throws(BrokerError) {
             try startListening()
@@ -113,7 +113,9 @@ public final class Broker {
         for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
             throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
         }
-        let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: configuration.durableAgainstPowerLoss ? .full : .normal)
+        // Power-loss durability comes from the worker's WALSyncer, which fsyncs off the writing
+        // thread; SQLite itself commits at NORMAL either way.
+        let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: .normal)
         if configuration.maxDatabasePages > 0 { try store.limitPageCount(configuration.maxDatabasePages) }
         anchorAuthenticator = MessageAuthenticator(key: try Self.anchorKey(store))
         try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)

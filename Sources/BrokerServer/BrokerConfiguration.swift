@@ -34,7 +34,11 @@ public struct BrokerConfiguration: Sendable {
     public var consentPolicy: ConsentPolicy?
     /// How long deletions are remembered for anchored queries (default 30 days).
     public var tombstoneRetentionMicros: Int64 = 30 * 86_400 * Microseconds.perSecond
-    /// Whether commits also survive power loss (SQLite synchronous=FULL) rather than only a killed process.
+    /// Whether every acknowledged write also survives power loss, not only a killed process.
+    ///
+    /// SQLite's synchronous=FULL guarantee, reached another way: the store commits at NORMAL and
+    /// a `WALSyncer` thread fsyncs the WAL after each group of commits; a call's result (a save's
+    /// acknowledgement, or a read that saw a write) leaves the broker only after that fsync.
     public var durableAgainstPowerLoss = false
     /// The lowest level logged.
     public var logLevel: Logger.Level = .info

@@ -8,9 +8,16 @@ import Foundation
 /// `submit` is called on the loop thread; the job runs on the worker thread with the store; the
 /// completion runs on the loop thread (through `EventLoop.execute`). The store is touched only by
 /// the worker thread after `start`.
+///
+/// With a `WALSyncer`, a job's result goes to the loop only once every commit made up to the end
+/// of that job is durable (fsynced off this thread), so no caller learns of a write, its own or
+/// another app's, that a power cut could still take back.
 final class StoreWorker: @unchecked Sendable {
     private let store: BrokerStore
     private let loop: EventLoop
+    /// Holds results back until the commits they saw are durable; nil when a killed process is all
+    /// the broker must survive.
+    private let syncer: WALSyncer?
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var stopping = false
@@ -18,12 +25,15 @@ final class StoreWorker: @unchecked Sendable {
     /// Jobs submitted and not yet completed on the loop.
     private(set) var outstanding = 0
 
-    init(store: BrokerStore, loop: EventLoop) {
+    /// A worker for `store`; pass a `syncer` to acknowledge only durable writes.
+    init(store: BrokerStore, loop: EventLoop, syncer: WALSyncer? = nil) {
         self.store = store
         self.loop = loop
+        self.syncer = syncer
     }
 
     func start() {
+        syncer?.start()
         // The thread's block holds the worker until the thread ends; the worker does not hold the
         // Thread back (that cycle kept the worker, the store and the whole EventLoop alive for ever).
         let thread = Thread { [self] in self.runJobs() }
@@ -64,12 +74,19 @@ final class StoreWorker: @unchecked Sendable {
     private func onLoop<T>(_ completion: @escaping (Result<T, BrokerError>) -> Void) -> (Result<T, BrokerError>) -> Void {
         let bound = LoopBound(completion)
         let loop = self.loop
-        return { [self] result in
+        let hop: @Sendable (Result<T, BrokerError>) -> Void = { [self] result in
             let carried = LoopBound(result)
             loop.execute { [self] in
                 self.outstanding -= 1
                 bound.value(carried.value)
             }
+        }
+        guard let syncer else { return hop }
+        let store = self.store
+        return { result in
+            let carried = LoopBound(result)
+            let delivery = WALSyncer.Delivery(release: { hop(carried.value) }, fail: { hop(.failure($0)) })
+            syncer.deliver(afterCommit: store.commits, delivery)
         }
     }
 
@@ -135,6 +152,8 @@ final class StoreWorker: @unchecked Sendable {
             if done { break }
             run(batch)
         }
+        // Results still waiting for an fsync get it before SQLite's last close removes the WAL.
+        syncer?.stop()
         store.close()
         condition.lock()
         finished = true

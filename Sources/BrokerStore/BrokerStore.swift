@@ -42,6 +42,11 @@ public final class BrokerStore: @unchecked Sendable {
     private var checkpointer: Checkpointer?
     /// The cap `limitPageCount` set, if any.
     private var pageLimit: Int?
+    /// How many transactions have committed writes through this store since it opened.
+    ///
+    /// Read it on the store's thread after a job: a `WALSyncer` holds that job's result back until
+    /// this commit is durable.
+    public private(set) var commits: UInt64 = 0
 
     /// Prepares `dataDirectory` (0700, files 0600), opens its database and applies pending migrations.
     ///
@@ -77,6 +82,7 @@ public final class BrokerStore: @unchecked Sendable {
         self.dataDirectory = dataDirectory
         self.databasePath = path
         self.database = database
+        database.onCommit { [unowned self] pages in self.committed(walPages: pages) }
     }
 
     /// Registers an app with the hash of its first token; a duplicate id is `ALREADY_EXISTS`.
@@ -153,21 +159,33 @@ public final class BrokerStore: @unchecked Sendable {
 
     /// Moves WAL checkpoints off the committing thread onto a background thread with its own connection.
     ///
-    /// Without it, SQLite's automatic checkpoint copies the WAL back inside whichever commit takes
-    /// the WAL past 1,000 pages. Call once, before the store is handed to its worker; `close()`
-    /// stops the thread.
+    /// Without it, the commit that takes the WAL past 1,000 pages copies the WAL back itself, as
+    /// SQLite's automatic checkpoint would. Call once, before the store is handed to its worker;
+    /// `close()` stops the thread.
     public func checkpointInBackground() throws(BrokerError) {
         guard checkpointer == nil else { return }
         let checkpointer = try Checkpointer(path: databasePath, durability: durability)
         self.checkpointer = checkpointer
         checkpointer.start()
-        database.onCommit { [unowned database, unowned checkpointer] pages in
-            if pages >= Checkpointer.inlinePages {
-                _ = try? database.checkpoint()
-            } else if pages >= Checkpointer.backgroundPages {
+    }
+
+    /// Counts a commit and checkpoints as its WAL length asks (SQLite's WAL hook; the committing thread).
+    private func committed(walPages pages: Int32) {
+        commits &+= 1
+        if pages >= Checkpointer.inlinePages {
+            _ = try? database.checkpoint()
+        } else if pages >= Checkpointer.backgroundPages {
+            if let checkpointer {
                 checkpointer.request()
+            } else {
+                _ = try? database.checkpoint()
             }
         }
+    }
+
+    /// A `WALSyncer` for this store's database (not started).
+    public func makeWALSyncer() -> WALSyncer {
+        WALSyncer(databasePath: databasePath)
     }
 
     /// How many background checkpoints have run (0 without `checkpointInBackground()`).

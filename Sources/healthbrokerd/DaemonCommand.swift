@@ -30,7 +30,7 @@ enum DaemonCommand {
             .option("max-queued-authorization-requests", value: "N", help: "Authorization requests one app may have waiting.", default: "16"),
             .option("max-db-pages", value: "N", help: "Cap the database at N pages (SQLite max_page_count; for testing a full disk). 0: no cap.", default: "0"),
             .option("tombstone-retention-days", value: "DAYS", help: "How long deletions are remembered for anchored queries.", default: "30"),
-            .flag("synchronous-full", help: "Commit with SQLite synchronous=FULL: acknowledged saves also survive power loss (slower)."),
+            .flag("synchronous-full", help: "Acknowledge a write only once it would survive power loss, as SQLite synchronous=FULL would (the WAL is fsynced on a thread of its own before results go out)."),
             .option("log-level", value: "LEVEL", help: "debug, info, warning or error.", default: "info", environment: "HEALTHBROKER_LOG_LEVEL"),
         ]
     )

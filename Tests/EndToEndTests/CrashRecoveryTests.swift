@@ -11,7 +11,18 @@ struct CrashRecoveryTests {
     static let rounds = 20
 
     @Test func everyAcknowledgedBatchSurvivesKillNineAndNoBatchIsHalfThere() async throws {
-        let daemon = try await DaemonProcess(policy: allowAll)
+        try await killDuringIngest(rounds: Self.rounds, daemonArguments: [])
+    }
+
+    /// The same with `--synchronous-full`, where acknowledgements wait for the WAL syncer's fsync.
+    @Test func withPowerLossDurabilityEveryAcknowledgedBatchSurvivesKillNineToo() async throws {
+        try await killDuringIngest(rounds: 6, daemonArguments: ["--synchronous-full"])
+    }
+
+    /// Rounds of three writers ingesting batches of 100 while the daemon is killed with SIGKILL at a
+    /// random moment and restarted; then checks every acknowledged batch is whole and none is half there.
+    private func killDuringIngest(rounds: Int, daemonArguments: [String]) async throws {
+        let daemon = try await DaemonProcess(extraArguments: daemonArguments, policy: allowAll)
         let credentials = try await daemon.registerApp("com.example.ingest")
         let setup = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.ingest", appToken: credentials.token)
         try await setup.requestAuthorization(toShare: [.stepCount], read: [.stepCount], timeout: .seconds(5))
@@ -19,7 +30,7 @@ struct CrashRecoveryTests {
 
         let ledger = BatchLedger()
         var generator = SystemRandomNumberGenerator()
-        for round in 0..<Self.rounds {
+        for round in 0..<rounds {
             // Three clients ingest batches of 100 as fast as they can.
             let writers = (0..<3).map { writer in
                 Task {
@@ -52,7 +63,7 @@ struct CrashRecoveryTests {
         var present = Set<String>()
         for try await sample in reader.samples(of: .stepCount, pageSize: 4_096) { present.insert(sample.uuid) }
         let (acknowledged, attempted) = ledger.snapshot()
-        #expect(acknowledged.count > Self.rounds)   // real ingest happened in the rounds
+        #expect(acknowledged.count > rounds)   // real ingest happened in the rounds
         var missing = 0, halfThere = 0
         for (key, uuids) in attempted {
             let stored = uuids.filter(present.contains).count
@@ -61,7 +72,7 @@ struct CrashRecoveryTests {
         }
         #expect(missing == 0)
         #expect(halfThere == 0)
-        print("crash recovery: \(Self.rounds) kill -9 rounds, \(acknowledged.count) acknowledged batches of 100, \(attempted.count) attempted, \(present.count) samples present, 0 lost, 0 half-written")
+        print("crash recovery\(daemonArguments.isEmpty ? "" : " (\(daemonArguments.joined(separator: " ")))"): \(rounds) kill -9 rounds, \(acknowledged.count) acknowledged batches of 100, \(attempted.count) attempted, \(present.count) samples present, 0 lost, 0 half-written")
     }
 }
 
