@@ -8,7 +8,8 @@
 #           per call) and the C libuv echo at 1 × 1 (benchmarks/build/echo_client, built here with
 #           make -C benchmarks echo), alternately for L rounds (default 3); medians reported
 #   ingest  durable saves in batches of 1,000 (each acknowledged batch committed), synchronous=NORMAL
-#           (the default) and with the daemon's --synchronous-full, each with random (v4) UUIDs and
+#           (the default) and with the daemon's --synchronous-full (each acknowledgement after an fsync of
+#           the WAL, made off the writing thread), each with random (v4) UUIDs and
 #           with HealthStore's default time-ordered (v7) ones
 # Builds release, starts each daemon on temporary sockets and a temporary data directory (one for
 # idle+query, restarted on the same data after each import; a fresh one per ingest run), runs the
@@ -161,6 +162,7 @@ if wants ingest; then
         uuid_flags=()
         [ "$uuids" = time-ordered ] && uuid_flags=(--time-ordered-uuids)
         start_daemon "ingest-$mode-c$c-$uuids" "${flags[@]}"
+        # FULL: acknowledged only after the WAL syncer's fsync (power-loss durable), as SQLite synchronous=FULL.
         label="synchronous=$(echo "${mode#*-}" | tr a-z A-Z)"
         scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections "$c" --label "$label" \
           "${uuid_flags[@]}" --json "$out/ingest-$mode-c$c-$uuids.json"
