@@ -37,8 +37,11 @@ extension Broker {
             switch result {
             case .success(let outcome):
                 self.reply(context, response(UInt32(clamping: outcome.saved), UInt32(clamping: outcome.unchanged)))
-                for (type, saved) in Dictionary(grouping: outcome.savedSamples, by: \.type) {
-                    self.notifyObservers(type: type, changes: saved.map { ($0.endMicros, $0.sourceAppID) })
+                // Observers are rare; without one, nothing is grouped (a save can hold 10,000 samples).
+                if !self.observers.isEmpty {
+                    for (type, saved) in Dictionary(grouping: outcome.savedTypesAndEnds, by: \.type) {
+                        self.notifyObservers(type: type, changes: saved.map { ($0.endMicros, appID) })
+                    }
                 }
             case .failure(let error):
                 self.finish(context, error: error)

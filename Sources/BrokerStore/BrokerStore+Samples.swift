@@ -28,7 +28,7 @@ extension BrokerStore {
             }
         }
         guard prepared.contains(where: { if case .success(let save) = $0 { !save.rows.samples.isEmpty } else { false } }) else {
-            return prepared.map { result in result.map { _ in SaveOutcome(saved: 0, unchanged: 0, savedSamples: []) } }
+            return prepared.map { result in result.map { _ in SaveOutcome.nothing } }
         }
         return try database.transaction { () throws(BrokerError) -> [Result<SaveOutcome, BrokerError>] in
             var results: [Result<SaveOutcome, BrokerError>] = []
@@ -37,7 +37,7 @@ extension BrokerStore {
                 case .failure(let error):
                     results.append(.failure(error))
                 case .success(let save) where save.rows.samples.isEmpty:
-                    results.append(.success(SaveOutcome(saved: 0, unchanged: 0, savedSamples: [])))
+                    results.append(.success(SaveOutcome.nothing))
                 case .success(let save):
                     if requests.count == 1 {
                         results.append(.success(try apply(save, now: now)))
@@ -93,18 +93,14 @@ extension BrokerStore {
         let appCode = save.appCode
         var sequence = try sequenceTable.current().last
         let firstSequence = sequence
-        var saved: [Sample] = []
+        var saved: [Int] = []
         saved.reserveCapacity(samples.count)
         var unchanged = 0
         var tally = TypeTally()
         for sample in samples { tally.add(sample.type) }
         func record(_ index: Int) {
-            let sample = samples[index]
-            tally.add(sample.type, count: 1, duration: Self.duration(sample))
-            var stored = sample
-            stored.sourceAppID = sourceAppID
-            stored.createdMicros = now
-            saved.append(stored)
+            tally.add(samples[index].type, count: 1, duration: Self.duration(samples[index]))
+            saved.append(index)
         }
         let chunk = SampleTable.rowsPerChunk
         var index = 0
@@ -145,7 +141,7 @@ extension BrokerStore {
         for entry in tally.entries {
             try accessLogTable.append(appID: sourceAppID, operation: "write", type: entry.type, count: entry.count, now: now)
         }
-        return SaveOutcome(saved: saved.count, unchanged: unchanged, savedSamples: saved)
+        return SaveOutcome(saved: saved.count, unchanged: unchanged, savedIndexes: saved, of: samples, sourceAppID: sourceAppID, createdMicros: now)
     }
 
     /// Inserts rows `range` in one statement inside a savepoint; true when every row went in.

@@ -24,6 +24,8 @@ struct SampleContent {
     let distanceMeters: Double?
     /// The metadata as stored (`MetadataText`).
     let metadata: String
+    /// The uuid's 16 bytes as `StoredUUID` keeps them, or nil when it is kept as text.
+    let uuidWords: (UInt64, UInt64)?
 
     /// Value kinds as stored.
     static let quantityKind: Int64 = 1
@@ -69,6 +71,7 @@ struct SampleContent {
         self.energyKcal = energy
         self.distanceMeters = distance
         metadata = MetadataText.encode(sample.metadata)
+        uuidWords = StoredUUID.words(sample.uuid)
     }
 
     /// The canonical encoding of this content as `sample`'s (the one it was made from) saved by

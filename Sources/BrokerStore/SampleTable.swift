@@ -229,7 +229,7 @@ final class SampleTable {
     private static func bind(_ rows: NewRows, at index: Int, appCode: Int64, sequence: Int64, now: Int64, to statement: Statement, from first: Int32) throws(BrokerError) {
         let content = rows.contents[index]
         try statement.bind(sequence, at: first)
-        try statement.bind(storedUUID: rows.samples[index].uuid, at: first + 1)
+        try statement.bind(storedUUID: content.uuidWords, text: rows.samples[index].uuid, at: first + 1)
         try statement.bind(rows.typeCodes[index], at: first + 2)
         try statement.bind(rows.samples[index].startMicros, at: first + 3)
         try statement.bind(rows.samples[index].endMicros, at: first + 4)

@@ -6,13 +6,40 @@ public struct SaveOutcome: Sendable {
     public var saved: Int
     /// Samples already stored with the same content (nothing changed).
     public var unchanged: Int
-    /// The newly stored samples, in batch order, with `sourceAppID` and `createdMicros` set.
-    public var savedSamples: [Sample]
+    /// The positions in the saved batch of the newly stored samples, in batch order.
+    public var savedIndexes: [Int]
+    /// The batch as saved (shared, not copied).
+    private let batch: [Sample]
+    /// The app the batch was saved as.
+    private let sourceAppID: String
+    /// When it was stored.
+    private let createdMicros: Int64
 
-    /// Creates an outcome.
-    public init(saved: Int, unchanged: Int, savedSamples: [Sample]) {
+    /// An outcome: `savedIndexes` are positions in `batch`, stored as `sourceAppID` at `createdMicros`.
+    public init(saved: Int, unchanged: Int, savedIndexes: [Int], of batch: [Sample], sourceAppID: String, createdMicros: Int64) {
         self.saved = saved
         self.unchanged = unchanged
-        self.savedSamples = savedSamples
+        self.savedIndexes = savedIndexes
+        self.batch = batch
+        self.sourceAppID = sourceAppID
+        self.createdMicros = createdMicros
+    }
+
+    /// An outcome that stored nothing.
+    public static let nothing = SaveOutcome(saved: 0, unchanged: 0, savedIndexes: [], of: [], sourceAppID: "", createdMicros: 0)
+
+    /// The newly stored samples, in batch order, with `sourceAppID` and `createdMicros` set (built on each use).
+    public var savedSamples: [Sample] {
+        savedIndexes.map { index in
+            var stored = batch[index]
+            stored.sourceAppID = sourceAppID
+            stored.createdMicros = createdMicros
+            return stored
+        }
+    }
+
+    /// The type and end date of each newly stored sample, in batch order (what observers are told about).
+    public var savedTypesAndEnds: [(type: ObjectType, endMicros: Int64)] {
+        savedIndexes.map { (batch[$0].type, batch[$0].endMicros) }
     }
 }

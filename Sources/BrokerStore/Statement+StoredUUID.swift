@@ -4,7 +4,12 @@ import CSQLite
 extension Statement {
     /// Binds `uuid` as `samples.uuid` stores it (`StoredUUID`): 16 bytes when canonical, else text.
     func bind(storedUUID uuid: String, at index: Int32) throws(BrokerError) {
-        guard let words = StoredUUID.words(uuid) else { return try bind(uuid, at: index) }
+        try bind(storedUUID: StoredUUID.words(uuid), text: uuid, at: index)
+    }
+
+    /// Binds a uuid whose `StoredUUID.words` were worked out before (nil: `text` is not canonical and is bound as text).
+    func bind(storedUUID words: (UInt64, UInt64)?, text: String, at index: Int32) throws(BrokerError) {
+        guard let words else { return try bind(text, at: index) }
         try StoredUUID.withBytes(of: words) { (bytes) throws(BrokerError) in try bind(bytes: bytes, at: index) }
     }
 

@@ -1,27 +1,44 @@
 extension SampleValidator {
     /// The uuid lower-cased, if it is a canonical 8-4-4-4-12 hex UUID; INVALID_ARGUMENT otherwise.
     static func canonicalUUID(_ uuid: String) throws(BrokerError) -> String {
-        let bytes = Array(uuid.utf8)
-        var lowered: [UInt8] = []
-        lowered.reserveCapacity(36)
-        var valid = bytes.count == 36
-        if valid {
-            for (offset, byte) in bytes.enumerated() {
-                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                    if byte != UInt8(ascii: "-") { valid = false; break }
-                    lowered.append(byte)
-                } else if let digit = lowerHexDigit(byte) {
-                    lowered.append(digit)
-                } else {
-                    valid = false
-                    break
+        var uuid = uuid
+        // A uuid that is already canonical (HealthStore sends them so) comes back as the same string:
+        // no array, no new string.
+        let shape = uuid.withUTF8 { uuidShape($0) }
+        switch shape {
+        case .canonical:
+            return uuid
+        case .upperCaseDigits:
+            return uuid.withUTF8 { utf8 in
+                String(unsafeUninitializedCapacity: 36) { buffer in
+                    for (offset, byte) in utf8.enumerated() { buffer[offset] = lowerHexDigit(byte) ?? byte }
+                    return 36
                 }
             }
-        }
-        guard valid else {
+        case .invalid:
             throw .invalidArgument("uuid \"\(MessageText.clipped(uuid))\" is not a canonical UUID (8-4-4-4-12 hex digits)")
         }
-        return String(decoding: lowered, as: UTF8.self)
+    }
+
+    /// How `utf8` spells a UUID: canonically, with some upper-case digits, or not as 8-4-4-4-12 hex digits.
+    private static func uuidShape(_ utf8: UnsafeBufferPointer<UInt8>) -> UUIDShape {
+        guard utf8.count == 36 else { return .invalid }
+        var upperCase = false
+        for (offset, byte) in utf8.enumerated() {
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                if byte != UInt8(ascii: "-") { return .invalid }
+            } else if let digit = lowerHexDigit(byte) {
+                if digit != byte { upperCase = true }
+            } else {
+                return .invalid
+            }
+        }
+        return upperCase ? .upperCaseDigits : .canonical
+    }
+
+    /// See `uuidShape(_:)`.
+    private enum UUIDShape {
+        case canonical, upperCaseDigits, invalid
     }
 
     /// Checks the entry count and the key and value sizes; messages name the key, never the value.
