@@ -23,11 +23,14 @@ enum StoredUUID {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
+            // Wrapping differences instead of range patterns, which the optimizer left as calls.
             let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            default: return nil
+            if byte &- UInt8(ascii: "0") < 10 {
+                value = byte &- UInt8(ascii: "0")
+            } else if byte &- UInt8(ascii: "a") < 6 {
+                value = byte &- UInt8(ascii: "a") + 10
+            } else {
+                return nil
             }
             if digits < 16 {
                 high = high << 4 | UInt64(value)

@@ -61,10 +61,9 @@ extension SampleValidator {
 
     /// The lower-case form of an ASCII hex digit, or nil for any other byte.
     private static func lowerHexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): byte
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte + 32
-        default: nil
-        }
+        // Wrapping differences instead of range patterns, which the optimizer left as calls.
+        if byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 { return byte }
+        if byte &- UInt8(ascii: "A") < 6 { return byte + 32 }
+        return nil
     }
 }
