@@ -17,7 +17,7 @@
 # daemons. Local Unix sockets only.
 #
 # usage: benchmarks/scenarios.sh [--samples N] [--scale K] [--runs R] [--latency-rounds L] [--page-size P] [--extra-page-size P|""]
-#          [--idle-connections C] [--ingest-batches B] [--ingest-connections "1 4"]
+#          [--idle-connections C] [--ingest-batches B] [--ingest-shapes "1x1 1x2 4x1"] (connections x saves in flight each)
 #          [--only "idle query ingest latency"] [--out DIR] [--scratch-path DIR] [--no-build]
 set -euo pipefail
 
@@ -32,7 +32,7 @@ page_size=0
 extra_page_size=4096
 idle_connections=5000
 ingest_batches=200
-ingest_connections="1 4"
+ingest_shapes="1x1 1x2 4x1"
 only="idle query ingest latency"
 out=""
 scratch="$repo/.build-scen"
@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
     --extra-page-size) extra_page_size="$2"; shift 2 ;;
     --idle-connections) idle_connections="$2"; shift 2 ;;
     --ingest-batches) ingest_batches="$2"; shift 2 ;;
-    --ingest-connections) ingest_connections="$2"; shift 2 ;;
+    --ingest-shapes) ingest_shapes="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --scratch-path) scratch="$2"; shift 2 ;;
@@ -157,15 +157,16 @@ if wants ingest; then
   for mode in 1-normal 2-full; do
     flags=()
     [ "$mode" = 2-full ] && flags=(--synchronous-full)
-    for c in $ingest_connections; do
+    for shape in $ingest_shapes; do
+      c="${shape%x*}" d="${shape#*x}"
       for uuids in random time-ordered; do
         uuid_flags=()
         [ "$uuids" = time-ordered ] && uuid_flags=(--time-ordered-uuids)
-        start_daemon "ingest-$mode-c$c-$uuids" "${flags[@]}"
+        start_daemon "ingest-$mode-c$c-d$d-$uuids" "${flags[@]}"
         # FULL: acknowledged only after the WAL syncer's fsync (power-loss durable), as SQLite synchronous=FULL.
         label="synchronous=$(echo "${mode#*-}" | tr a-z A-Z)"
-        scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections "$c" --label "$label" \
-          "${uuid_flags[@]}" --json "$out/ingest-$mode-c$c-$uuids.json"
+        scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections "$c" --depth "$d" --label "$label" \
+          "${uuid_flags[@]}" --json "$out/ingest-$mode-c$c-d$d-$uuids.json"
         stop_daemon
       done
     done
