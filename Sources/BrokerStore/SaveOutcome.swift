@@ -7,7 +7,7 @@ public struct SaveOutcome: Sendable {
     /// Samples already stored with the same content (nothing changed).
     public var unchanged: Int
     /// The positions in the saved batch of the newly stored samples, in batch order.
-    public var savedIndexes: [Int]
+    public let savedIndexes: [Int]
     /// The batch as saved (shared, not copied).
     private let batch: [Sample]
     /// The app the batch was saved as.

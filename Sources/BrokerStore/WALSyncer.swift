@@ -84,7 +84,8 @@ public final class WALSyncer: @unchecked Sendable {
 
     /// Runs `delivery` once commit number `commit` is durable: at once on this thread if it is,
     /// otherwise on the syncer's thread after the next fsync. Commit 0 means "saw no commit".
-    /// Before `start()` and after `stop()` it syncs on the calling thread if it must.
+    /// Before `start()` and after `stop()` it syncs on the calling thread if it must. Call it from
+    /// one thread only, the store's (the one that made the commits).
     public func deliver(afterCommit commit: UInt64, _ delivery: Delivery) {
         condition.lock()
         if commit <= syncedThrough {
