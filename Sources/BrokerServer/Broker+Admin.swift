@@ -111,6 +111,8 @@ extension Broker {
         )
         info.framesSent = loop.framesSent
         info.writeCalls = loop.writeCalls
+        info.powerLossDurable = configuration.durableAgainstPowerLoss
+        info.walFsyncs = UInt64(worker.walFsyncs)
         reply(context, .adminBrokerInfo(info))
     }
 

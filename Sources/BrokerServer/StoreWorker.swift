@@ -25,6 +25,9 @@ final class StoreWorker: @unchecked Sendable {
     /// Jobs submitted and not yet completed on the loop.
     private(set) var outstanding = 0
 
+    /// WAL fsyncs the syncer has made (0 without one). Any thread.
+    var walFsyncs: Int { syncer?.completedSyncs ?? 0 }
+
     /// A worker for `store`; pass a `syncer` to acknowledge only durable writes.
     init(store: BrokerStore, loop: EventLoop, syncer: WALSyncer? = nil) {
         self.store = store

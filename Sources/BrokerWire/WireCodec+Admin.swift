@@ -62,6 +62,8 @@ extension WireCodec {
         message.broker_time_us = info.brokerTimeMicros
         message.frames_sent = info.framesSent
         message.write_calls = info.writeCalls
+        message.power_loss_durable = info.powerLossDurable ? 1 : 0
+        message.wal_fsyncs = info.walFsyncs
         return info.brokerVersion.withCString { version in
             info.dataDirectory.withCString { dataDirectory in
                 message.broker_version = field(version)
@@ -83,6 +85,8 @@ extension WireCodec {
             brokerTimeMicros: message.pointee.broker_time_us)
         info.framesSent = message.pointee.frames_sent
         info.writeCalls = message.pointee.write_calls
+        info.powerLossDurable = message.pointee.power_loss_durable != 0
+        info.walFsyncs = message.pointee.wal_fsyncs
         return info
     }
 }

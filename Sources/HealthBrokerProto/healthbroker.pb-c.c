@@ -5777,7 +5777,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_request__de
   (ProtobufCMessageInit) healthbroker__v1__admin_broker_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[9] =
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[11] =
 {
   {
     "broker_version",
@@ -5887,6 +5887,30 @@ static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_respon
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "power_loss_durable",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, power_loss_durable),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wal_fsyncs",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, wal_fsyncs),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__admin_broker_info_response__field_indices_by_name[] = {
   3,   /* field[3] = admin_connections */
@@ -5896,13 +5920,15 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
   4,   /* field[4] = calls_served */
   5,   /* field[5] = data_dir */
   7,   /* field[7] = frames_sent */
+  9,   /* field[9] = power_loss_durable */
   1,   /* field[1] = started_us */
+  10,   /* field[10] = wal_fsyncs */
   8,   /* field[8] = write_calls */
 };
 static const ProtobufCIntRange healthbroker__v1__admin_broker_info_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__descriptor =
 {
@@ -5912,7 +5938,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__d
   "Healthbroker__V1__AdminBrokerInfoResponse",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AdminBrokerInfoResponse),
-  9,
+  11,
   healthbroker__v1__admin_broker_info_response__field_descriptors,
   healthbroker__v1__admin_broker_info_response__field_indices_by_name,
   1,  healthbroker__v1__admin_broker_info_response__number_ranges,

@@ -16,6 +16,7 @@ struct StatusJSON: Encodable, Equatable {
         case brokerTime = "broker_time", brokerTimeMicros = "broker_time_us", uptimeMicros = "uptime_us"
         case appConnections = "app_connections", adminConnections = "admin_connections"
         case callsServed = "calls_served", dataDirectory = "data_directory"
+        case powerLossDurable = "power_loss_durable", walFsyncs = "wal_fsyncs"
     }
 
     /// Writes every key.
@@ -31,5 +32,7 @@ struct StatusJSON: Encodable, Equatable {
         try container.encode(info.adminConnections, forKey: .adminConnections)
         try container.encode(info.callsServed, forKey: .callsServed)
         try container.encode(info.dataDirectory, forKey: .dataDirectory)
+        try container.encode(info.powerLossDurable, forKey: .powerLossDurable)
+        try container.encode(info.walFsyncs, forKey: .walFsyncs)
     }
 }

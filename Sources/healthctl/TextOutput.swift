@@ -68,6 +68,9 @@ enum TextOutput {
             ["connections", "\(connections) (\(info.appConnections) app, \(info.adminConnections) admin)"],
             ["calls served", String(info.callsServed)],
             ["data directory", info.dataDirectory],
+            ["durability", info.powerLossDurable
+                ? "power loss (results wait for a WAL fsync; \(info.walFsyncs) so far)"
+                : "killed process (--synchronous-full adds power loss)"],
         ])
     }
 

@@ -25,6 +25,8 @@ enum Samples {
             brokerTimeMicros: 1_700_000_000_000_000)
         info.framesSent = 1_234_567_890_123
         info.writeCalls = UInt64.max - 1
+        info.powerLossDurable = true
+        info.walFsyncs = 987_654_321
         return info
     }()
 

@@ -158,6 +158,8 @@ struct WireCodecRoundTripTests {
         }
         #expect(info.framesSent == 1_234_567_890_123)
         #expect(info.writeCalls == UInt64.max - 1)
+        #expect(info.powerLossDurable)
+        #expect(info.walFsyncs == 987_654_321)
     }
 
     @Test func everyStatusCodeAndDomainCodeRoundTrips() throws {

@@ -71,6 +71,23 @@ struct AdminTests {
         #expect(info.appConnections == 1)
         #expect(info.adminConnections == 1)
         #expect(info.dataDirectory == daemon.dataDirectory)
+        #expect(!info.powerLossDurable)
+        #expect(info.walFsyncs == 0)
+    }
+
+    @Test func brokerInfoSaysWhenResultsWaitForAWALFsync() async throws {
+        let daemon = try await DaemonProcess(extraArguments: ["--synchronous-full"], policy: allowAll)
+        let writer = try await authorizedApp(daemon, "com.example.durable", types: [.stepCount])
+        defer { writer.close() }
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        let before = try await admin.brokerInfo()
+        #expect(before.powerLossDurable)
+        // The save is acknowledged only after an fsync that began after its commit.
+        #expect(try await writer.save([stepSample(base, base + hour)]).saved == 1)
+        let after = try await admin.brokerInfo()
+        #expect(after.walFsyncs > before.walFsyncs)
+        #expect(after.powerLossDurable)
     }
 }
 

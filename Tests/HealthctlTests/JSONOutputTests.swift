@@ -57,7 +57,9 @@ import Testing
         #expect(Set(object.keys) == [
             "broker_version", "started", "started_us", "broker_time", "broker_time_us", "uptime_us",
             "app_connections", "admin_connections", "calls_served", "data_directory",
+            "power_loss_durable", "wal_fsyncs",
         ])
+        #expect(object["power_loss_durable"] as? Bool == false)
         #expect((object["uptime_us"] as? NSNumber)?.int64Value == 3_725 * Samples.second)
     }
 

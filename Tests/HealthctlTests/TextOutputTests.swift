@@ -69,6 +69,11 @@ import Testing
             connections     3 (2 app, 1 admin)
             calls served    42
             data directory  /var/lib/healthbroker
+            durability      killed process (--synchronous-full adds power loss)
             """)
+        var durable = Samples.info
+        durable.powerLossDurable = true
+        durable.walFsyncs = 7
+        #expect(TextOutput.status(durable).hasSuffix("durability      power loss (results wait for a WAL fsync; 7 so far)"))
     }
 }

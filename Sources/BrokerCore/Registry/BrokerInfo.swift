@@ -18,6 +18,10 @@ public struct BrokerInfo: Sendable, Hashable {
     public var framesSent: UInt64 = 0
     /// Write syscalls that carried them (fewer than frames when replies are batched).
     public var writeCalls: UInt64 = 0
+    /// Whether acknowledged writes survive power loss (the daemon's `--synchronous-full`), not only a killed process.
+    public var powerLossDurable = false
+    /// WAL fsyncs made so that results could leave the broker (0 unless `powerLossDurable`).
+    public var walFsyncs: UInt64 = 0
 
     /// Creates broker info.
     public init(brokerVersion: String, startedMicros: Int64, appConnections: UInt32, adminConnections: UInt32, callsServed: UInt64, dataDirectory: String, brokerTimeMicros: Int64) {

@@ -740,10 +740,18 @@ struct  Healthbroker__V1__AdminBrokerInfoResponse
    * write syscalls (uv_try_write + uv_write) that carried them
    */
   uint64_t write_calls;
+  /*
+   * started with --synchronous-full: results wait for a WAL fsync
+   */
+  protobuf_c_boolean power_loss_durable;
+  /*
+   * WAL fsyncs the sync thread made (0 without --synchronous-full)
+   */
+  uint64_t wal_fsyncs;
 };
 #define HEALTHBROKER__V1__ADMIN_BROKER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_broker_info_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
 
 
 /*
