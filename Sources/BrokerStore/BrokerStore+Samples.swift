@@ -102,20 +102,8 @@ extension BrokerStore {
             tally.add(samples[index].type, count: 1, duration: Self.duration(samples[index]))
             saved.append(index)
         }
-        let chunk = SampleTable.rowsPerChunk
-        var index = 0
-        // Rows before this index go one by one: their chunk had a uuid already stored (or repeated).
-        var singlyUntil = 0
-        while index < samples.count {
-            if index >= singlyUntil, samples.count - index >= chunk {
-                if try addChunk(rows, range: index..<(index + chunk), appCode: appCode, firstSequence: sequence + 1, now: now) {
-                    for row in index..<(index + chunk) { record(row) }
-                    sequence += Int64(chunk)
-                    index += chunk
-                    continue
-                }
-                singlyUntil = index + chunk
-            }
+        /// Adds row `index` alone: a uuid already stored with the same content counts as unchanged.
+        func addSingle(_ index: Int) throws(BrokerError) {
             let sample = samples[index]
             let content = rows.contents[index]
             let inserted = try sampleTable.add(rows, at: index, appCode: appCode, sequence: sequence + 1, now: now)
@@ -126,14 +114,35 @@ extension BrokerStore {
                     throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
                 }
                 unchanged += 1
-                index += 1
-                continue
+                return
             }
             guard inserted else { throw .internal("samples[\(index)]: uuid \"\(sample.uuid)\" was neither inserted nor found") }
             sequence += 1
             record(index)
-            index += 1
         }
+        /// Adds rows `range` in chunks of `SampleTable.chunkSizes[level]`; what does not fill one, or
+        /// a chunk that did not go in whole (a uuid already stored or repeated), goes to the next
+        /// smaller size, and past the smallest row by row.
+        func add(_ range: Range<Int>, level: Int) throws(BrokerError) {
+            guard level < SampleTable.chunkSizes.count else {
+                for index in range { try addSingle(index) }
+                return
+            }
+            let size = SampleTable.chunkSizes[level]
+            var index = range.lowerBound
+            while range.upperBound - index >= size {
+                let chunk = index..<(index + size)
+                if try addChunk(rows, range: chunk, appCode: appCode, firstSequence: sequence + 1, now: now) {
+                    for row in chunk { record(row) }
+                    sequence += Int64(size)
+                } else {
+                    try add(chunk, level: level + 1)
+                }
+                index += size
+            }
+            if index < range.upperBound { try add(index..<range.upperBound, level: level + 1) }
+        }
+        try add(0..<samples.count, level: 0)
         for entry in tally.entries where entry.count > 0 {
             try spanTable.raise(entry.type, to: entry.longest)
         }

@@ -13,8 +13,8 @@ final class SampleTable {
     /// The `ObjectType` of each type code read so far (building one from its identifier looks it up in the catalogue).
     private var objectTypes: [Int64: ObjectType] = [:]
     private let insert: Statement
-    /// `rowsPerChunk` rows in one INSERT (`addChunk`).
-    private let insertChunk: Statement
+    /// One multi-row INSERT per size of `chunkSizes`, in the same order (`addChunk`).
+    private let insertChunks: [Statement]
     private let selectByUUID: Statement
     private let locateByUUID: Statement
     private let selectOwnMatching: Statement
@@ -45,8 +45,11 @@ final class SampleTable {
         let typeCodes: [Int64]
     }
 
-    /// Rows per multi-row INSERT: 50 × 16 parameters, far under SQLite's limit of 32,766.
-    static let rowsPerChunk = 50
+    /// Rows per multi-row INSERT, largest first: a save takes 200 rows at a time, then 50 at a time
+    /// for what is left (or for a 200-row chunk that held a uuid already stored), then single rows.
+    /// 200 × 16 parameters is far under SQLite's limit of 32,766. 200 rather than 50 alone cut the
+    /// broker's CPU per saved sample by 4–5% (fewer statements and savepoints; SCENARIOS.md).
+    static let chunkSizes = [200, 50]
 
     /// The values each inserted row binds.
     static let insertColumnCount = 16
@@ -152,7 +155,9 @@ final class SampleTable {
         types = try NameCodeTable(database: database, table: "type_codes", column: "identifier")
         apps = try NameCodeTable(database: database, table: "app_codes", column: "app_id")
         insert = try database.prepare(Self.insertSQL(rows: 1))
-        insertChunk = try database.prepare(Self.insertSQL(rows: Self.rowsPerChunk))
+        var chunks: [Statement] = []
+        for size in Self.chunkSizes { chunks.append(try database.prepare(Self.insertSQL(rows: size))) }
+        insertChunks = chunks
         selectByUUID = try database.prepare("SELECT \(Self.columns) FROM samples WHERE uuid = ?1")
         locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE uuid = ?1")
         selectOwnMatching = try database.prepare("""
@@ -208,14 +213,16 @@ final class SampleTable {
         }
     }
 
-    /// Inserts rows `range` of `rows` (exactly `rowsPerChunk` of them) in one statement as changes
+    /// Inserts rows `range` of `rows` (as many as one of `chunkSizes`) in one statement as changes
     /// `firstSequence`, `firstSequence + 1`, …; returns how many went in. A uuid already stored (or
     /// repeated in the chunk) is skipped and leaves its seq unused, so a caller that gets fewer than
     /// all rolls the chunk back and adds its rows one by one. One statement for many rows saves
     /// SQLite opening and closing a cursor on the table and each index per row.
     func addChunk(_ rows: NewRows, range: Range<Int>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Int {
-        precondition(range.count == Self.rowsPerChunk, "a chunk is rowsPerChunk rows")
-        return try insertChunk.run { statement throws(BrokerError) -> Int in
+        guard let size = Self.chunkSizes.firstIndex(of: range.count) else {
+            preconditionFailure("a chunk is one of chunkSizes rows, not \(range.count)")
+        }
+        return try insertChunks[size].run { statement throws(BrokerError) -> Int in
             for (offset, index) in range.enumerated() {
                 try Self.bind(rows, at: index, appCode: appCode, sequence: firstSequence + Int64(offset), now: now,
                               to: statement, from: Int32(offset * Self.insertColumnCount + 1))

@@ -2,7 +2,7 @@ import BrokerCore
 import BrokerStore
 import Testing
 
-/// Saves write `rowsPerChunk` rows per INSERT and fall back to one row at a time for a chunk that
+/// Saves write `chunkSizes` rows per INSERT and fall back to smaller chunks, then one row at a time, for a chunk that
 /// holds a uuid already stored (or repeated); the outcome must be what row-by-row saving gives.
 @Suite("BrokerStore chunked sample saves")
 struct SampleChunkedSaveTests {
@@ -24,7 +24,7 @@ struct SampleChunkedSaveTests {
         numbers.map { F.steps($0, F.base + Int64($0) * F.minute, F.base + Int64($0 + 1) * F.minute, count: Double($0)) }
     }
 
-    @Test(arguments: [1, 49, 50, 51, 100, 149, 1_000])
+    @Test(arguments: [1, 49, 50, 51, 100, 149, 199, 200, 201, 249, 250, 251, 449, 1_000, 1_049])
     func batchesOfAnySizeStoreEverySampleWithConsecutiveSequences(count: Int) throws {
         try F.withStore { store, _ throws in
             let samples = Self.batch(0..<count)
@@ -53,6 +53,20 @@ struct SampleChunkedSaveTests {
             #expect(outcome.savedSamples == expected, "saved in batch order, the skipped ones left out")
             #expect(try Self.sequences(store) == Array(1...229), "2 earlier saves, then 227 with no gaps")
             #expect(try store.currentSequence() == 229)
+        }
+    }
+
+    @Test func aStoredUUIDInsideA200RowChunkSendsOnlyItsOwn50RowsRowByRow() throws {
+        try F.withStore { store, _ throws in
+            let samples = Self.batch(0..<475)
+            // Index 260: in the second 200-row chunk (200–399) and the 50-row chunk 250–299.
+            _ = try store.saveSamples([samples[260]], sourceAppID: F.app, now: 1)
+            let outcome = try store.saveSamples(samples, sourceAppID: F.app, now: 2)
+            #expect(outcome.saved == 474)
+            #expect(outcome.unchanged == 1)
+            #expect(outcome.savedIndexes == Array(0..<260) + Array(261..<475))
+            #expect(try Self.sequences(store) == Array(1...475), "1 earlier save, then 474 with no gaps")
+            #expect(Set(try F.readAll(store).map(\.uuid)) == Set(samples.map(\.uuid)))
         }
     }
 
