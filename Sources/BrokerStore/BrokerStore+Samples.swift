@@ -155,8 +155,8 @@ extension BrokerStore {
 
     /// Inserts rows `range` in one statement inside a savepoint; true when every row went in.
     /// Otherwise (a uuid already stored or repeated, or an error) the chunk is rolled back and false
-    /// returned: the caller then adds the rows one by one, which sorts duplicates out and reports
-    /// errors by row.
+    /// returned: the caller then adds the rows in smaller chunks and finally one by one, which sorts
+    /// duplicates out and reports errors by row.
     private func addChunk(_ rows: SampleTable.NewRows, range: Range<Int>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Bool {
         try database.executeReusing("SAVEPOINT sample_chunk")
         let inserted: Int
