@@ -11,7 +11,7 @@ extension HealthStore {
     /// `earliestPermittedSampleDate()`, and is compared with a sample's end date.
     public func earliestAuthorizedSampleDate(for types: Set<ObjectType>) async throws(BrokerError) -> [ObjectType: Date] {
         try await connection.unary(.earliestAuthorizedSampleDate(types.wireOrder), timeout: Self.lookupTimeout) { response in
-            if case .earliestAuthorizedSampleDate(let dates) = response { Self.sampleDates(dates) } else { nil }
+            if case .earliestAuthorizedSampleDate(let dates) = response { sampleDatesCache.dates(for: dates) } else { nil }
         }
     }
 

@@ -17,6 +17,8 @@ public final class HealthStore: Sendable {
     /// The underlying connection (tests reach the low-level API through it).
     package let connection: BrokerConnection
     private let currentSession: Locked<SessionInfo>
+    /// The last EarliestAuthorizedSampleDate answer, handed back while the broker's reply is the same.
+    let sampleDatesCache = SampleDatesCache()
 
     private init(connection: BrokerConnection, session: Locked<SessionInfo>) {
         self.connection = connection

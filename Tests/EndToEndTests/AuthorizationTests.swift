@@ -214,6 +214,24 @@ struct AuthorizationTests {
         #expect(try await store.statusForAuthorizationRequest(toShare: [.heartRate], read: [.stepCount]) == .unnecessary)
     }
 
+    @Test func earliestAuthorizedSampleDateFollowsARevocationOnTheSameStore() async throws {
+        let daemon = try await DaemonProcess()
+        let agent = try await ConsentAgentHarness(daemon: daemon)
+        let store = try await daemon.connectApp("com.example.revoked")
+        defer { store.close() }
+        async let request: Void = store.requestAuthorization(toShare: [], read: [.stepCount])
+        try await agent.answerAll(try await agent.prompt(0), share: .allow, read: .limited(fromMicros: day("2026-03-01")))
+        try await request
+        // Asked twice: the second answer may be the one the store kept, and must still be right.
+        for _ in 0..<2 {
+            #expect(try await store.earliestAuthorizedSampleDate(for: [.stepCount])[.stepCount].map(micros) == day("2026-03-01"))
+        }
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        #expect(try await admin.revoke(appID: "com.example.revoked", types: [.stepCount]) >= 1)
+        #expect(try await store.earliestAuthorizedSampleDate(for: [.stepCount]).isEmpty)
+    }
+
     @Test func twoAppsCannotSeeEachOthersGrants() async throws {
         let daemon = try await DaemonProcess()
         let agent = try await ConsentAgentHarness(daemon: daemon)
