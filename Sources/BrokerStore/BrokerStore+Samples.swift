@@ -150,7 +150,7 @@ extension BrokerStore {
         for entry in tally.entries {
             try accessLogTable.append(appID: sourceAppID, operation: "write", type: entry.type, count: entry.count, now: now)
         }
-        return SaveOutcome(saved: saved.count, unchanged: unchanged, savedIndexes: saved, of: samples, sourceAppID: sourceAppID, createdMicros: now)
+        return SaveOutcome(unchanged: unchanged, savedIndexes: saved, of: samples, sourceAppID: sourceAppID, createdMicros: now)
     }
 
     /// Inserts rows `range` in one statement inside a savepoint; true when every row went in.

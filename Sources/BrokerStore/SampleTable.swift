@@ -216,7 +216,7 @@ final class SampleTable {
     /// Inserts rows `range` of `rows` (as many as one of `chunkSizes`) in one statement as changes
     /// `firstSequence`, `firstSequence + 1`, …; returns how many went in. A uuid already stored (or
     /// repeated in the chunk) is skipped and leaves its seq unused, so a caller that gets fewer than
-    /// all rolls the chunk back and adds its rows one by one. One statement for many rows saves
+    /// all rolls the chunk back and adds its rows in smaller chunks, then one by one. One statement for many rows saves
     /// SQLite opening and closing a cursor on the table and each index per row.
     func addChunk(_ rows: NewRows, range: Range<Int>, appCode: Int64, firstSequence: Int64, now: Int64) throws(BrokerError) -> Int {
         guard let size = Self.chunkSizes.firstIndex(of: range.count) else {

@@ -2,10 +2,8 @@ import BrokerCore
 
 /// What a save did: how many samples it stored, how many were already there unchanged, and the new ones.
 public struct SaveOutcome: Sendable {
-    /// Samples newly stored.
-    public var saved: Int
     /// Samples already stored with the same content (nothing changed).
-    public var unchanged: Int
+    public let unchanged: Int
     /// The positions in the saved batch of the newly stored samples, in batch order.
     public let savedIndexes: [Int]
     /// The batch as saved (shared, not copied).
@@ -16,8 +14,7 @@ public struct SaveOutcome: Sendable {
     private let createdMicros: Int64
 
     /// An outcome: `savedIndexes` are positions in `batch`, stored as `sourceAppID` at `createdMicros`.
-    public init(saved: Int, unchanged: Int, savedIndexes: [Int], of batch: [Sample], sourceAppID: String, createdMicros: Int64) {
-        self.saved = saved
+    public init(unchanged: Int, savedIndexes: [Int], of batch: [Sample], sourceAppID: String, createdMicros: Int64) {
         self.unchanged = unchanged
         self.savedIndexes = savedIndexes
         self.batch = batch
@@ -26,7 +23,10 @@ public struct SaveOutcome: Sendable {
     }
 
     /// An outcome that stored nothing.
-    public static let nothing = SaveOutcome(saved: 0, unchanged: 0, savedIndexes: [], of: [], sourceAppID: "", createdMicros: 0)
+    public static let nothing = SaveOutcome(unchanged: 0, savedIndexes: [], of: [], sourceAppID: "", createdMicros: 0)
+
+    /// Samples newly stored.
+    public var saved: Int { savedIndexes.count }
 
     /// The newly stored samples, in batch order, with `sourceAppID` and `createdMicros` set (built on each use).
     public var savedSamples: [Sample] {
