@@ -37,11 +37,12 @@ extension Broker {
         let descriptor: TypeDescriptor
         let unit: String
         var after: Int64 = 0
+        let scope: ReadScope
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
             try PredicateRules.validate(query.predicate)
             unit = try resultUnit(query.unit, descriptor: descriptor)
-            _ = try readScope(of: query.type, appID: appID)
+            scope = try readScope(of: query.type, appID: appID)
             if !query.anchor.isEmpty {
                 let authenticator = anchorAuthenticator!
                 after = try SyncAnchor.decode(query.anchor, appID: appID, type: query.type) { message, tag in
@@ -53,8 +54,10 @@ extension Broker {
             return
         }
         let anchored = after
+        // Expiry looks only at pruned deletions this app could have seen: other apps' pruning,
+        // outside its scope, must not show.
         worker.submit({ store throws(BrokerError) in
-            (try store.currentSequence(), try store.prunedThroughSequence())
+            (try store.currentSequence(), try store.prunedVisibleSequence(type: query.type, scope: scope, appID: appID))
         }) { [weak self, weak context] result in
             guard let self, let context, context.isLive else { return }
             self.noteStoreResult(result)
@@ -107,8 +110,10 @@ extension Broker {
                     added += samples.count
                     if let left = remaining { remaining = left - samples.count }
                     let done = !page.hasMore || remaining == 0
-                    let next = done ? anchor(page.hasMore ? position : through) : []
-                    self.send(.anchoredPage(AnchoredPage(added: samples, deletedUUIDs: page.deleted, newAnchor: next, done: done)), on: context)
+                    // The position is the last change this app could see, so the anchor stays the
+                    // same while only what it may not see changes.
+                    let next = done ? anchor(position) : []
+                    self.send(.anchoredPage(AnchoredPage(added: samples, deletedUUIDs: page.deleted.map(\.uuid), newAnchor: next, done: done)), on: context)
                     if done {
                         self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
                         self.endStream(context)

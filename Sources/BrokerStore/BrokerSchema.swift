@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -260,5 +260,81 @@ public enum BrokerSchema {
         -- Index entries end with the rowid (seq): this one serves "type = ? AND seq > ? ORDER BY seq".
         CREATE INDEX samples_by_type_seq ON samples (type);
         UPDATE tombstones SET uuid = stored_uuid(uuid);
+        """
+
+    /// Version 7: a sample's identity is (source app, uuid), and what a read touches follows the reader's scope.
+    ///
+    /// - `samples` is unique on `(app, uuid)` instead of `uuid`: each app has its own uuid
+    ///   namespace, so a save or delete can never tell an app that another app holds a uuid. The
+    ///   table is rebuilt (SQLite cannot drop a column's UNIQUE); every row keeps its seq.
+    /// - `samples_by_app_type_seq` and `tombstones_by_app_type_seq` serve an app's own anchored
+    ///   changes (entries end with the rowid, seq), `tombstones_by_type_end` a limited reader's
+    ///   deletions ending at or after its floor: a read-denied app's anchored query walks its own
+    ///   rows only, whatever others store.
+    /// - `app_type_spans` keeps the longest end − start per (app, type), so an app's own reads are
+    ///   bounded by its own samples' spans, never by another app's long sample.
+    /// - `prune_marks` remembers pruned tombstones per (app, type) as the points (end_us, seq) that
+    ///   no other pruned tombstone dominates, so an anchor expires only when a deletion its app
+    ///   could have seen was pruned. The old store-wide mark is carried over for every (app, type)
+    ///   with end_us = max, so anchors it expired stay expired.
+    static let version7 = """
+        CREATE TABLE samples_v7 (
+            seq INTEGER PRIMARY KEY,
+            uuid BLOB NOT NULL,
+            type INTEGER NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            value_kind INTEGER NOT NULL,
+            quantity REAL NULL,
+            unit TEXT NULL,
+            category INTEGER NULL,
+            activity TEXT NULL,
+            duration_us INTEGER NULL,
+            energy_kcal REAL NULL,
+            distance_m REAL NULL,
+            metadata TEXT NULL,
+            app INTEGER NOT NULL,
+            created_us INTEGER NOT NULL,
+            UNIQUE (app, uuid)
+        );
+        INSERT INTO samples_v7 (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
+                                duration_us, energy_kcal, distance_m, metadata, app, created_us)
+        SELECT seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
+               duration_us, energy_kcal, distance_m, metadata, app, created_us
+        FROM samples
+        ORDER BY seq;
+        DROP TABLE samples;
+        ALTER TABLE samples_v7 RENAME TO samples;
+        CREATE INDEX samples_by_type_start ON samples (type, start_us);
+        CREATE INDEX samples_by_type_end ON samples (type, end_us);
+        CREATE INDEX samples_by_app_type_start ON samples (app, type, start_us);
+        -- Index entries end with the rowid (seq): these serve "… seq > ? ORDER BY seq".
+        CREATE INDEX samples_by_type_seq ON samples (type);
+        CREATE INDEX samples_by_app_type_seq ON samples (app, type);
+        CREATE INDEX tombstones_by_app_type_seq ON tombstones (app, type);
+        CREATE INDEX tombstones_by_type_end ON tombstones (type, end_us);
+        CREATE TABLE app_type_spans (
+            app INTEGER NOT NULL,
+            type INTEGER NOT NULL,
+            max_duration_us INTEGER NOT NULL,
+            PRIMARY KEY (app, type)
+        ) WITHOUT ROWID;
+        INSERT INTO app_type_spans (app, type, max_duration_us)
+        SELECT app, type, max(max(end_us - start_us, 0)) FROM (
+            SELECT app, type, start_us, end_us FROM samples
+            UNION ALL SELECT app, type, start_us, end_us FROM tombstones
+        ) GROUP BY app, type;
+        CREATE TABLE prune_marks (
+            type INTEGER NOT NULL,
+            app INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            PRIMARY KEY (type, app, end_us)
+        ) WITHOUT ROWID;
+        CREATE INDEX prune_marks_by_type_end ON prune_marks (type, end_us);
+        INSERT INTO prune_marks (type, app, end_us, seq)
+        SELECT t.code, a.code, 9223372036854775807, c.pruned_through_seq
+        FROM type_codes AS t, app_codes AS a, change_sequence AS c
+        WHERE c.pruned_through_seq > 0;
         """
 }

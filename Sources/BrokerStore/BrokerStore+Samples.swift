@@ -3,8 +3,10 @@ import BrokerCore
 extension BrokerStore {
     /// Saves a batch of validated, canonical samples as `sourceAppID`, all or nothing, in one transaction.
     ///
-    /// A uuid already stored with the same canonical content (type, dates, value, metadata, source
-    /// app) counts as unchanged; with other content, or saved by another app, the batch fails with
+    /// A sample's identity is (source app, uuid): each app has its own uuid namespace, so another
+    /// app's sample under the same uuid is a different sample and never conflicts (nor can a save
+    /// tell an app that it exists). A uuid the app already stored with the same canonical content
+    /// (type, dates, value, metadata) counts as unchanged; with other content the batch fails with
     /// `ALREADY_EXISTS` naming "samples[i]". Values the store cannot keep exactly (an empty uuid,
     /// start after end, a non-finite number, workout energy not in kcal or distance not in m) are
     /// `INVALID_ARGUMENT` naming the index. Writes one "write" access-log row per type in the batch,
@@ -107,11 +109,11 @@ extension BrokerStore {
             let sample = samples[index]
             let content = rows.contents[index]
             let inserted = try sampleTable.add(rows, at: index, appCode: appCode, sequence: sequence + 1, now: now)
-            if !inserted, let existing = try sampleTable.sample(uuid: sample.uuid) {
+            if !inserted, let existing = try sampleTable.sample(appCode: appCode, uuid: sample.uuid) {
                 let stored = try SampleContent(existing, sourceAppID: existing.sourceAppID)
                 let storedEncoding = stored.encoding(of: existing, sourceAppID: existing.sourceAppID)
                 guard storedEncoding == content.encoding(of: sample, sourceAppID: sourceAppID) else {
-                    throw .alreadyExists("samples[\(index)]: a sample with uuid \"\(sample.uuid)\" already exists with other content")
+                    throw .alreadyExists("samples[\(index)]: this app already saved a sample with uuid \"\(sample.uuid)\" with other content")
                 }
                 unchanged += 1
                 return
@@ -145,6 +147,10 @@ extension BrokerStore {
         try add(0..<samples.count, level: 0)
         for entry in tally.entries where entry.count > 0 {
             try spanTable.raise(entry.type, to: entry.longest)
+            guard let typeCode = try sampleTable.types.code(of: entry.type.identifier) else {
+                throw .internal("saved samples of \(entry.type.identifier) have no type code")
+            }
+            try appSpanTable.raise(appCode: appCode, typeCode: typeCode, to: entry.longest)
         }
         if sequence != firstSequence { try sequenceTable.setLast(sequence) }
         for entry in tally.entries {
@@ -175,23 +181,19 @@ extension BrokerStore {
         return false
     }
 
-    /// Deletes the samples with `uuids`, which must all belong to `appID`, in one transaction; returns what was deleted.
+    /// Deletes `appID`'s samples with `uuids` in one transaction; returns what was deleted.
     ///
-    /// Unknown uuids (and repeats) are skipped. A uuid of another app's sample is
-    /// `PERMISSION_DENIED` naming "uuids[i]", and nothing is deleted. Each deletion leaves a
-    /// tombstone; one "delete" access-log row is written per type deleted from.
+    /// uuids are looked up in the app's own namespace only (a sample's identity is (source app,
+    /// uuid)): a uuid the app does not hold — never stored, already deleted, or another app's — is
+    /// skipped exactly alike, so a delete never reveals what other apps store. Repeats are skipped.
+    /// Each deletion leaves a tombstone; one "delete" access-log row is written per type deleted from.
     public func deleteSamples(uuids: [String], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
-        guard !uuids.isEmpty else { return [] }
+        guard !uuids.isEmpty, let appCode = try sampleTable.apps.code(of: appID) else { return [] }
         return try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
             var found: [(sequence: Int64, sample: DeletedSample)] = []
             var seen = Set<String>()
-            for (index, uuid) in uuids.enumerated() where seen.insert(uuid).inserted {
-                guard let location = try sampleTable.locate(uuid: uuid) else { continue }
-                guard location.sample.sourceAppID == appID else {
-                    throw BrokerError(
-                        code: .permissionDenied,
-                        message: "uuids[\(index)]: sample \"\(uuid)\" was saved by another app; an app deletes only its own samples")
-                }
+            for uuid in uuids where seen.insert(uuid).inserted {
+                guard let location = try sampleTable.locate(appCode: appCode, uuid: uuid) else { continue }
                 found.append(location)
             }
             return try remove(found, appID: appID, now: now)
@@ -203,7 +205,10 @@ extension BrokerStore {
     /// Other apps' samples are never touched. Tombstones and the access log as for deletes by uuid.
     public func deleteSamples(type: ObjectType, predicate: SamplePredicate, appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
         try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
-            guard let bounds = SampleBounds(predicate, maxDurationMicros: try spanTable.maxDuration(type)) else { return [] }
+            guard let appCode = try sampleTable.apps.code(of: appID), let typeCode = try sampleTable.types.code(of: type.identifier) else { return [] }
+            // The app's own longest span: its delete walks only its own rows, whatever others store.
+            let span = try appSpanTable.maxDuration(appCode: appCode, typeCode: typeCode)
+            guard let bounds = SampleBounds(predicate, maxDurationMicros: span) else { return [] }
             let found = try sampleTable.locateOwn(appID: appID, type: type, bounds: bounds)
             return try remove(found, appID: appID, now: now)
         } }
@@ -220,13 +225,11 @@ extension BrokerStore {
         guard request.pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(request.pageSize))") }
         let allowed = min(request.pageSize, request.limit ?? .max)
         let empty = SamplePageResult(samples: [], next: nil)
-        guard allowed > 0, let scope = ScopeFilter(request.scope, appID: request.appID) else { return empty }
-        let span = try spanTable.maxDuration(request.type)
-        guard let bounds = SampleBounds(request.predicate, maxDurationMicros: span) else { return empty }
+        guard allowed > 0, let scope = try ScopeFilter(request.scope, appID: request.appID, apps: sampleTable.apps) else { return empty }
         var rows = try sampleTable.page(
-            type: request.type, bounds: bounds, scope: scope, sort: request.sort, after: request.after,
-            limit: allowed == .max ? allowed : allowed + 1, cursorRow: allowed == .max ? nil : allowed - 1,
-            maxDurationMicros: span)
+            type: request.type, predicate: request.predicate, scope: scope, spans: try readSpans(request.type, scope),
+            sort: request.sort, after: request.after,
+            limit: allowed == .max ? allowed : allowed + 1, cursorRow: allowed == .max ? nil : allowed - 1)
         let more = rows.count > allowed
         if more { rows.keepFirst(allowed) }
         let limitReached = request.limit.map { $0 <= allowed } ?? false
@@ -239,25 +242,31 @@ extension BrokerStore {
 
     /// Anchored changes of `type` with sequence in (afterSequence, throughSequence], clamped like `samplePage`.
     ///
-    /// Added samples are the readable, matching ones still stored; deleted uuids come from the
-    /// tombstones, matched and clamped by their stored dates and source. At most `pageSize`
-    /// changes in sequence order; when more remain `hasMore` is true and `lastSequence` is the last
-    /// one returned, otherwise `lastSequence` is `throughSequence`. Whether tombstones after
-    /// `afterSequence` were pruned is the caller's check (`prunedThroughSequence()`).
+    /// `afterSequence` is the position an anchor carries: the last change the app could see (0
+    /// without an anchor). Added samples are the readable, matching ones still stored; deletions
+    /// come from the tombstones, matched and clamped by their stored dates and source, each with
+    /// its source app. Without an anchor no deletions are reported (the caller holds nothing they
+    /// could remove). A tombstone whose (source, uuid) was saved again and is added in this same
+    /// range is left out: the caller replaces the sample by its new version instead of deleting it.
+    /// At most `pageSize` changes in sequence order; `hasMore` says more may remain.
+    /// `lastSequence` is the position of the last change this page returned, or `afterSequence`
+    /// when it returned none: an anchor built from it moves only when something the app may see
+    /// changed. What is read follows the scope (`SampleTable.added`), so it costs what the app may
+    /// see. Whether deletions it could see were pruned after `afterSequence` is the caller's check
+    /// (`prunedVisibleSequence`).
     public func changes(type: ObjectType, predicate: SamplePredicate, scope: ReadScope, appID: String, afterSequence: Int64, throughSequence: Int64, pageSize: Int) throws(BrokerError) -> ChangePage {
         guard pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(pageSize))") }
-        let nothing = ChangePage(added: [], deleted: [], lastSequence: max(afterSequence, throughSequence), hasMore: false)
-        guard afterSequence < throughSequence, let filter = ScopeFilter(scope, appID: appID) else { return nothing }
-        let span = try spanTable.maxDuration(type)
-        guard let bounds = SampleBounds(predicate, maxDurationMicros: span) else { return nothing }
+        let nothing = ChangePage(added: [], deleted: [], lastSequence: afterSequence, hasMore: false)
+        guard afterSequence < throughSequence, let filter = try ScopeFilter(scope, appID: appID, apps: sampleTable.apps) else { return nothing }
+        let spans = try readSpans(type, filter)
         let fetch = pageSize == .max ? pageSize : pageSize + 1
         let added = try sampleTable.added(
-            type: type, bounds: bounds, scope: filter, after: afterSequence, through: throughSequence, limit: fetch)
-        let deleted = try tombstoneTable.changes(
-            type: type, bounds: bounds, scope: filter, after: afterSequence, through: throughSequence, limit: fetch)
+            type: type, predicate: predicate, scope: filter, spans: spans, after: afterSequence, through: throughSequence, limit: fetch)
+        let deleted = afterSequence == 0 ? [] : try tombstoneTable.changes(
+            type: type, predicate: predicate, scope: filter, spans: spans, after: afterSequence, through: throughSequence, limit: fetch)
 
-        var page = ChangePage(added: [], deleted: [], lastSequence: throughSequence, hasMore: false)
-        var seenDeleted = Set<String>()
+        var page = nothing
+        var seenDeleted = Set<SampleKey>()
         var (a, d, taken) = (0, 0, 0)
         while a < added.count || d < deleted.count {
             let takeAdded = d == deleted.count || (a < added.count && added[a].sequence < deleted[d].sequence)
@@ -270,14 +279,38 @@ extension BrokerStore {
                 page.added.append(added[a].sample)
                 a += 1
             } else {
-                if seenDeleted.insert(deleted[d].uuid).inserted { page.deleted.append(deleted[d].uuid) }
+                let (uuid, appCode) = deleted[d].sample
+                if seenDeleted.insert(SampleKey(appCode: appCode, uuid: uuid)).inserted,
+                   try !isAddedAgain(uuid: uuid, appCode: appCode, type: type, predicate: predicate, scope: filter, through: throughSequence) {
+                    page.deleted.append(ChangePage.Deletion(uuid: uuid, sourceAppID: try sampleTable.apps.name(of: appCode)))
+                }
                 d += 1
             }
             taken += 1
             page.lastSequence = sequence
         }
-        if !page.hasMore { page.lastSequence = throughSequence }
         return page
+    }
+
+    /// Whether the sample (`appCode`, `uuid`) is stored again, within `through`, and so is among
+    /// the added samples of the same range (same type, matching, readable under `scope`).
+    private func isAddedAgain(uuid: String, appCode: Int64, type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, through: Int64) throws(BrokerError) -> Bool {
+        guard let stored = try sampleTable.locate(appCode: appCode, uuid: uuid), stored.sequence <= through,
+              stored.sample.type == type else { return false }
+        let readable = appCode == scope.ownCode || (scope.fromMicros.map { stored.sample.endMicros >= $0 } ?? false)
+        return readable && SampleBounds(predicate, maxDurationMicros: .max)?.contains(
+            startMicros: stored.sample.startMicros, endMicros: stored.sample.endMicros) == true
+    }
+
+    /// The spans that bound a read of `type` under `scope`: the reading app's own, and every app's
+    /// (read only when the scope shows other apps' samples).
+    func readSpans(_ type: ObjectType, _ scope: ScopeFilter) throws(BrokerError) -> ReadSpans {
+        let own = try scope.ownCode.flatMap { (appCode) throws(BrokerError) -> Int64? in
+            guard let typeCode = try sampleTable.types.code(of: type.identifier) else { return nil }
+            return try appSpanTable.maxDuration(appCode: appCode, typeCode: typeCode)
+        } ?? 0
+        guard scope.fromMicros != nil else { return ReadSpans(all: own, own: own) }
+        return ReadSpans(all: try spanTable.maxDuration(type), own: own)
     }
 
     /// The last change-sequence number handed out (0 for a store that never changed).
@@ -285,17 +318,35 @@ extension BrokerStore {
         try sequenceTable.current().last
     }
 
-    /// Deletes tombstones of deletions before `before` (µs) and remembers the highest pruned seq; returns how many.
+    /// Deletes tombstones of deletions before `before` (µs) and remembers what was pruned; returns how many.
+    ///
+    /// Per (type, source app) the pruned points go to `prune_marks` (an anchor then expires only
+    /// for readers who could have seen one of them); the store-wide highest pruned seq is kept for
+    /// the operator (`prunedThroughSequence`).
     @discardableResult
     public func pruneTombstones(deletedBefore before: Int64) throws(BrokerError) -> Int {
         try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> Int in
             let pruned = try tombstoneTable.prune(deletedBefore: before)
-            if let highest = pruned.highest { try sequenceTable.notePruned(through: highest) }
+            var highest: Int64 = 0
+            for (key, points) in pruned.points {
+                try pruneMarks.add(typeCode: key.typeCode, appCode: key.appCode, points: points)
+                highest = max(highest, points.map(\.sequence).max() ?? 0)
+            }
+            if highest > 0 { try sequenceTable.notePruned(through: highest) }
             return pruned.count
         } }
     }
 
-    /// The highest sequence number whose tombstone was pruned (0 when none was): an anchor below it may miss deletions.
+    /// The highest seq of a pruned deletion of `type` that `appID` could see under `scope` (0 when none):
+    /// an anchor whose position is below it may miss a deletion and has expired. Pruned deletions
+    /// the app could not see never count, so expiry reveals nothing about other apps' data.
+    public func prunedVisibleSequence(type: ObjectType, scope: ReadScope, appID: String) throws(BrokerError) -> Int64 {
+        guard let filter = try ScopeFilter(scope, appID: appID, apps: sampleTable.apps),
+              let typeCode = try sampleTable.types.code(of: type.identifier) else { return 0 }
+        return try pruneMarks.highestVisible(typeCode: typeCode, scope: filter, ownCode: filter.ownCode)
+    }
+
+    /// The highest sequence number whose tombstone was pruned, over every app (0 when none was); for the operator.
     public func prunedThroughSequence() throws(BrokerError) -> Int64 {
         try sequenceTable.current().prunedThrough
     }
@@ -310,11 +361,9 @@ extension BrokerStore {
         for index in 1..<boundaries.count where boundaries[index] <= boundaries[index - 1] {
             throw .invalidArgument("statistics boundaries must be strictly ascending (boundaries[\(index)] is not)")
         }
-        guard let filter = ScopeFilter(scope, appID: appID) else { return [] }
-        let span = try spanTable.maxDuration(type)
-        guard let bounds = SampleBounds(predicate, maxDurationMicros: span) else { return [] }
-        let json = "[" + boundaries.map { String($0) }.joined(separator: ",") + "]"
-        return try sampleTable.statistics(type: type, bounds: bounds, scope: filter, boundariesJSON: json)
+        guard let filter = try ScopeFilter(scope, appID: appID, apps: sampleTable.apps) else { return [] }
+        return try sampleTable.statistics(
+            type: type, predicate: predicate, scope: filter, spans: try readSpans(type, filter), boundaries: boundaries)
     }
 
     /// Appends an access-log row: `appID` did `operation` ("read", "write", "delete") on `count` samples of `type` at `now`.
@@ -405,4 +454,10 @@ private struct PreparedSave {
     let rows: SampleTable.NewRows
     let sourceAppID: String
     let appCode: Int64
+}
+
+/// A sample's identity: its source app's code and its uuid.
+private struct SampleKey: Hashable {
+    let appCode: Int64
+    let uuid: String
 }

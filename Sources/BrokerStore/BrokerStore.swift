@@ -34,6 +34,10 @@ public final class BrokerStore: @unchecked Sendable {
     let sequenceTable: ChangeSequenceTable
     /// The `type_spans` table (used by `BrokerStore+Samples.swift`).
     let spanTable: TypeSpanTable
+    /// The `app_type_spans` table (used by `BrokerStore+Samples.swift`).
+    let appSpanTable: AppTypeSpanTable
+    /// The `prune_marks` table (used by `BrokerStore+Samples.swift`).
+    let pruneMarks: PruneMarkTable
     /// The second connection that query pages read through (`SampleTable`).
     private let reader: Database
     /// The durability the database was opened with.
@@ -73,6 +77,14 @@ public final class BrokerStore: @unchecked Sendable {
             accessLogTable = try AccessLogTable(database: database)
             sequenceTable = try ChangeSequenceTable(database: database)
             spanTable = try TypeSpanTable(database: database)
+            appSpanTable = try AppTypeSpanTable(database: database)
+            pruneMarks = try PruneMarkTable(database: database)
+            // Every catalogue type gets its code up front: whether a type has one must not depend on
+            // whether any app stored it, or a read of a type only others store would cost more than
+            // a read of a type nobody stores.
+            for descriptor in TypeCatalogue.all where !descriptor.isCharacteristic {
+                _ = try? sampleTable.types.assign(descriptor.type.identifier)   // a full disk leaves it to the first save
+            }
             self.reader = queries
         } catch {
             reader?.close()

@@ -63,6 +63,47 @@ struct SampleBounds: Equatable {
         return cut.startLow <= cut.startHigh && cut.endLow <= cut.endHigh ? cut : nil
     }
 
+    /// These bounds cut to the samples starting at or after `floor` (so ending at or after it too); nil when none can.
+    func startingAtOrAfter(_ floor: Int64) -> SampleBounds? {
+        var cut = self
+        cut.startLow = max(cut.startLow, floor)
+        cut.endLow = max(cut.endLow, cut.startLow)
+        return cut.startLow <= cut.startHigh && cut.endLow <= cut.endHigh ? cut : nil
+    }
+
+    /// These bounds cut to the samples that start before `floor` and end at or after it; nil when none can.
+    ///
+    /// As end − start ≤ `maxDurationMicros`, such samples end before floor + span: the end-date
+    /// range is what a read of them scans.
+    func straddling(_ floor: Int64, maxDurationMicros: Int64) -> SampleBounds? {
+        guard floor > .min else { return nil }
+        var cut = self
+        cut.startHigh = min(cut.startHigh, floor - 1)
+        cut.endLow = max(cut.endLow, floor)
+        let (highest, overflow) = (floor - 1).addingReportingOverflow(max(0, maxDurationMicros))
+        cut.endHigh = min(cut.endHigh, overflow ? .max : highest)
+        return cut.startLow <= cut.startHigh && cut.endLow <= cut.endHigh ? cut : nil
+    }
+
+    /// These bounds cut to the rows a page strictly after `cursor` in `sort` order can hold (the
+    /// sort date's bound moves to the cursor value; the page SQL breaks ties by seq); nil when none can.
+    func after(_ cursor: SampleCursor?, sort: SampleSort) -> SampleBounds? {
+        guard let cursor else { return self }
+        var cut = self
+        switch (sort.key, sort.descending) {
+        case (.startDate, false): cut.startLow = max(cut.startLow, cursor.sortValue)
+        case (.startDate, true): cut.startHigh = min(cut.startHigh, cursor.sortValue)
+        case (.endDate, false): cut.endLow = max(cut.endLow, cursor.sortValue)
+        case (.endDate, true): cut.endHigh = min(cut.endHigh, cursor.sortValue)
+        }
+        return cut.startLow <= cut.startHigh && cut.endLow <= cut.endHigh ? cut : nil
+    }
+
+    /// Whether a sample with these dates lies within the bounds.
+    func contains(startMicros: Int64, endMicros: Int64) -> Bool {
+        (startLow...startHigh).contains(startMicros) && (endLow...endHigh).contains(endMicros)
+    }
+
     /// Binds startLow, startHigh, endLow, endHigh to parameters `first` … `first + 3`.
     func bind(to statement: Statement, from first: Int32) throws(BrokerError) {
         try statement.bind(startLow, at: first)
@@ -72,31 +113,31 @@ struct SampleBounds: Equatable {
     }
 }
 
-/// A `ReadScope` as the SQL filter `(end_us >= ?D OR <the row is the app's own>)`.
-///
-/// `.ownSamplesOnly` binds D as NULL (the comparison is never true); an empty app id binds NULL,
-/// so it owns nothing.
+/// A `ReadScope` resolved against the store: the floor, and the reading app's code when it stored anything.
 struct ScopeFilter {
-    /// The end-date floor, or nil for own samples only.
+    /// The end-date floor: nil for own samples only, `.min` for full access.
     let fromMicros: Int64?
-    /// The reading app, or nil when it owns nothing.
-    let appID: String?
+    /// The reading app's code in `app_codes`, or nil when it never stored a sample (it owns nothing).
+    let ownCode: Int64?
 
-    /// The filter for `scope`; nil for `.notDetermined`, which reads nothing.
-    init?(_ scope: ReadScope, appID: String) {
+    /// The filter for `scope` read by `appID`; nil for `.notDetermined`, which reads nothing.
+    init?(_ scope: ReadScope, appID: String, apps: NameCodeTable) throws(BrokerError) {
         switch scope {
         case .notDetermined: return nil
         case .ownSamplesOnly: fromMicros = nil
         case .from(let floor): fromMicros = floor
         }
-        self.appID = appID.isEmpty ? nil : appID
+        ownCode = appID.isEmpty ? nil : try apps.code(of: appID)
     }
+}
 
-    /// Binds the floor and the reading app's code in `apps` to parameters `first` and `first + 1`.
-    ///
-    /// An app that never saved has no code and binds NULL: it owns nothing.
-    func bind(to statement: Statement, from first: Int32, apps: NameCodeTable) throws(BrokerError) {
-        try statement.bind(fromMicros, at: first)
-        try statement.bind(try appID.flatMap { (appID) throws(BrokerError) in try apps.code(of: appID) }, at: first + 1)
-    }
+/// The longest end − start bounding a read's date ranges: the type's over every app, and the reading app's own.
+///
+/// An app's own rows are bounded by its own figure, so another app's long sample never widens
+/// what an own-samples read walks.
+struct ReadSpans {
+    /// The longest span of the type across every app (`type_spans`).
+    let all: Int64
+    /// The longest span of the type among the reading app's own samples (`app_type_spans`; 0 when it has none).
+    let own: Int64
 }

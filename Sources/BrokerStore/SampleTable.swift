@@ -3,7 +3,7 @@ import BrokerCore
 /// The `samples` table: every stored sample, its prepared statements and row mapping.
 ///
 /// The methods here run no transactions of their own: `BrokerStore` wraps multi-row writes.
-/// Every read that filters by date takes `SampleBounds` (both dates bounded) and a `ScopeFilter`.
+/// Every read that filters by date takes a predicate and a `ScopeFilter`, and reads only what the scope shows.
 final class SampleTable {
     private let database: Database
     /// Type identifier ↔ the code stored in `samples.type`.
@@ -26,6 +26,15 @@ final class SampleTable {
     private let ownPages: [SampleSort: Statement]
     private let ownQuantityPages: [SampleSort: Statement]
     private let selectAdded: Statement
+    /// An app's own added rows, by seq (`samples_by_app_type_seq`).
+    private let selectOwnAdded: Statement
+    /// Added rows ending at or after a floor, by seq (`samples_by_type_end`: no row ending before it is read).
+    private let selectVisibleAdded: Statement
+    /// Samples that start before a floor and end at or after it, in start order (`straddlingPageSQL`), all columns then quantity columns.
+    private let straddlingPages: [SampleSort: Statement]
+    private let straddlingQuantityPages: [SampleSort: Statement]
+    private let ownAggregate: Statement
+    private let straddlingQuantities: Statement
     private let exportAll: Statement
     private let exportType: Statement
     private let exportApp: Statement
@@ -54,15 +63,15 @@ final class SampleTable {
     /// The values each inserted row binds.
     static let insertColumnCount = 16
 
-    /// `INSERT … VALUES (…), (…), … ON CONFLICT (uuid) DO NOTHING` for `rows` rows; a uuid already
-    /// stored inserts nothing (the caller then compares contents): no SELECT per new row.
+    /// `INSERT … VALUES (…), (…), … ON CONFLICT (app, uuid) DO NOTHING` for `rows` rows; a uuid the
+    /// app already stored inserts nothing (another app's uuid is another sample) (the caller then compares contents): no SELECT per new row.
     static func insertSQL(rows: Int) -> String {
         let row = "(" + Array(repeating: "?", count: insertColumnCount).joined(separator: ", ") + ")"
         return """
             INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, category, activity,
                                  duration_us, energy_kcal, distance_m, metadata, app, created_us)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-            ON CONFLICT (uuid) DO NOTHING
+            ON CONFLICT (app, uuid) DO NOTHING
             """
     }
 
@@ -126,7 +135,7 @@ final class SampleTable {
     /// The statistics SQL: one row (lo, hi, count, sum, avg, min, max) per bucket with samples.
     ///
     /// Parameters: ?1 the boundaries as a JSON array of integers (ascending); ?2 type code; ?3 … ?6
-    /// `SampleBounds`; ?7, ?8 the scope (`ScopeFilter.bind`). Each bucket [b_i, b_i+1) is clipped to the start
+    /// `SampleBounds`; ?7, ?8 a floor and an app code (bound to .min and NULL: every row passes). Each bucket [b_i, b_i+1) is clipped to the start
     /// range, and for each one (CROSS JOIN keeps buckets outside) the (type, start_us) index is
     /// searched for the samples starting in it.
     static let statisticsSQL = """
@@ -145,6 +154,40 @@ final class SampleTable {
         ORDER BY clipped.i
         """
 
+    /// `statisticsSQL` over one app's own samples (`samples_by_app_type_start`): ?1 … ?6 as there, ?7 the app code.
+    static let ownStatisticsSQL = """
+        WITH bucket (i, lo, hi) AS (
+            SELECT key, value, lead(value) OVER (ORDER BY key) FROM json_each(?1)
+        ), clipped (i, lo, hi, first_us, last_us) AS (
+            SELECT i, lo, hi, max(lo, ?3), min(hi - 1, ?4) FROM bucket WHERE hi IS NOT NULL
+        )
+        SELECT clipped.lo, clipped.hi, count(*), sum(s.quantity), avg(s.quantity), min(s.quantity), max(s.quantity)
+        FROM clipped CROSS JOIN samples AS s INDEXED BY samples_by_app_type_start
+        WHERE s.app = ?7 AND s.type = ?2 AND s.start_us BETWEEN clipped.first_us AND clipped.last_us
+          AND +s.end_us BETWEEN ?5 AND ?6
+          AND +s.value_kind = 1
+        GROUP BY clipped.i
+        ORDER BY clipped.i
+        """
+
+    /// The SQL of one page, in start order, of the samples that start before a floor and end at or after it.
+    ///
+    /// Parameters as `pageSQL`'s, with the bounds already cut to straddle the floor (`SampleBounds.straddling`).
+    /// The scan is the end-date range (from the floor to the floor plus the type's longest span), so
+    /// it reads only rows the reader may see; SQLite sorts them by start date. A limited reader's
+    /// start-order query reads these beside the samples starting at or after its floor, instead of
+    /// walking the start-date index back from floor − span through rows it may not see.
+    static func straddlingPageSQL(_ sort: SampleSort, columns: String = columns) -> String {
+        let (past, direction) = sort.descending ? ("<", "DESC") : (">", "ASC")
+        return """
+            SELECT \(columns) FROM samples INDEXED BY samples_by_type_end
+            WHERE type = ?1 AND +start_us BETWEEN ?2 AND ?3 AND end_us BETWEEN ?4 AND ?5
+              AND (?7 IS NULL OR start_us \(past) ?6 OR seq \(past) ?7)
+            ORDER BY start_us \(direction), seq \(direction)
+            LIMIT ?8
+            """
+    }
+
     /// Prepares the table's statements on `database`, the query pages' on `reader`.
     ///
     /// `reader` is a second connection to the same file with a small page cache: a long query's
@@ -158,8 +201,8 @@ final class SampleTable {
         var chunks: [Statement] = []
         for size in Self.chunkSizes { chunks.append(try database.prepare(Self.insertSQL(rows: size))) }
         insertChunks = chunks
-        selectByUUID = try database.prepare("SELECT \(Self.columns) FROM samples WHERE uuid = ?1")
-        locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE uuid = ?1")
+        selectByUUID = try database.prepare("SELECT \(Self.columns) FROM samples WHERE app = ?1 AND uuid = ?2")
+        locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE app = ?1 AND uuid = ?2")
         selectOwnMatching = try database.prepare("""
             SELECT \(Self.locationColumns) FROM samples
             WHERE app = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND end_us BETWEEN ?5 AND ?6
@@ -184,12 +227,36 @@ final class SampleTable {
         }
         self.ownPages = ownPages
         self.ownQuantityPages = ownQuantityPages
+        var straddlingPages: [SampleSort: Statement] = [:]
+        var straddlingQuantityPages: [SampleSort: Statement] = [:]
+        for sort in Self.sorts where sort.key == .startDate {
+            straddlingPages[sort] = try reader.prepare(Self.straddlingPageSQL(sort))
+            straddlingQuantityPages[sort] = try reader.prepare(Self.straddlingPageSQL(sort, columns: Self.quantityColumns))
+        }
+        self.straddlingPages = straddlingPages
+        self.straddlingQuantityPages = straddlingQuantityPages
         // The scan is by (type, seq) (the samples_by_type_seq index); dates and scope only filter.
         selectAdded = try database.prepare("""
             SELECT \(Self.columns) FROM samples
             WHERE type = ?1 AND seq > ?2 AND seq <= ?3
               AND +start_us BETWEEN ?4 AND ?5 AND +end_us BETWEEN ?6 AND ?7
               AND (+end_us >= ?8 OR +app = ?9)
+            ORDER BY seq LIMIT ?10
+            """)
+        // Parameters as selectAdded's; ?8 is unused. Only the reading app's rows are read.
+        selectOwnAdded = try database.prepare("""
+            SELECT \(Self.columns) FROM samples INDEXED BY samples_by_app_type_seq
+            WHERE app = ?9 AND type = ?1 AND seq > ?2 AND seq <= ?3
+              AND +start_us BETWEEN ?4 AND ?5 AND +end_us BETWEEN ?6 AND ?7
+            ORDER BY seq LIMIT ?10
+            """)
+        // Parameters as selectAdded's, with ?6 already at or above the floor; ?8, ?9 are unused. The
+        // scan is the end-date range, so every row it reads is one the reader may see; the seq
+        // order costs a sort of those rows.
+        selectVisibleAdded = try database.prepare("""
+            SELECT \(Self.columns) FROM samples INDEXED BY samples_by_type_end
+            WHERE type = ?1 AND end_us BETWEEN ?6 AND ?7 AND +seq > ?2 AND +seq <= ?3
+              AND +start_us BETWEEN ?4 AND ?5
             ORDER BY seq LIMIT ?10
             """)
         // Export: ?1 after, ?2 limit, ?3 type, ?4 app; each variant keeps to an index ordered by seq.
@@ -201,6 +268,13 @@ final class SampleTable {
         exportTypeApp = try database.prepare(
             "SELECT \(Self.columns) FROM samples WHERE type = ?3 AND +app = ?4 AND seq > ?1 ORDER BY seq LIMIT ?2")
         aggregate = try database.prepare(Self.statisticsSQL)
+        ownAggregate = try database.prepare(Self.ownStatisticsSQL)
+        // ?1 type code; ?2 … ?5 `SampleBounds` (already cut to straddle the floor): the end-date range
+        // is the scan, so no row ending before the floor is read.
+        straddlingQuantities = try database.prepare("""
+            SELECT start_us, quantity FROM samples INDEXED BY samples_by_type_end
+            WHERE type = ?1 AND +start_us BETWEEN ?2 AND ?3 AND end_us BETWEEN ?4 AND ?5 AND +value_kind = 1
+            """)
     }
 
     /// Inserts row `index` of `rows` for the app with `appCode` as change `sequence`; false (and
@@ -253,19 +327,21 @@ final class SampleTable {
         try statement.bind(now, at: first + 15)
     }
 
-    /// The stored sample with `uuid`, or nil.
-    func sample(uuid: String) throws(BrokerError) -> Sample? {
+    /// The sample the app with `appCode` stored under `uuid`, or nil.
+    func sample(appCode: Int64, uuid: String) throws(BrokerError) -> Sample? {
         try selectByUUID.run { statement throws(BrokerError) in
-            try statement.bind(storedUUID: uuid, at: 1)
+            try statement.bind(appCode, at: 1)
+            try statement.bind(storedUUID: uuid, at: 2)
             guard try statement.step() else { return nil }
             return try decode(statement).sample
         }
     }
 
-    /// Where the sample with `uuid` is (seq, type, dates, source), or nil.
-    func locate(uuid: String) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample)? {
+    /// Where the sample the app with `appCode` stored under `uuid` is (seq, type, dates, source), or nil.
+    func locate(appCode: Int64, uuid: String) throws(BrokerError) -> (sequence: Int64, sample: DeletedSample)? {
         try locateByUUID.run { statement throws(BrokerError) in
-            try statement.bind(storedUUID: uuid, at: 1)
+            try statement.bind(appCode, at: 1)
+            try statement.bind(storedUUID: uuid, at: 2)
             return try statement.step() ? try decodeLocation(statement) : nil
         }
     }
@@ -293,46 +369,57 @@ final class SampleTable {
         }
     }
 
-    /// Up to `limit` readable samples of `type` within `bounds`, in `sort` order, strictly after `cursor`.
+    /// Up to `limit` readable samples of `type` matching `predicate`, in `sort` order, strictly after `cursor`.
     ///
-    /// A clamped scope reads two ranges and merges them: the samples ending at or after its floor
-    /// (through the date index, cut to start no earlier than floor − `maxDurationMicros`), and the
-    /// app's own samples ending before it (through `samples_by_app_type_start`). So a clamped read
-    /// costs what it returns, not the whole predicate range; an own-samples-only scope reads only the
-    /// second, and an app that never saved has none. Order is (sort date, seq), both in the sort's
-    /// direction; the rows carry their seqs for the next cursor.
-    ///
-    /// `cursorRow` is the index of the row a next cursor would start after: that row's seq is read
-    /// even where the others' are not.
-    func page(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, sort: SampleSort, after cursor: SampleCursor?, limit: Int, cursorRow: Int?, maxDurationMicros: Int64) throws(BrokerError) -> PageRows {
-        var bounds = bounds
-        if let cursor {
-            switch (sort.key, sort.descending) {
-            case (.startDate, false): bounds.startLow = max(bounds.startLow, cursor.sortValue)
-            case (.startDate, true): bounds.startHigh = min(bounds.startHigh, cursor.sortValue)
-            case (.endDate, false): bounds.endLow = max(bounds.endLow, cursor.sortValue)
-            case (.endDate, true): bounds.endHigh = min(bounds.endHigh, cursor.sortValue)
-            }
-            guard bounds.startLow <= bounds.startHigh, bounds.endLow <= bounds.endHigh else { return PageRows() }
-        }
+    /// What is read follows the scope, so the work is a function of what the reader may see:
+    /// - own samples only: the app's own rows (`samples_by_app_type_start`), bounded by its own
+    ///   longest span (`spans.own`);
+    /// - full: every row in range through the sort date's index (`spans.all`);
+    /// - from a floor F: the samples ending at or after F (in end order the end-date index from F;
+    ///   in start order those starting at or after F, plus those straddling F read through the
+    ///   end-date index), merged with the app's own samples ending before F. No row that ends before
+    ///   F and is not the app's own is read.
+    /// Order is (sort date, seq), both in the sort's direction; the rows carry their seqs for the
+    /// next cursor. `cursorRow` is the index of the row a next cursor would start after: that row's
+    /// seq is read even where the others' are not.
+    func page(type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, sort: SampleSort, after cursor: SampleCursor?, limit: Int, cursorRow: Int?) throws(BrokerError) -> PageRows {
         guard let typeCode = try types.code(of: type.identifier) else { return PageRows() }
-        let ownCode = try scope.appID.flatMap { (appID) throws(BrokerError) in try apps.code(of: appID) }
         let quantities = TypeCatalogue.descriptor(for: type)?.kind == .quantity
-        // Merging the visible range with the app's own samples compares seqs on every row; a single
-        // range needs only the cursor row's.
-        let merges = (scope.fromMicros ?? .min) > .min && ownCode != nil
-        let read = PageRead(
-            type: type, typeCode: typeCode, sort: sort, cursor: cursor, limit: limit, quantities: quantities,
-            everySequence: merges, cursorRow: cursorRow)
-        guard let floor = scope.fromMicros else {
-            guard let ownCode else { return PageRows() }
-            return try ownPage(read, appCode: ownCode, bounds: bounds)
+        func read(everySequence: Bool) -> PageRead {
+            PageRead(
+                type: type, typeCode: typeCode, sort: sort, cursor: cursor, limit: limit, quantities: quantities,
+                everySequence: everySequence, cursorRow: cursorRow)
         }
-        guard floor > .min else { return try visiblePage(read, bounds: bounds) }
-        let visible = try bounds.endingAtOrAfter(floor, maxDurationMicros: maxDurationMicros)
-            .map { (cut) throws(BrokerError) in try visiblePage(read, bounds: cut) } ?? PageRows()
-        guard let ownCode, let before = bounds.endingBefore(floor) else { return visible }
-        let own = try ownPage(read, appCode: ownCode, bounds: before)
+        /// `predicate`'s bounds for a type whose samples last at most `span`, cut to after the cursor.
+        func bounds(span: Int64) -> SampleBounds? {
+            SampleBounds(predicate, maxDurationMicros: span).flatMap { $0.after(cursor, sort: sort) }
+        }
+        guard let floor = scope.fromMicros else {
+            guard let ownCode = scope.ownCode, let own = bounds(span: spans.own) else { return PageRows() }
+            return try ownPage(read(everySequence: false), appCode: ownCode, bounds: own)
+        }
+        guard floor > .min else {
+            guard let all = bounds(span: spans.all) else { return PageRows() }
+            return try visiblePage(read(everySequence: false), bounds: all)
+        }
+        // The small parts first: when both are empty the large one needs only its cursor row's seq.
+        let all = bounds(span: spans.all)
+        let own = try scope.ownCode.flatMap { (ownCode) throws(BrokerError) -> PageRows? in
+            guard let before = bounds(span: spans.own)?.endingBefore(floor) else { return nil }
+            return try ownPage(read(everySequence: true), appCode: ownCode, bounds: before)
+        } ?? PageRows()
+        var visible: PageRows
+        if sort.key == .endDate {
+            visible = try all?.endingAtOrAfter(floor, maxDurationMicros: spans.all)
+                .map { (cut) throws(BrokerError) in try visiblePage(read(everySequence: own.count > 0), bounds: cut) } ?? PageRows()
+        } else {
+            let straddling = try all?.straddling(floor, maxDurationMicros: spans.all)
+                .map { (cut) throws(BrokerError) in try straddlingPage(read(everySequence: true), bounds: cut) } ?? PageRows()
+            let merges = own.count > 0 || straddling.count > 0
+            visible = try all?.startingAtOrAfter(floor)
+                .map { (cut) throws(BrokerError) in try visiblePage(read(everySequence: merges), bounds: cut) } ?? PageRows()
+            visible = Self.merge(visible, straddling, sort: sort, limit: limit)
+        }
         return Self.merge(visible, own, sort: sort, limit: limit)
     }
 
@@ -376,6 +463,11 @@ final class SampleTable {
     /// A page through the sort date's index: every sample within `bounds` (already cut to what the scope shows).
     private func visiblePage(_ read: PageRead, bounds: SampleBounds) throws(BrokerError) -> PageRows {
         try runPage((read.quantities ? quantityPages : pages)[read.sort], read, bounds: bounds, appCode: nil)
+    }
+
+    /// A page of the samples straddling a floor (`straddlingPageSQL`; start order only).
+    private func straddlingPage(_ read: PageRead, bounds: SampleBounds) throws(BrokerError) -> PageRows {
+        try runPage((read.quantities ? straddlingQuantityPages : straddlingPages)[read.sort], read, bounds: bounds, appCode: nil)
     }
 
     /// A page of the app with `appCode`'s own samples.
@@ -450,22 +542,67 @@ final class SampleTable {
         return merged
     }
 
-    /// Up to `limit` readable samples of `type` within `bounds` with seq in (after, through], by seq.
-    func added(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
+    /// Up to `limit` readable samples of `type` matching `predicate` with seq in (after, through], by seq.
+    ///
+    /// Reads follow the scope as in `page`: an own-only reader's own rows; a full reader's rows by
+    /// (type, seq); a reader with a floor the rows ending at or after it (end-date index) merged
+    /// with its own rows ending before it.
+    func added(type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
-        return try selectAdded.run { statement throws(BrokerError) in
-            try statement.bind(typeCode, at: 1)
-            try statement.bind(after, at: 2)
-            try statement.bind(through, at: 3)
-            try bounds.bind(to: statement, from: 4)
-            try scope.bind(to: statement, from: 8, apps: apps)
-            try statement.bind(Int64(limit), at: 10)
-            var rows: [(sequence: Int64, sample: Sample)] = []
-            while try statement.step() {
-                rows.append(try decode(statement))
+        /// Runs one of the added statements; `appCode` binds ?9 (the own statement's app), or with
+        /// `selectAdded` ?8 and ?9 are bound to a filter every row passes.
+        func run(_ statement: Statement, _ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
+            guard let bounds else { return [] }
+            let unfiltered = statement === selectAdded
+            return try statement.run { statement throws(BrokerError) in
+                try statement.bind(typeCode, at: 1)
+                try statement.bind(after, at: 2)
+                try statement.bind(through, at: 3)
+                try bounds.bind(to: statement, from: 4)
+                if unfiltered {
+                    try statement.bind(Int64.min, at: 8)
+                    try statement.bind(nil as Int64?, at: 9)
+                } else if let appCode {
+                    try statement.bind(appCode, at: 9)
+                }
+                try statement.bind(Int64(limit), at: 10)
+                var rows: [(sequence: Int64, sample: Sample)] = []
+                while try statement.step() {
+                    rows.append(try decode(statement))
+                }
+                return rows
             }
-            return rows
         }
+        let all = SampleBounds(predicate, maxDurationMicros: spans.all)
+        let own = SampleBounds(predicate, maxDurationMicros: spans.own)
+        guard let floor = scope.fromMicros else {
+            guard let ownCode = scope.ownCode else { return [] }
+            return try run(selectOwnAdded, own, appCode: ownCode)
+        }
+        guard floor > .min else { return try run(selectAdded, all, appCode: nil) }
+        let visible = try run(selectVisibleAdded, all?.endingAtOrAfter(floor, maxDurationMicros: spans.all), appCode: nil)
+        guard let ownCode = scope.ownCode else { return visible }
+        let earlier = try run(selectOwnAdded, own?.endingBefore(floor), appCode: ownCode)
+        return Self.mergeBySequence(visible, earlier, limit: limit)
+    }
+
+    /// The first `limit` rows of two seq-ordered lists that share no row, by seq.
+    static func mergeBySequence<Row>(_ first: [(sequence: Int64, sample: Row)], _ second: [(sequence: Int64, sample: Row)], limit: Int) -> [(sequence: Int64, sample: Row)] {
+        guard !second.isEmpty else { return first }
+        guard !first.isEmpty else { return second }
+        var merged: [(sequence: Int64, sample: Row)] = []
+        merged.reserveCapacity(min(limit, first.count + second.count))
+        var (i, j) = (0, 0)
+        while merged.count < limit, i < first.count || j < second.count {
+            if j == second.count || (i < first.count && first[i].sequence < second[j].sequence) {
+                merged.append(first[i])
+                i += 1
+            } else {
+                merged.append(second[j])
+                j += 1
+            }
+        }
+        return merged
     }
 
     /// Up to `limit` samples with seq > `after` (of `type` and of `appID` when given), by seq.
@@ -492,24 +629,79 @@ final class SampleTable {
         }
     }
 
-    /// Count, sum, average, minimum and maximum of the readable quantity samples of `type` within
-    /// `bounds`, per bucket of `boundariesJSON` holding each sample's start; buckets without samples are left out.
-    func statistics(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, boundariesJSON: String) throws(BrokerError) -> [StatisticsBucket] {
+    /// Count, sum, average, minimum and maximum of the readable quantity samples of `type` matching
+    /// `predicate`, per bucket of `boundaries` holding each sample's start; buckets without samples are left out.
+    ///
+    /// Reads follow the scope as in `page`: an own-only reader's statistics read its own rows only; a
+    /// reader with a floor F reads the samples starting at or after F, those straddling F (end-date
+    /// index) and its own ending before F, and adds the three up per bucket.
+    func statistics(type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, boundaries: [Int64]) throws(BrokerError) -> [StatisticsBucket] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
-        return try aggregate.run { statement throws(BrokerError) in
-            try statement.bind(boundariesJSON, at: 1)
-            try statement.bind(typeCode, at: 2)
-            try bounds.bind(to: statement, from: 3)
-            try scope.bind(to: statement, from: 7, apps: apps)
-            var buckets: [StatisticsBucket] = []
-            while try statement.step() {
-                buckets.append(StatisticsBucket(
-                    startMicros: statement.int64(at: 0), endMicros: statement.int64(at: 1),
-                    sampleCount: UInt64(max(0, statement.int64(at: 2))),
-                    sum: statement.optionalDouble(at: 3), average: statement.optionalDouble(at: 4),
-                    minimum: statement.optionalDouble(at: 5), maximum: statement.optionalDouble(at: 6)))
+        let json = "[" + boundaries.map { String($0) }.joined(separator: ",") + "]"
+        func buckets(_ statement: Statement, _ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [StatisticsBucket] {
+            guard let bounds else { return [] }
+            return try statement.run { statement throws(BrokerError) in
+                try statement.bind(json, at: 1)
+                try statement.bind(typeCode, at: 2)
+                try bounds.bind(to: statement, from: 3)
+                if let appCode {
+                    try statement.bind(appCode, at: 7)
+                } else {
+                    try statement.bind(Int64.min, at: 7)
+                    try statement.bind(nil as Int64?, at: 8)
+                }
+                var buckets: [StatisticsBucket] = []
+                while try statement.step() {
+                    buckets.append(StatisticsBucket(
+                        startMicros: statement.int64(at: 0), endMicros: statement.int64(at: 1),
+                        sampleCount: UInt64(max(0, statement.int64(at: 2))),
+                        sum: statement.optionalDouble(at: 3), average: statement.optionalDouble(at: 4),
+                        minimum: statement.optionalDouble(at: 5), maximum: statement.optionalDouble(at: 6)))
+                }
+                return buckets
             }
-            return buckets
+        }
+        let all = SampleBounds(predicate, maxDurationMicros: spans.all)
+        let own = SampleBounds(predicate, maxDurationMicros: spans.own)
+        guard let floor = scope.fromMicros else {
+            guard let ownCode = scope.ownCode else { return [] }
+            return try buckets(ownAggregate, own, appCode: ownCode)
+        }
+        guard floor > .min else { return try buckets(aggregate, all, appCode: nil) }
+        var parts = [try buckets(aggregate, all?.startingAtOrAfter(floor), appCode: nil)]
+        if let straddling = all?.straddling(floor, maxDurationMicros: spans.all) {
+            parts.append(try straddlingStatistics(typeCode: typeCode, bounds: straddling, boundaries: boundaries))
+        }
+        if let ownCode = scope.ownCode {
+            parts.append(try buckets(ownAggregate, own?.endingBefore(floor), appCode: ownCode))
+        }
+        return StatisticsBucket.combine(parts.filter { !$0.isEmpty })
+    }
+
+    /// The buckets of the quantity samples within `bounds` (cut to straddle a floor), added up in Swift: there are few.
+    private func straddlingStatistics(typeCode: Int64, bounds: SampleBounds, boundaries: [Int64]) throws(BrokerError) -> [StatisticsBucket] {
+        var values: [Int: [Double]] = [:]
+        try straddlingQuantities.run { statement throws(BrokerError) in
+            try statement.bind(typeCode, at: 1)
+            try bounds.bind(to: statement, from: 2)
+            while try statement.step() {
+                let start = statement.int64(at: 0)
+                // The bucket [b_i, b_i+1) holding the start: the last boundary at or before it.
+                var (low, high) = (0, boundaries.count - 1)
+                guard start >= boundaries[low], start < boundaries[high] else { continue }
+                while high - low > 1 {
+                    let middle = (low + high) / 2
+                    if boundaries[middle] <= start { low = middle } else { high = middle }
+                }
+                values[low, default: []].append(statement.double(at: 1))
+            }
+        }
+        return values.keys.sorted().map { index in
+            let bucket = values[index] ?? []
+            let sum = bucket.reduce(0, +)
+            return StatisticsBucket(
+                startMicros: boundaries[index], endMicros: boundaries[index + 1], sampleCount: UInt64(bucket.count),
+                sum: sum, average: sum / Double(bucket.count), minimum: bucket.min(), maximum: bucket.max())
         }
     }
 

@@ -9,7 +9,9 @@ final class TombstoneTable {
     private let apps: NameCodeTable
     private let insert: Statement
     private let changes: Statement
-    private let highestBefore: Statement
+    private let ownChanges: Statement
+    private let visibleChanges: Statement
+    private let prunedPoints: Statement
     private let deleteBefore: Statement
 
     /// Prepares the table's statements on `database`, with the samples table's name codes.
@@ -21,15 +23,30 @@ final class TombstoneTable {
             INSERT INTO tombstones (seq, uuid, type, start_us, end_us, app, deleted_us)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
-        // Unary + keeps the date and source filters off the indexes: the scan is by (type, seq).
+        // Parameters: ?1 type code; ?2, ?3 the seq range (after, through]; ?4 … ?7 `SampleBounds`;
+        // ?8 the app code (own only); ?9 the row limit. Unary + keeps the other filters off the
+        // indexes, so each statement scans the index its scope allows: a full reader's by
+        // (type, seq), an own-only reader's by (app, type, seq), a limited reader's the end-date
+        // range from its floor (every tombstone it reads is one it may see).
         changes = try database.prepare("""
-            SELECT seq, uuid FROM tombstones
+            SELECT seq, uuid, app FROM tombstones
             WHERE type = ?1 AND seq > ?2 AND seq <= ?3
               AND +start_us BETWEEN ?4 AND ?5 AND +end_us BETWEEN ?6 AND ?7
-              AND (+end_us >= ?8 OR +app = ?9)
-            ORDER BY seq LIMIT ?10
+            ORDER BY seq LIMIT ?9
             """)
-        highestBefore = try database.prepare("SELECT max(seq) FROM tombstones WHERE deleted_us < ?1")
+        ownChanges = try database.prepare("""
+            SELECT seq, uuid, app FROM tombstones INDEXED BY tombstones_by_app_type_seq
+            WHERE app = ?8 AND type = ?1 AND seq > ?2 AND seq <= ?3
+              AND +start_us BETWEEN ?4 AND ?5 AND +end_us BETWEEN ?6 AND ?7
+            ORDER BY seq LIMIT ?9
+            """)
+        visibleChanges = try database.prepare("""
+            SELECT seq, uuid, app FROM tombstones INDEXED BY tombstones_by_type_end
+            WHERE type = ?1 AND end_us BETWEEN ?6 AND ?7 AND +seq > ?2 AND +seq <= ?3
+              AND +start_us BETWEEN ?4 AND ?5
+            ORDER BY seq LIMIT ?9
+            """)
+        prunedPoints = try database.prepare("SELECT type, app, end_us, seq FROM tombstones WHERE deleted_us < ?1")
         deleteBefore = try database.prepare("DELETE FROM tombstones WHERE deleted_us < ?1")
     }
 
@@ -50,36 +67,64 @@ final class TombstoneTable {
         }
     }
 
-    /// Up to `limit` (seq, uuid) of readable, matching tombstones of `type` with seq in (after, through], by seq.
-    func changes(type: ObjectType, bounds: SampleBounds, scope: ScopeFilter, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, uuid: String)] {
+    /// Up to `limit` readable, matching tombstones of `type` with seq in (after, through], by seq: (seq, uuid, source app code).
+    ///
+    /// Reads follow the scope as `SampleTable.added` does.
+    func changes(type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: (uuid: String, appCode: Int64))] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
-        return try changes.run { statement throws(BrokerError) in
-            try statement.bind(typeCode, at: 1)
-            try statement.bind(after, at: 2)
-            try statement.bind(through, at: 3)
-            try bounds.bind(to: statement, from: 4)
-            try scope.bind(to: statement, from: 8, apps: apps)
-            try statement.bind(Int64(limit), at: 10)
-            var rows: [(sequence: Int64, uuid: String)] = []
-            while try statement.step() {
-                rows.append((statement.int64(at: 0), statement.storedUUID(at: 1)))
+        func run(_ statement: Statement, _ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [(sequence: Int64, sample: (uuid: String, appCode: Int64))] {
+            guard let bounds else { return [] }
+            return try statement.run { statement throws(BrokerError) in
+                try statement.bind(typeCode, at: 1)
+                try statement.bind(after, at: 2)
+                try statement.bind(through, at: 3)
+                try bounds.bind(to: statement, from: 4)
+                try statement.bind(appCode, at: 8)
+                try statement.bind(Int64(limit), at: 9)
+                var rows: [(sequence: Int64, sample: (uuid: String, appCode: Int64))] = []
+                while try statement.step() {
+                    rows.append((statement.int64(at: 0), (statement.storedUUID(at: 1), statement.int64(at: 2))))
+                }
+                return rows
             }
-            return rows
         }
+        let all = SampleBounds(predicate, maxDurationMicros: spans.all)
+        let own = SampleBounds(predicate, maxDurationMicros: spans.own)
+        guard let floor = scope.fromMicros else {
+            guard let ownCode = scope.ownCode else { return [] }
+            return try run(ownChanges, own, appCode: ownCode)
+        }
+        guard floor > .min else { return try run(changes, all, appCode: nil) }
+        let visible = try run(visibleChanges, all?.endingAtOrAfter(floor, maxDurationMicros: spans.all), appCode: nil)
+        guard let ownCode = scope.ownCode else { return visible }
+        let earlier = try run(ownChanges, own?.endingBefore(floor), appCode: ownCode)
+        return SampleTable.mergeBySequence(visible, earlier, limit: limit)
     }
 
-    /// Deletes the tombstones of deletions before `before`; returns how many and the highest seq among them.
-    func prune(deletedBefore before: Int64) throws(BrokerError) -> (count: Int, highest: Int64?) {
-        let highest = try highestBefore.run { statement throws(BrokerError) -> Int64? in
+    /// Deletes the tombstones of deletions before `before`; returns how many, and per (type code,
+    /// app code) the pruned points (end_us, seq) for `PruneMarkTable`.
+    func prune(deletedBefore before: Int64) throws(BrokerError) -> (count: Int, points: [PrunedKey: [(end: Int64, sequence: Int64)]]) {
+        let points = try prunedPoints.run { statement throws(BrokerError) -> [PrunedKey: [(end: Int64, sequence: Int64)]] in
             try statement.bind(before, at: 1)
-            return try statement.step() ? statement.optionalInt64(at: 0) : nil
+            var points: [PrunedKey: [(end: Int64, sequence: Int64)]] = [:]
+            while try statement.step() {
+                points[PrunedKey(typeCode: statement.int64(at: 0), appCode: statement.int64(at: 1)), default: []]
+                    .append((statement.int64(at: 2), statement.int64(at: 3)))
+            }
+            return points
         }
-        guard let highest else { return (0, nil) }
+        guard !points.isEmpty else { return (0, [:]) }
         let count = try deleteBefore.run { statement throws(BrokerError) -> Int in
             try statement.bind(before, at: 1)
             try statement.execute()
             return Int(database.changedRowCount)
         }
-        return (count, highest)
+        return (count, points)
+    }
+
+    /// The (type, source app) a pruned tombstone belonged to.
+    struct PrunedKey: Hashable {
+        let typeCode: Int64
+        let appCode: Int64
     }
 }

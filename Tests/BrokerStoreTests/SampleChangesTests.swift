@@ -6,7 +6,8 @@ import Testing
 struct SampleChangesTests {
     typealias F = Fixture
 
-    /// Every change of steps after `after` up to the current sequence, one page of `pageSize` at a time.
+    /// Every change of steps after `after` up to the current sequence, one page of `pageSize` at a time;
+    /// `last` is the position an anchor would carry (the last change returned, else `after`).
     static func allChanges(_ store: BrokerStore, after: Int64, predicate: SamplePredicate = .all, scope: ReadScope = .from(.min), appID: String = F.app, pageSize: Int = 100) throws -> (added: [String], deleted: [String], last: Int64) {
         let through = try store.currentSequence()
         var (added, deleted, position) = ([String](), [String](), after)
@@ -15,14 +16,14 @@ struct SampleChangesTests {
             let page = try store.changes(type: .stepCount, predicate: predicate, scope: scope, appID: appID,
                                          afterSequence: position, throughSequence: through, pageSize: pageSize)
             #expect(page.added.count + page.deleted.count <= pageSize)
-            #expect(page.lastSequence > position || (position == through && !page.hasMore))
+            #expect(page.lastSequence > position || (page.added.isEmpty && page.deleted.isEmpty && !page.hasMore))
+            #expect(page.lastSequence <= through)
             added += page.added.map(\.uuid)
-            deleted += page.deleted
+            deleted += page.deleted.map(\.uuid)
             position = page.lastSequence
             pages += 1
             if !page.hasMore || pages > 1_000 { break }
         }
-        #expect(position == through)
         return (added, deleted, position)
     }
 
@@ -44,10 +45,12 @@ struct SampleChangesTests {
             #expect(second.added.isEmpty)
             #expect(second.deleted == [F.uuid(2)])
 
-            // From scratch: the survivors plus the remembered deletion, each once.
+            // From scratch (no anchor): the survivors, and no deletions: nothing held could be removed.
             let scratch = try Self.allChanges(store, after: 0)
             #expect(scratch.added == [1, 3].map(F.uuid))
-            #expect(scratch.deleted == [F.uuid(2)])
+            #expect(scratch.deleted.isEmpty)
+            // From the first anchor: the deletion once, at its position.
+            #expect(try Self.allChanges(store, after: first.last).deleted == [F.uuid(2)])
 
             // Added and deleted between two anchors: only the deletion, once; re-saved after it, both.
             _ = try store.saveSamples([F.steps(4, F.base, F.base)], sourceAppID: F.app, now: 3)
@@ -58,15 +61,23 @@ struct SampleChangesTests {
             _ = try store.saveSamples([F.steps(4, F.base, F.base)], sourceAppID: F.app, now: 5)
             _ = try store.deleteSamples(uuids: [F.uuid(4)], appID: F.app, now: 6)
             _ = try store.saveSamples([F.steps(4, F.base, F.base)], sourceAppID: F.app, now: 7)
+            // Deleted and saved again: only added (the client replaces it), never also deleted.
             let fourth = try Self.allChanges(store, after: second.last)
             #expect(fourth.added == [F.uuid(4)])
-            #expect(fourth.deleted == [F.uuid(4)])
+            #expect(fourth.deleted.isEmpty)
+            // Saved again and then deleted once more: only the deletion.
+            _ = try store.deleteSamples(uuids: [F.uuid(4)], appID: F.app, now: 8)
+            let fifth = try Self.allChanges(store, after: second.last)
+            #expect(fifth.added.isEmpty)
+            #expect(fifth.deleted == [F.uuid(4)])
 
             // Other types are not in the stream.
             _ = try store.saveSamples([
                 Sample(uuid: F.uuid(50), type: .heartRate, startMicros: F.base, endMicros: F.base, value: .quantity(Quantity(60, "count/min"))),
             ], sourceAppID: F.app, now: 8)
-            #expect(try Self.allChanges(store, after: fourth.last).added.isEmpty)
+            #expect(try Self.allChanges(store, after: fifth.last).added.isEmpty)
+            // Nothing the app may see changed: the position does not move.
+            #expect(try Self.allChanges(store, after: fifth.last).last == fifth.last)
         }
     }
 
@@ -83,9 +94,10 @@ struct SampleChangesTests {
             _ = try store.deleteSamples(uuids: [F.uuid(1), F.uuid(2), F.uuid(3)], appID: F.other, now: 2)
             _ = try store.deleteSamples(uuids: [F.uuid(4)], appID: F.app, now: 2)
 
-            let clamped = try Self.allChanges(store, after: 0, scope: .from(b))
+            let clamped = try Self.allChanges(store, after: anchor, scope: .from(b))
             #expect(clamped.added.isEmpty)
             #expect(clamped.deleted == [1, 3, 4].map(F.uuid))
+            #expect(try Self.allChanges(store, after: 0, scope: .from(b)).deleted.isEmpty)
             let own = try Self.allChanges(store, after: anchor, scope: .ownSamplesOnly)
             #expect(own.deleted == [F.uuid(4)])
             let window = SamplePredicate(startMicros: b - 10 * F.hour, endMicros: b + 2 * F.hour)
@@ -108,17 +120,19 @@ struct SampleChangesTests {
                 expectedAdded.append(F.uuid(1_000 + round))
                 expectedDeleted.append(batch[round % 5].uuid)
             }
+            // From position 1 (the first save): every later deletion is reported.
             for pageSize in [1, 3, 7, 64, 1_000] {
-                let changes = try Self.allChanges(store, after: 0, pageSize: pageSize)
+                let changes = try Self.allChanges(store, after: 1, pageSize: pageSize)
                 #expect(changes.added == expectedAdded, "page size \(pageSize)")
                 #expect(changes.deleted == expectedDeleted, "page size \(pageSize)")
             }
             // A full page says there may be more and where it stopped.
             let page = try store.changes(type: .stepCount, predicate: .all, scope: .from(.min), appID: F.app,
-                                         afterSequence: 0, throughSequence: try store.currentSequence(), pageSize: 6)
+                                         afterSequence: 1, throughSequence: try store.currentSequence(), pageSize: 6)
             #expect(page.hasMore)
             #expect(page.added.count == 5 && page.deleted.count == 1)
-            #expect(page.lastSequence == 7)  // 5 saved, 1 other app's, then the tombstone
+            #expect(page.lastSequence == 7)  // 4 saved, 1 other app's, then the tombstone of seq 1
+            #expect(page.deleted == [ChangePage.Deletion(uuid: F.uuid(0), sourceAppID: F.app)])
         }
     }
 
@@ -133,7 +147,7 @@ struct SampleChangesTests {
             #expect(try store.prunedThroughSequence() == 0)
             #expect(try store.pruneTombstones(deletedBefore: 250) == 2)
             #expect(try store.prunedThroughSequence() == 6)
-            #expect(try Self.allChanges(store, after: 0).deleted == [F.uuid(3)])
+            #expect(try Self.allChanges(store, after: 4).deleted == [F.uuid(3)])
             #expect(try store.pruneTombstones(deletedBefore: 250) == 0)
             #expect(try store.prunedThroughSequence() == 6)
             // Sequence numbers are never reused, even when the newest change is pruned.

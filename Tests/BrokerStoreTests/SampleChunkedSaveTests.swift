@@ -89,8 +89,10 @@ struct SampleChunkedSaveTests {
     @Test func aChunkAfterAFallbackChunkIsWrittenWhole() throws {
         try F.withStore { store, _ throws in
             let samples = Self.batch(0..<150)
-            _ = try store.saveSamples([samples[10]], sourceAppID: F.other, now: 1)
-            // Index 10 is another app's sample: the whole batch fails, naming it.
+            var changed = samples[10]
+            changed.value = .quantity(Quantity(1_000, "count"))
+            _ = try store.saveSamples([changed], sourceAppID: F.app, now: 1)
+            // Index 10 is stored by this app with other content: the whole batch fails, naming it.
             let error = #expect(throws: BrokerError.self) {
                 try store.saveSamples(samples, sourceAppID: F.app, now: 2)
             }
@@ -99,6 +101,8 @@ struct SampleChunkedSaveTests {
             let rest = Array(samples[11...])
             #expect(try store.saveSamples(rest, sourceAppID: F.app, now: 3).saved == 139)
             #expect(try Self.sequences(store) == Array(1...140))
+            // Another app's sample under the same uuid is another sample: its batch goes in whole.
+            #expect(try store.saveSamples(samples, sourceAppID: F.other, now: 4).saved == 150)
         }
     }
 }

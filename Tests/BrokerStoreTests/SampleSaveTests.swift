@@ -73,17 +73,17 @@ struct SampleSaveTests {
                 #expect(error?.message.hasPrefix("samples[2]: ") == true)
             }
 
-            // Identical content from another app is someone else's sample.
-            let foreign = #expect(throws: BrokerError.self) {
-                try store.saveSamples([original], sourceAppID: F.other, now: 3)
-            }
-            #expect(foreign?.code == .alreadyExists)
-            #expect(foreign?.message.hasPrefix("samples[0]: ") == true)
-
             // Nothing of the failed batches was written: no samples, no sequence numbers, no log rows.
             #expect(try F.readAll(store).map(\.uuid) == [F.uuid(1)])
             #expect(try store.currentSequence() == 1)
             #expect(try store.accessLog(appID: nil, limit: 0).count == 1)
+
+            // Another app's uuid namespace is its own: the same uuid, with this content or any
+            // other, is a new sample there, and a retry of it is unchanged.
+            #expect(try store.saveSamples([original], sourceAppID: F.other, now: 3).saved == 1)
+            #expect(try store.saveSamples([changedValue], sourceAppID: "com.example.third", now: 3).saved == 1)
+            #expect(try store.saveSamples([original], sourceAppID: F.other, now: 4).unchanged == 1)
+            #expect(try F.readAll(store).map(\.sourceAppID).sorted() == [F.app, "com.example.third", F.other].sorted())
         }
     }
 
@@ -209,7 +209,7 @@ struct SampleSaveTests {
         #expect(try store.currentSequence() == 6)
         let changes = try store.changes(type: .stepCount, predicate: .all, scope: .from(.min), appID: F.app,
                                         afterSequence: 5, throughSequence: 6, pageSize: 10)
-        #expect(changes.deleted == [F.uuid(2)])
+        #expect(changes.deleted.map(\.uuid) == [F.uuid(2)])
         #expect(try store.accessLog(appID: F.app, limit: 0).map(\.operation) == ["delete", "write"])
         // Sequence numbers continue after the reopen.
         _ = try store.saveSamples([F.steps(9, F.base, F.base)], sourceAppID: F.app, now: 30)

@@ -43,7 +43,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 6)
+        #expect(BrokerSchema.migrations.steps.count == 7)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -86,8 +86,8 @@ struct SchemaUpgradeTests {
         defer { database.close() }
         #expect(try database.userVersion() == BrokerSchema.migrations.latestVersion)
         #expect(try Self.tableNames(database) == [
-            "access_log", "app_codes", "apps", "broker_meta", "change_sequence", "characteristics", "grants",
-            "samples", "sources", "tombstones", "type_codes", "type_spans",
+            "access_log", "app_codes", "app_type_spans", "apps", "broker_meta", "change_sequence", "characteristics",
+            "grants", "prune_marks", "samples", "sources", "tombstones", "type_codes", "type_spans",
         ])
     }
 
@@ -122,8 +122,8 @@ struct SchemaUpgradeTests {
         #expect(try store.exportPage(type: .heartRate, appID: "com.example.a", afterSequence: 0, pageSize: 10).samples.count == 1)
         #expect(try store.exportPage(type: .heartRate, appID: "com.example.b", afterSequence: 0, pageSize: 10).samples.isEmpty)
         // The tombstone of an app that has no samples left still reads as a deletion, as its own or clamped by date.
-        let changes = try store.changes(type: .stepCount, predicate: .all, scope: .ownSamplesOnly, appID: "com.example.gone", afterSequence: 0, throughSequence: 5, pageSize: 10)
-        #expect(changes.deleted == ["00000000-0000-4000-8000-000000000004"])
+        let changes = try store.changes(type: .stepCount, predicate: .all, scope: .ownSamplesOnly, appID: "com.example.gone", afterSequence: 1, throughSequence: 5, pageSize: 10)
+        #expect(changes.deleted.map(\.uuid) == ["00000000-0000-4000-8000-000000000004"])
         #expect(changes.added.isEmpty)
         let clamped = try store.changes(type: .stepCount, predicate: .all, scope: .from(2), appID: "com.example.b", afterSequence: 0, throughSequence: 5, pageSize: 10)
         #expect(clamped.deleted.isEmpty)
@@ -169,7 +169,7 @@ struct SchemaUpgradeTests {
         do {
             let database = try Database(path: path)
             defer { database.close() }
-            #expect(try database.userVersion() == 6)
+            #expect(try database.userVersion() == BrokerSchema.migrations.latestVersion)
             #expect(try Self.indexColumns(database, "samples_by_type_start") == ["type", "start_us"])
             #expect(try Self.indexColumns(database, "samples_by_type_end") == ["type", "end_us"])
             #expect(try Self.indexColumns(database, "samples_by_app_type_start") == ["app", "type", "start_us"])
