@@ -100,8 +100,11 @@ extension BrokerStore {
         var unchanged = 0
         var tally = TypeTally()
         for sample in samples { tally.add(sample.type) }
+        var long: [Int] = []
         func record(_ index: Int) {
-            tally.add(samples[index].type, count: 1, duration: Self.duration(samples[index]))
+            let duration = Self.duration(samples[index])
+            tally.add(samples[index].type, count: 1, duration: duration)
+            if duration > LongSpanTable.threshold { long.append(index) }
             saved.append(index)
         }
         /// Adds row `index` alone: a uuid already stored with the same content counts as unchanged.
@@ -151,6 +154,9 @@ extension BrokerStore {
                 throw .internal("saved samples of \(entry.type.identifier) have no type code")
             }
             try appSpanTable.raise(appCode: appCode, typeCode: typeCode, to: entry.longest)
+        }
+        for index in long {
+            try longSpans.note(typeCode: rows.typeCodes[index], end: samples[index].endMicros, duration: Self.duration(samples[index]))
         }
         if sequence != firstSequence { try sequenceTable.setLast(sequence) }
         for entry in tally.entries {
@@ -257,7 +263,9 @@ extension BrokerStore {
     public func changes(type: ObjectType, predicate: SamplePredicate, scope: ReadScope, appID: String, afterSequence: Int64, throughSequence: Int64, pageSize: Int) throws(BrokerError) -> ChangePage {
         guard pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(pageSize))") }
         let nothing = ChangePage(added: [], deleted: [], lastSequence: afterSequence, hasMore: false)
-        guard afterSequence < throughSequence, let filter = try ScopeFilter(scope, appID: appID, apps: sampleTable.apps) else { return nothing }
+        // No shortcut when the store has not changed since the anchor: whether it has depends on
+        // every app's writes, so the scans below run either way (they find nothing quickly).
+        guard let filter = try ScopeFilter(scope, appID: appID, apps: sampleTable.apps) else { return nothing }
         let spans = try readSpans(type, filter)
         let fetch = pageSize == .max ? pageSize : pageSize + 1
         let added = try sampleTable.added(
@@ -302,15 +310,18 @@ extension BrokerStore {
             startMicros: stored.sample.startMicros, endMicros: stored.sample.endMicros) == true
     }
 
-    /// The spans that bound a read of `type` under `scope`: the reading app's own, and every app's
-    /// (read only when the scope shows other apps' samples).
+    /// The spans that bound a read of `type` under `scope`, each from what the reader may see:
+    /// the reading app's own; for full access every app's; from a floor F the longest sample
+    /// ending at or after F (`LongSpanTable`).
     func readSpans(_ type: ObjectType, _ scope: ScopeFilter) throws(BrokerError) -> ReadSpans {
+        let typeCode = try sampleTable.types.code(of: type.identifier)
         let own = try scope.ownCode.flatMap { (appCode) throws(BrokerError) -> Int64? in
-            guard let typeCode = try sampleTable.types.code(of: type.identifier) else { return nil }
+            guard let typeCode else { return nil }
             return try appSpanTable.maxDuration(appCode: appCode, typeCode: typeCode)
         } ?? 0
-        guard scope.fromMicros != nil else { return ReadSpans(all: own, own: own) }
-        return ReadSpans(all: try spanTable.maxDuration(type), own: own)
+        guard let floor = scope.fromMicros else { return ReadSpans(all: own, own: own) }
+        guard floor > .min, let typeCode else { return ReadSpans(all: try spanTable.maxDuration(type), own: own) }
+        return ReadSpans(all: try longSpans.maxDuration(typeCode: typeCode, endingAtOrAfter: floor), own: own)
     }
 
     /// The last change-sequence number handed out (0 for a store that never changed).

@@ -38,6 +38,8 @@ public final class BrokerStore: @unchecked Sendable {
     let appSpanTable: AppTypeSpanTable
     /// The `prune_marks` table (used by `BrokerStore+Samples.swift`).
     let pruneMarks: PruneMarkTable
+    /// The `long_spans` table (used by `BrokerStore+Samples.swift`).
+    let longSpans: LongSpanTable
     /// The second connection that query pages read through (`SampleTable`).
     private let reader: Database
     /// The durability the database was opened with.
@@ -79,6 +81,7 @@ public final class BrokerStore: @unchecked Sendable {
             spanTable = try TypeSpanTable(database: database)
             appSpanTable = try AppTypeSpanTable(database: database)
             pruneMarks = try PruneMarkTable(database: database)
+            longSpans = try LongSpanTable(database: database)
             // Every catalogue type gets its code up front: whether a type has one must not depend on
             // whether any app stored it, or a read of a type only others store would cost more than
             // a read of a type nobody stores.
@@ -193,6 +196,13 @@ public final class BrokerStore: @unchecked Sendable {
                 _ = try? database.checkpoint()
             }
         }
+    }
+
+    /// SQLite's count of the work this store's statements have done (virtual-machine steps, both connections).
+    ///
+    /// For tests: the difference around a read is the work that read did, exactly and without noise.
+    public func statementWork() -> Int64 {
+        database.virtualMachineSteps() + reader.virtualMachineSteps()
     }
 
     /// A `WALSyncer` for this store's database (not started).

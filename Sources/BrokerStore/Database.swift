@@ -118,6 +118,17 @@ public final class Database: @unchecked Sendable {
         return statement
     }
 
+    /// How many virtual-machine steps this connection's prepared statements have run since they were prepared.
+    ///
+    /// SQLite's own count of the work a statement did (`SQLITE_STMTSTATUS_VM_STEP`): every row a
+    /// scan visits costs steps, a b-tree seek costs one. Tests compare it around a call to show
+    /// that what a read does depends only on what its caller may see; nothing reads it on a hot path.
+    public func virtualMachineSteps() -> Int64 {
+        statements.reduce(0) { total, statement in
+            total + Int64(statement.handle.map { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_VM_STEP, 0) } ?? 0)
+        }
+    }
+
     /// Compiles `sql` into a statement that the caller must track or finalize.
     private func compile(_ sql: String, persistent: Bool) throws(BrokerError) -> Statement {
         let connection = try live()

@@ -131,12 +131,13 @@ struct ScopeFilter {
     }
 }
 
-/// The longest end − start bounding a read's date ranges: the type's over every app, and the reading app's own.
+/// The longest end − start bounding a read's date ranges, for the rows it may read of every app and of its own.
 ///
-/// An app's own rows are bounded by its own figure, so another app's long sample never widens
-/// what an own-samples read walks.
+/// Each is derived from what the reader may see, so another app's long sample that it may not
+/// see never widens what its read walks.
 struct ReadSpans {
-    /// The longest span of the type across every app (`type_spans`).
+    /// A bound on the span of every sample the reader may see of other apps: with full access the
+    /// type's longest (`type_spans`), from a floor the longest ending at or after it (`long_spans`).
     let all: Int64
     /// The longest span of the type among the reading app's own samples (`app_type_spans`; 0 when it has none).
     let own: Int64
