@@ -70,7 +70,8 @@ extension WireCodec {
     }
 
     /// AnchoredPage: added (1, repeated Sample), deleted_uuids (2, repeated string), new_anchor (3,
-    /// bytes), done (4, bool).
+    /// bytes), done (4, bool), deleted_source_app_ids (5, repeated string). The two deleted lists are
+    /// taken as they come, even when their lengths differ, as protobuf-c takes them.
     private static func directAnchoredPage(
         _ bytes: UnsafeBufferPointer<UInt8>, strings: inout DirectSampleStrings
     ) -> AnchoredPage? {
@@ -79,6 +80,7 @@ extension WireCodec {
         var counter = DirectReader(bytes)
         var addedCount = 0
         var deletedCount = 0
+        var sourceCount = 0
         var seen: UInt8 = 0
         while !counter.isAtEnd {
             switch counter.byte() {
@@ -88,6 +90,9 @@ extension WireCodec {
             case 0x12:
                 guard counter.lengthDelimited() != nil else { return nil }
                 deletedCount += 1
+            case 0x2A:
+                guard counter.lengthDelimited() != nil else { return nil }
+                sourceCount += 1
             case 0x1A:
                 guard seen & 1 == 0, let body = counter.lengthDelimited() else { return nil }
                 seen |= 1
@@ -103,13 +108,17 @@ extension WireCodec {
         }
         guard let added = directSampleList(bytes, count: addedCount, strings: &strings) else { return nil }
         page.added = added
-        if deletedCount > 0 {
+        if deletedCount > 0 || sourceCount > 0 {
             page.deletedUUIDs.reserveCapacity(deletedCount)
+            page.deletedSourceAppIDs.reserveCapacity(sourceCount)
             var reader = DirectReader(bytes)
             while !reader.isAtEnd {
                 switch reader.byte() {
                 case 0x12:
                     page.deletedUUIDs.append(fieldString(reader.lengthDelimited().unsafelyUnwrapped))
+                case 0x2A:
+                    // Few distinct apps, so each is made once (as a sample's source_app_id is).
+                    page.deletedSourceAppIDs.append(strings.sourceAppID(reader.lengthDelimited().unsafelyUnwrapped))
                 case 0x20:
                     _ = reader.byte()
                 default:

@@ -56,11 +56,9 @@ extension WireCodec {
     ) {
         withSampleSizes(added) { sizes in
             var pageSize = repeatedSampleSize(sizes)
-            for uuid in page.deletedUUIDs {
-                let count = cStringByteCount(uuid)
-                pageSize += 1 + varintSize(count) + count
-            }
+            pageSize += repeatedStringSize(page.deletedUUIDs)
             pageSize += bytesFieldSize(page.newAnchor.count) + (page.done ? 2 : 0)
+            pageSize += repeatedStringSize(page.deletedSourceAppIDs)
             // StreamItem: anchored_page (53), a two-byte key.
             let itemSize = 2 + varintSize(pageSize) + pageSize
             appendFrame(callID: callID, status: status, responseField: 3, responseSize: itemSize, to: &buffer) { out in
@@ -68,14 +66,7 @@ extension WireCodec {
                 out.byte(0x03)
                 out.varint(pageSize)
                 writeSamples(added, sizes: sizes, &out)
-                for uuid in page.deletedUUIDs {
-                    // A repeated string: written even when empty.
-                    withCStringBytes(uuid) { text in
-                        out.byte(0x12)
-                        out.varint(text.count)
-                        out.bytes(text)
-                    }
-                }
+                writeRepeatedString(page.deletedUUIDs, key: 0x12, &out)
                 if !page.newAnchor.isEmpty {
                     out.byte(0x1A)
                     out.varint(page.newAnchor.count)
@@ -85,6 +76,8 @@ extension WireCodec {
                     out.byte(0x20)
                     out.byte(0x01)
                 }
+                // deleted_source_app_ids (5) after done (4): protobuf-c packs by field number.
+                writeRepeatedString(page.deletedSourceAppIDs, key: 0x2A, &out)
             }
         }
     }
@@ -111,6 +104,17 @@ extension WireCodec {
     private static func repeatedSampleSize(_ sizes: UnsafeBufferPointer<Int>) -> Int {
         var total = 0
         for size in sizes { total += 1 + varintSize(size) + size }
+        return total
+    }
+
+    /// A repeated string field with a one-byte key: every element, empty ones included, as its C string.
+    @inline(__always)
+    private static func repeatedStringSize(_ strings: [String]) -> Int {
+        var total = 0
+        for string in strings {
+            let count = cStringByteCount(string)
+            total += 1 + varintSize(count) + count
+        }
         return total
     }
 
@@ -209,6 +213,19 @@ extension WireCodec {
             precondition(
                 out.cursor == start + size,
                 "direct encoding wrote a sample of \(out.cursor - start) bytes, announced \(size)")
+        }
+    }
+
+    /// Writes a repeated string field with the one-byte key `key`: every element as its C string,
+    /// written even when empty (a repeated field keeps its empty elements).
+    @inline(__always)
+    private static func writeRepeatedString(_ strings: [String], key: UInt8, _ out: inout DirectWriter) {
+        for string in strings {
+            withCStringBytes(string) { text in
+                out.byte(key)
+                out.varint(text.count)
+                out.bytes(text)
+            }
         }
     }
 

@@ -175,8 +175,12 @@ extension WireCodec {
         _ page: AnchoredPage, _ body: (UnsafeMutablePointer<Healthbroker__V1__AnchoredPage>) -> R
     ) -> R {
         withCSamples(page.added) { added, addedCount in
-            withCText(
-                textBytes: CStringWriter.byteCount(of: page.deletedUUIDs), pointerCount: page.deletedUUIDs.count
+            // One scratch buffer for both deleted lists: the uuids, then their source app ids.
+            let uuidCount = page.deletedUUIDs.count
+            let sourceCount = page.deletedSourceAppIDs.count
+            return withCText(
+                textBytes: CStringWriter.byteCount(of: page.deletedUUIDs) + CStringWriter.byteCount(of: page.deletedSourceAppIDs),
+                pointerCount: uuidCount + sourceCount
             ) { writer, pointers in
                 page.newAnchor.withUnsafeBufferPointer { newAnchor in
                     var message = Healthbroker__V1__AnchoredPage()
@@ -184,8 +188,11 @@ extension WireCodec {
                     message.n_added = addedCount
                     message.added = added
                     writer.write(page.deletedUUIDs, to: pointers)
-                    message.n_deleted_uuids = page.deletedUUIDs.count
+                    message.n_deleted_uuids = uuidCount
                     message.deleted_uuids = pointers
+                    writer.write(page.deletedSourceAppIDs, to: pointers + uuidCount)
+                    message.n_deleted_source_app_ids = sourceCount
+                    message.deleted_source_app_ids = pointers + uuidCount
                     message.new_anchor = binaryData(newAnchor)
                     message.done = page.done ? 1 : 0
                     return withUnsafeMutablePointer(to: &message, body)
@@ -199,6 +206,9 @@ extension WireCodec {
         AnchoredPage(
             added: try samples(message.pointee.added, count: message.pointee.n_added, in: "ServerFrame"),
             deletedUUIDs: try strings(message.pointee.deleted_uuids, count: message.pointee.n_deleted_uuids, in: "ServerFrame"),
+            // Kept as it came, even when its length differs from deletedUUIDs' (see AnchoredPage).
+            deletedSourceAppIDs: try strings(
+                message.pointee.deleted_source_app_ids, count: message.pointee.n_deleted_source_app_ids, in: "ServerFrame"),
             newAnchor: bytes(message.pointee.new_anchor),
             done: message.pointee.done != 0)
     }

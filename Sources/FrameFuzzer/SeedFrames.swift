@@ -264,6 +264,8 @@ enum SeedFrames {
             callID: 50,
             response: .streamItem(.anchoredPage(AnchoredPage(
                 added: Array(samples.prefix(4)), deletedUUIDs: ["gone-1", "", "gelöscht-🗑", "gone-1"],
+                // "gone-1" twice: two apps' samples with one uuid.
+                deletedSourceAppIDs: ["com.example.steps", "", "org.example.睡眠", "com.example.other"],
                 newAnchor: [0, 1, 2, 3, 0], done: true)))),
         ServerFrame(callID: 50, response: .streamItem(.anchoredPage(AnchoredPage()))),
         ServerFrame(
@@ -302,6 +304,11 @@ enum SeedFrames {
             callID: 12, status: Status(code: .unavailable, domain: .brokerShuttingDown, message: "bye"),
             response: .ping(PingResponse(payload: [1]))),
         ServerFrame(callID: 13),
+        // Last, so the seeds before keep their names: deleted lists of different lengths, which decode.
+        ServerFrame(
+            callID: 50,
+            response: .streamItem(.anchoredPage(AnchoredPage(
+                deletedUUIDs: ["a", "b"], deletedSourceAppIDs: ["com.example.steps"], newAnchor: [9], done: true)))),
     ]
 
     /// Every seed input, named: one file per frame, a few multi-frame streams, and malformed framing.

@@ -15,18 +15,18 @@ extension HealthStore {
         let stream = connection.stream(.anchoredQuery(query), timeout: nil, window: SampleSequence.pageWindow)
         var pages = stream.makeAsyncIterator()
         var added: [Sample] = []
-        var deleted: [String] = []
+        var deleted: [DeletedObject] = []
         var newAnchor: QueryAnchor?
         while let item = try await pages.next() {
             guard case .anchoredPage(let page) = item, newAnchor == nil else { throw .unexpectedResponse("AnchoredQuery") }
             added += page.added
-            deleted += page.deletedUUIDs
+            deleted += page.deletedObjects
             if page.done {
                 guard !page.newAnchor.isEmpty else { throw .internal("the broker ended AnchoredQuery with an empty anchor") }
                 newAnchor = QueryAnchor(bytes: page.newAnchor)
             }
         }
         guard let newAnchor else { throw .internal("the broker ended AnchoredQuery without its last page") }
-        return AnchoredChanges(added: added, deletedUUIDs: deleted, newAnchor: newAnchor)
+        return AnchoredChanges(added: added, deleted: deleted, newAnchor: newAnchor)
     }
 }

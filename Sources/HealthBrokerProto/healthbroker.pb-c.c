@@ -8489,7 +8489,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__anchored_query_request__descr
   (ProtobufCMessageInit) healthbroker__v1__anchored_query_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__anchored_page__field_descriptors[4] =
+static const ProtobufCFieldDescriptor healthbroker__v1__anchored_page__field_descriptors[5] =
 {
   {
     "added",
@@ -8539,9 +8539,22 @@ static const ProtobufCFieldDescriptor healthbroker__v1__anchored_page__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "deleted_source_app_ids",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__AnchoredPage, n_deleted_source_app_ids),
+    offsetof(Healthbroker__V1__AnchoredPage, deleted_source_app_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__anchored_page__field_indices_by_name[] = {
   0,   /* field[0] = added */
+  4,   /* field[4] = deleted_source_app_ids */
   1,   /* field[1] = deleted_uuids */
   3,   /* field[3] = done */
   2,   /* field[2] = new_anchor */
@@ -8549,7 +8562,7 @@ static const unsigned healthbroker__v1__anchored_page__field_indices_by_name[] =
 static const ProtobufCIntRange healthbroker__v1__anchored_page__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__anchored_page__descriptor =
 {
@@ -8559,7 +8572,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__anchored_page__descriptor =
   "Healthbroker__V1__AnchoredPage",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AnchoredPage),
-  4,
+  5,
   healthbroker__v1__anchored_page__field_descriptors,
   healthbroker__v1__anchored_page__field_indices_by_name,
   1,  healthbroker__v1__anchored_page__number_ranges,

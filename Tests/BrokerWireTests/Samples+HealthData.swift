@@ -99,6 +99,8 @@ extension Samples {
 
     static let anchoredPage = AnchoredPage(
         added: Array(healthSamples.prefix(6)), deletedUUIDs: ["gone-1", "", "gelöscht-🗑", "gone-1"],
+        // "gone-1" twice: two apps' samples with one uuid; an empty source app id is still sent.
+        deletedSourceAppIDs: ["com.example.steps", "", "org.example.睡眠", "com.example.other"],
         newAnchor: [0, 1, 2, 3, 0], done: true)
 
     static let statisticsQuery = StatisticsQuery(

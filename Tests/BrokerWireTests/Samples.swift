@@ -308,7 +308,15 @@ enum Samples {
         ServerFrame(callID: 50, response: .streamItem(.anchoredPage(AnchoredPage()))),
         ServerFrame(
             callID: 50,
-            response: .streamItem(.anchoredPage(AnchoredPage(added: bigPage, deletedUUIDs: (0..<500).map { "deleted-\($0)" })))),
+            response: .streamItem(.anchoredPage(AnchoredPage(
+                added: bigPage, deletedUUIDs: (0..<500).map { "deleted-\($0)" },
+                deletedSourceAppIDs: (0..<500).map { "com.example.app\($0 % 3)" })))),
+        // Deleted lists of different lengths decode as they came (the client pairs them).
+        ServerFrame(
+            callID: 50,
+            response: .streamItem(.anchoredPage(AnchoredPage(deletedUUIDs: ["a", "b"], deletedSourceAppIDs: ["s"], done: true)))),
+        ServerFrame(
+            callID: 50, response: .streamItem(.anchoredPage(AnchoredPage(deletedSourceAppIDs: ["orphan", ""], newAnchor: [1])))),
         ServerFrame(
             callID: 50, response: .streamItem(.anchoredPage(AnchoredPage(newAnchor: patternBytes(64, seed: 4), done: true)))),
         ServerFrame(callID: 52, response: .statistics(statisticsResult)),

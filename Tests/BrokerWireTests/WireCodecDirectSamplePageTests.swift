@@ -125,9 +125,16 @@ struct WireCodecDirectSamplePageTests {
         AnchoredPage(done: true),
         AnchoredPage(newAnchor: [0]),
         AnchoredPage(
-            added: Samples.healthSamples, deletedUUIDs: ["", "gone", "ünï"], newAnchor: patternBytes(48), done: true),
-        AnchoredPage(deletedUUIDs: (0..<300).map { "deleted-\($0)" }),
+            added: Samples.healthSamples, deletedUUIDs: ["", "gone", "ünï"],
+            deletedSourceAppIDs: ["com.example.a", "", "org.example.睡眠"], newAnchor: patternBytes(48), done: true),
+        AnchoredPage(
+            deletedUUIDs: (0..<300).map { "deleted-\($0)" },
+            deletedSourceAppIDs: (0..<300).map { $0 % 7 == 0 ? "com.example.other" : "com.example.watchsync" }),
         AnchoredPage(added: watchPage(1_000), newAnchor: patternBytes(200, seed: 3)),
+        // The deleted lists with different lengths: carried as they are, either way round.
+        AnchoredPage(deletedUUIDs: ["a", "b", "c"], deletedSourceAppIDs: ["s"], done: true),
+        AnchoredPage(added: [Samples.healthSamples[0]], deletedUUIDs: ["a"], deletedSourceAppIDs: ["s", "t", ""]),
+        AnchoredPage(deletedSourceAppIDs: [""]),
     ]
 
     /// Every frame carrying a page, by call id.
@@ -148,7 +155,8 @@ struct WireCodecDirectSamplePageTests {
             for page in [[], Samples.healthSamples] {
                 checkEncoding(ServerFrame(callID: 9, status: status, response: .streamItem(.samples(page))))
             }
-            let anchored = AnchoredPage(added: Samples.healthSamples, deletedUUIDs: ["x"], newAnchor: [1], done: true)
+            let anchored = AnchoredPage(
+                added: Samples.healthSamples, deletedUUIDs: ["x"], deletedSourceAppIDs: ["s"], newAnchor: [1], done: true)
             checkEncoding(ServerFrame(callID: 9, status: status, response: .streamItem(.anchoredPage(anchored))))
         }
     }
@@ -167,7 +175,9 @@ struct WireCodecDirectSamplePageTests {
         ]
         for callID in Self.callIDs {
             checkEncoding(ServerFrame(callID: callID, response: .streamItem(.samples(odd))))
-            let anchored = AnchoredPage(added: odd, deletedUUIDs: ["a\u{0}b", "\u{0}", ""], newAnchor: [0, 0], done: false)
+            let anchored = AnchoredPage(
+                added: odd, deletedUUIDs: ["a\u{0}b", "\u{0}", ""], deletedSourceAppIDs: ["com\u{0}x", "\u{0}", "s"],
+                newAnchor: [0, 0], done: false)
             checkEncoding(ServerFrame(callID: callID, response: .streamItem(.anchoredPage(anchored))))
         }
     }
@@ -284,12 +294,16 @@ struct WireCodecDirectSamplePageTests {
             pageFrame([uuid + quantity + [0x18]]),
             pageFrame([uuid + quantity + [0x18, 0x80]]),
             pageFrame([uuid + quantity + [0x0A, 0x05, 0x61]]),
-            // AnchoredPage: done not 0 or 1, done twice, anchor twice, an unknown field
+            // AnchoredPage: done not 0 or 1, done twice, anchor twice, deleted_source_app_ids (5) as a
+            // varint (wrong wire type) or with a non-shortest key, an unknown field
             anchoredFrame([0x20, 0x02]),
             anchoredFrame([0x20, 0x81, 0x00]),
             anchoredFrame([0x20, 0x01, 0x20, 0x01]),
             anchoredFrame(field([0x1A], [1]) + field([0x1A], [2])),
             anchoredFrame([0x28, 0x01]),
+            anchoredFrame(field([0xAA, 0x00], [0x73])),
+            anchoredFrame([0x30, 0x01]),
+            anchoredFrame(field([0x32], [0x73])),
             anchoredFrame(field([0x0A], uuid)),
             // both page kinds in one item; no item case; another item case
             frame(item: field([0xA2, 0x03], []) + field([0xAA, 0x03], [])),
@@ -332,6 +346,12 @@ struct WireCodecDirectSamplePageTests {
             anchoredFrame(
                 [0x20, 0x01] + field([0x12], Array("gone".utf8)) + field([0x0A], uuid + quantity) + field([0x1A], [9])
                     + field([0x12], []) + field([0x0A], quantity)),
+            anchoredFrame(
+                field([0x2A], Array("s".utf8)) + field([0x12], Array("gone".utf8)) + field([0x2A], [])
+                    + field([0x0A], uuid + quantity) + field([0x2A], [0xFF, 0x00, 0x41]) + field([0x12], [])),
+            // deleted lists of different lengths, or source app ids alone
+            anchoredFrame(field([0x12], Array("a".utf8)) + field([0x12], Array("b".utf8)) + field([0x2A], Array("s".utf8))),
+            anchoredFrame(field([0x2A], Array("s".utf8)) + [0x20, 0x01]),
         ]
         for bytes in cases {
             #expect(checkDecoding(bytes) != nil, "\(bytes)")
@@ -379,7 +399,9 @@ struct WireCodecDirectSamplePageTests {
         small += Self.emptySamples.map { ServerFrame(callID: 7, response: .streamItem(.samples([$0, $0]))) }
         small.append(ServerFrame(callID: 8, response: .streamItem(.samples(Self.nulSamples))))
         small.append(ServerFrame(callID: 9, response: .streamItem(.anchoredPage(
-            AnchoredPage(added: [Samples.healthSamples[10]], deletedUUIDs: ["d", ""], newAnchor: [1, 2], done: true)))))
+            AnchoredPage(
+                added: [Samples.healthSamples[10]], deletedUUIDs: ["d", ""], deletedSourceAppIDs: ["s", "com.example.app"],
+                newAnchor: [1, 2], done: true)))))
         var accepted = 0
         for frame in small {
             let original = checkEncoding(frame)

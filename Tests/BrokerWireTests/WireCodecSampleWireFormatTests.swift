@@ -153,12 +153,16 @@ struct WireCodecSampleWireFormatTests {
     }
 
     @Test func anchoredPageAndObserveEventEncodeAsTheProtoSays() throws {
-        // stream_item { anchored_page (53) { deleted_uuids: "d", new_anchor: 00 FF, done: true } }
-        let page: [UInt8] = [0x12, 0x01, 0x64, 0x1A, 0x02, 0x00, 0xFF, 0x20, 0x01]
+        // stream_item { anchored_page (53) { deleted_uuids: "d", deleted_uuids: "e", new_anchor: 00 FF,
+        // done: true, deleted_source_app_ids (5): "s", deleted_source_app_ids: "" } }
+        let page: [UInt8] = [
+            0x12, 0x01, 0x64, 0x12, 0x01, 0x65, 0x1A, 0x02, 0x00, 0xFF, 0x20, 0x01, 0x2A, 0x01, 0x73, 0x2A, 0x00,
+        ]
         let pageItem: [UInt8] = [0xAA, 0x03, UInt8(page.count)] + page
         let pageFrame = ServerFrame(
             callID: 2,
-            response: .streamItem(.anchoredPage(AnchoredPage(deletedUUIDs: ["d"], newAnchor: [0x00, 0xFF], done: true))))
+            response: .streamItem(.anchoredPage(AnchoredPage(
+                deletedUUIDs: ["d", "e"], deletedSourceAppIDs: ["s", ""], newAnchor: [0x00, 0xFF], done: true))))
         let pageBytes: [UInt8] = [0x08, 0x02, 0x1A, UInt8(pageItem.count)] + pageItem
         #expect(payload(of: pageFrame) == pageBytes)
         #expect(try WireCodec.decodeServerFrame(pageBytes[...]) == pageFrame)

@@ -13,8 +13,12 @@ struct AnchoredChangesTests {
     @Test func gathersEveryPageAndReturnsTheFinalAnchor() async throws {
         let samples = SampleFixtures.pages(1, of: 9)[0]
         let pages: [AnchoredPage] = (0..<8).map { index in
-            AnchoredPage(added: index < 6 ? [samples[index]] : [], deletedUUIDs: index % 3 == 0 ? ["gone-\(index)"] : [])
-        } + [AnchoredPage(added: Array(samples[6...]), deletedUUIDs: ["gone-last"], newAnchor: [1, 0, 0, 0, 0, 0, 0, 0, 42, 0xAB], done: true)]
+            AnchoredPage(
+                added: index < 6 ? [samples[index]] : [], deletedUUIDs: index % 3 == 0 ? ["gone-\(index)"] : [],
+                deletedSourceAppIDs: index % 3 == 0 ? ["com.example.app\(index)"] : [])
+        } + [AnchoredPage(
+            added: Array(samples[6...]), deletedUUIDs: ["gone-last", "gone-last"],
+            deletedSourceAppIDs: ["com.example.a", "com.example.b"], newAnchor: [1, 0, 0, 0, 0, 0, 0, 0, 42, 0xAB], done: true)]
         let stream = CreditedStream(pages.map { .anchoredPage($0) })
         let broker = try FakeBroker(serving: stream, when: Self.isAnchoredQuery)
         defer { broker.stop() }
@@ -26,7 +30,15 @@ struct AnchoredChangesTests {
         let changes = try await store.anchoredChanges(of: .stepCount, predicate: predicate, anchor: anchor, limit: 500, unit: "count")
 
         #expect(changes.added == samples)
-        #expect(changes.deletedUUIDs == ["gone-0", "gone-3", "gone-6", "gone-last"])
+        // One uuid deleted from two apps is two deletions.
+        #expect(changes.deleted == [
+            DeletedObject(uuid: "gone-0", sourceAppID: "com.example.app0"),
+            DeletedObject(uuid: "gone-3", sourceAppID: "com.example.app3"),
+            DeletedObject(uuid: "gone-6", sourceAppID: "com.example.app6"),
+            DeletedObject(uuid: "gone-last", sourceAppID: "com.example.a"),
+            DeletedObject(uuid: "gone-last", sourceAppID: "com.example.b"),
+        ])
+        #expect(changes.deletedUUIDs == ["gone-0", "gone-3", "gone-6", "gone-last", "gone-last"])
         #expect(changes.newAnchor.base64 == Data([1, 0, 0, 0, 0, 0, 0, 0, 42, 0xAB]).base64EncodedString())
         let call = try #require(broker.lastCall)
         #expect(call.request == .anchoredQuery(AnchoredQuery(
@@ -45,9 +57,48 @@ struct AnchoredChangesTests {
         defer { store.close() }
         let changes = try await store.anchoredChanges(of: .heartRate)
         #expect(changes.added.isEmpty)
+        #expect(changes.deleted.isEmpty)
         #expect(changes.deletedUUIDs.isEmpty)
         #expect(changes.newAnchor == QueryAnchor(base64: "BwcH"))
         #expect(broker.lastCall?.request == .anchoredQuery(AnchoredQuery(type: .heartRate)))
+    }
+
+    @Test func deletedListsOfDifferentLengthsArePairedPageByPage() async throws {
+        // A uuid without a source app id (a broker from before field 5) gets ""; source app ids past
+        // the last uuid name nothing and are dropped, without shifting the next page's pairs.
+        let pages = [
+            AnchoredPage(deletedUUIDs: ["old-1", "old-2"]),
+            AnchoredPage(deletedUUIDs: ["a", "b", "c"], deletedSourceAppIDs: ["s"]),
+            AnchoredPage(deletedUUIDs: ["d"], deletedSourceAppIDs: ["t", "extra", ""]),
+            AnchoredPage(deletedSourceAppIDs: ["orphan"], newAnchor: [3], done: true),
+        ]
+        let stream = CreditedStream(pages.map { .anchoredPage($0) })
+        let broker = try FakeBroker(serving: stream, when: Self.isAnchoredQuery)
+        defer { broker.stop() }
+        let store = try await broker.connectApp()
+        defer { store.close() }
+        let changes = try await store.anchoredChanges(of: .stepCount)
+        #expect(changes.deleted == [
+            DeletedObject(uuid: "old-1", sourceAppID: ""),
+            DeletedObject(uuid: "old-2", sourceAppID: ""),
+            DeletedObject(uuid: "a", sourceAppID: "s"),
+            DeletedObject(uuid: "b", sourceAppID: ""),
+            DeletedObject(uuid: "c", sourceAppID: ""),
+            DeletedObject(uuid: "d", sourceAppID: "t"),
+        ])
+        #expect(changes.deletedUUIDs == ["old-1", "old-2", "a", "b", "c", "d"])
+    }
+
+    @Test func changesFromUUIDsAloneHaveNoSourceApps() throws {
+        let anchor = try #require(QueryAnchor(base64: "AQID"))
+        let changes = AnchoredChanges(added: [], deletedUUIDs: ["x", "x"], newAnchor: anchor)
+        #expect(changes.deleted == [DeletedObject(uuid: "x", sourceAppID: ""), DeletedObject(uuid: "x", sourceAppID: "")])
+        #expect(changes.deletedUUIDs == ["x", "x"])
+        var edited = AnchoredChanges(added: [], deleted: [DeletedObject(uuid: "y", sourceAppID: "com.example.a")], newAnchor: anchor)
+        edited.deleted.append(DeletedObject(uuid: "y", sourceAppID: "com.example.b"))
+        #expect(edited.deletedUUIDs == ["y", "y"])
+        // Identity is (source app, uuid): equal uuids from two apps are different objects.
+        #expect(Set(edited.deleted).count == 2)
     }
 
     @Test func anExpiredAnchorIsTheBrokersError() async throws {

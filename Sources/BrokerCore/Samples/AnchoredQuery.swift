@@ -27,15 +27,25 @@ public struct AnchoredPage: Sendable, Hashable {
     public var added: [Sample]
     /// UUIDs of readable samples deleted since the anchor.
     public var deletedUUIDs: [String]
+    /// The source app id of each deleted sample, parallel to `deletedUUIDs`.
+    ///
+    /// A sample's identity is (source app, uuid), so a uuid alone does not say whose sample went. The
+    /// two arrays should have the same length; a page from the wire where they differ is kept as it
+    /// came (the client pairs a uuid without a source app id with "").
+    public var deletedSourceAppIDs: [String]
     /// The anchor for the next call; set on the last page.
     public var newAnchor: [UInt8]
     /// True on the last page.
     public var done: Bool
 
     /// Creates a page.
-    public init(added: [Sample] = [], deletedUUIDs: [String] = [], newAnchor: [UInt8] = [], done: Bool = false) {
+    public init(
+        added: [Sample] = [], deletedUUIDs: [String] = [], deletedSourceAppIDs: [String] = [], newAnchor: [UInt8] = [],
+        done: Bool = false
+    ) {
         self.added = added
         self.deletedUUIDs = deletedUUIDs
+        self.deletedSourceAppIDs = deletedSourceAppIDs
         self.newAnchor = newAnchor
         self.done = done
     }

@@ -1457,6 +1457,13 @@ struct  Healthbroker__V1__AnchoredQueryRequest
     , (char *)protobuf_c_empty_string, NULL, {0,NULL}, 0, (char *)protobuf_c_empty_string }
 
 
+/*
+ * A sample's identity is (source app, uuid): two apps may each store a sample with the same uuid, so
+ * a deletion names both. deleted_source_app_ids is parallel to deleted_uuids: the same length, entry i
+ * the source app id (Sample.source_app_id) of deleted_uuids[i]. A page where the two differ in length
+ * still decodes; readers pair a uuid without a source app id with "" and ignore extra source app ids
+ * (a broker from before field 5 sends none).
+ */
 struct  Healthbroker__V1__AnchoredPage
 {
   ProtobufCMessage base;
@@ -1466,10 +1473,12 @@ struct  Healthbroker__V1__AnchoredPage
   char **deleted_uuids;
   ProtobufCBinaryData new_anchor;
   protobuf_c_boolean done;
+  size_t n_deleted_source_app_ids;
+  char **deleted_source_app_ids;
 };
 #define HEALTHBROKER__V1__ANCHORED_PAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__anchored_page__descriptor) \
-    , 0,NULL, 0,NULL, {0,NULL}, 0 }
+    , 0,NULL, 0,NULL, {0,NULL}, 0, 0,NULL }
 
 
 /*
