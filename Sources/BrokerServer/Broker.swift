@@ -122,6 +122,8 @@ public final class Broker {
         let anchorKey = try Self.anchorKey(store)
         anchorAuthenticator = MessageAuthenticator(key: anchorKey)
         anchorCodec = AnchorCodec(key: anchorKey)
+        // Hello compares an unknown app's token against a stand-in hash; make it before the first Hello.
+        AppToken.warmUp()
         try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)
         for app in try store.allApps() { apps[app.info.appID] = app }
         for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
