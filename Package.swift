@@ -28,8 +28,9 @@ let package = Package(
         .target(name: "BrokerCore"),
         // Framing and the message codec: bytes in, Swift values out. No I/O.
         .target(name: "BrokerWire", dependencies: ["BrokerCore", "HealthBrokerProto"]),
-        // Tokens and hashes through libsodium: the only code that imports it.
-        .target(name: "BrokerCrypto", dependencies: ["CSodium"]),
+        // Tokens, hashes and anchor sealing through libsodium: the only code that imports it.
+        // BrokerCore only for the anchor model (SyncAnchor, ObjectType, BrokerError).
+        .target(name: "BrokerCrypto", dependencies: ["BrokerCore", "CSodium"]),
         // SQLite storage: the only code that imports SQLite.
         .target(name: "BrokerStore", dependencies: ["BrokerCore", "CSQLite"]),
         // The libuv event loop, sockets, timers and cross-thread hand-off: the only code that imports libuv.

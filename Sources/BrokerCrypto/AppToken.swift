@@ -54,4 +54,30 @@ public enum AppToken {
         let actual = hash(token)
         return ConstantTime.equal(actual, expected)
     }
+
+    /// Whether `token` is the token of an app whose stored hash is `storedHash` (nil: no such app),
+    /// with the same work either way.
+    ///
+    /// An unknown app's token is still hashed and compared in constant time, against a stand-in
+    /// hash, so a caller timing Hello cannot tell a registered app id from an unregistered one.
+    public static func verify(_ token: String, storedHash: [UInt8]?) -> Bool {
+        verify(token, storedHash: storedHash, hash: Self.hash, equal: ConstantTime.equal)
+    }
+
+    /// Computes the stand-in hash now, so that the first Hello for an unknown app is not the one that pays for it.
+    public static func warmUp() {
+        _ = absentAppHash
+    }
+
+    /// The stand-in compared against for an unknown app: the hash of a random token no app holds, made once per process.
+    static let absentAppHash = hash(generate())
+
+    /// `verify(_:storedHash:)` with its hash and comparison passed in, so tests can watch both run.
+    static func verify(
+        _ token: String, storedHash: [UInt8]?, hash: (String) -> [UInt8], equal: ([UInt8], [UInt8]) -> Bool
+    ) -> Bool {
+        let matched = equal(hash(token), storedHash ?? absentAppHash)
+        // Decided only after the hash and the comparison: a stand-in match still means no app.
+        return matched && storedHash != nil
+    }
 }

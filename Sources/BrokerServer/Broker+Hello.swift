@@ -14,9 +14,11 @@ extension Broker {
             refuse("protocol version \(hello.protocolVersion)", "protocol version \(hello.protocolVersion) is not supported; this broker speaks \(BrokerVersion.protocolVersion)")
             return
         }
-        // One message for both cases: a caller cannot probe which app ids exist.
-        guard let app = apps[hello.appID], AppToken.matches(hello.appToken, hash: app.tokenHash) else {
-            refuse(apps[hello.appID] == nil ? "unknown app" : "wrong token", "unknown app or wrong token")
+        // One message and the same work (hash and constant-time compare) for both cases: a caller
+        // can probe which app ids exist neither by the reply nor by its timing.
+        let stored = apps[hello.appID]
+        guard AppToken.verify(hello.appToken, storedHash: stored?.tokenHash), let app = stored else {
+            refuse(stored == nil ? "unknown app" : "wrong token", "unknown app or wrong token")
             return
         }
         if let pinned = app.info.pinnedUID, connection.peer?.uid != pinned {

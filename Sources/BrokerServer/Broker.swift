@@ -53,8 +53,10 @@ public final class Broker {
     var agents: [ObjectIdentifier: ConsentAgent] = [:]
     /// Open Observe streams.
     var observers: [ObjectIdentifier: SampleObserver] = [:]
-    /// Signs and checks anchored-query anchors (key kept in SQLite).
+    /// Signs and checks version 1 anchored-query anchors (key kept in SQLite); `anchorCodec` replaces it.
     var anchorAuthenticator: MessageAuthenticator!
+    /// Makes version 2 anchors and reads versions 1 and 2, under the same stored key.
+    var anchorCodec: AnchorCodec!
     /// False after a store job failed because the database is inaccessible, until one succeeds.
     var storeHealthy = true
 
@@ -117,7 +119,11 @@ public final class Broker {
         // thread; SQLite itself commits at NORMAL either way.
         let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: .normal)
         if configuration.maxDatabasePages > 0 { try store.limitPageCount(configuration.maxDatabasePages) }
-        anchorAuthenticator = MessageAuthenticator(key: try Self.anchorKey(store))
+        let anchorKey = try Self.anchorKey(store)
+        anchorAuthenticator = MessageAuthenticator(key: anchorKey)
+        anchorCodec = AnchorCodec(key: anchorKey)
+        // Hello compares an unknown app's token against a stand-in hash; make it before the first Hello.
+        AppToken.warmUp()
         try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)
         for app in try store.allApps() { apps[app.info.appID] = app }
         for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
@@ -126,7 +132,9 @@ public final class Broker {
         return store
     }
 
-    /// The anchor MAC key: made once with libsodium and kept in SQLite so anchors survive restarts.
+    /// The anchor key: made once with libsodium and kept in SQLite so anchors survive restarts.
+    ///
+    /// Version 1 anchors use it as their HMAC key; version 2 derives its own subkeys from it.
     private static func anchorKey(_ store: BrokerStore) throws(BrokerError) -> [UInt8] {
         if let key = try store.metaValue("anchor_mac_key"), key.count == MessageAuthenticator.keyLength { return key }
         let key = MessageAuthenticator.generateKey()

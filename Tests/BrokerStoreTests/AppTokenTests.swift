@@ -1,4 +1,4 @@
-import BrokerCrypto
+@testable import BrokerCrypto
 import Testing
 
 @Suite("AppToken")
@@ -47,4 +47,45 @@ struct AppTokenTests {
         flipped[31] ^= 0x01
         #expect(!AppToken.matches(token, hash: flipped))
     }
+
+    @Test func verifyAcceptsOnlyARegisteredAppsToken() {
+        let token = AppToken.generate()
+        let stored = AppToken.hash(token)
+        #expect(AppToken.verify(token, storedHash: stored))
+        #expect(!AppToken.verify(AppToken.generate(), storedHash: stored))
+        #expect(!AppToken.verify(token, storedHash: nil))
+        #expect(!AppToken.verify("", storedHash: nil))
+    }
+
+    @Test func anUnknownAppStillHashesAndComparesInFull() {
+        /// Runs `verify` with counting hash and compare; returns the result and what the compare saw.
+        func watched(_ token: String, _ stored: [UInt8]?) -> (Bool, hashes: Int, compared: [[UInt8]]) {
+            var hashes = 0
+            var compared: [[UInt8]] = []
+            let result = AppToken.verify(
+                token, storedHash: stored,
+                hash: { hashes += 1; return AppToken.hash($0) },
+                equal: { compared.append($1); return ConstantTime.equal($0, $1) })
+            return (result, hashes, compared)
+        }
+        let token = AppToken.generate()
+        let known = watched(token, AppToken.hash(token))
+        let wrong = watched(AppToken.generate(), AppToken.hash(token))
+        let unknown = watched(token, nil)
+        #expect(known.0 && !wrong.0 && !unknown.0)
+        for run in [known, wrong, unknown] {
+            #expect(run.hashes == 1)
+            #expect(run.compared.count == 1)
+            #expect(run.compared.first?.count == AppToken.hashLength)
+        }
+        #expect(unknown.compared == [AppToken.absentAppHash])
+    }
+
+    @Test func aStandInMatchIsStillNoApp() {
+        // Even a token whose hash equals the stand-in (as if someone found it) opens nothing.
+        let result = AppToken.verify("any", storedHash: nil, hash: { _ in AppToken.absentAppHash }, equal: ConstantTime.equal)
+        #expect(!result)
+        #expect(AppToken.absentAppHash == AppToken.absentAppHash && AppToken.absentAppHash.count == AppToken.hashLength)
+    }
 }
+

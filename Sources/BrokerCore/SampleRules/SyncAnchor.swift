@@ -1,7 +1,10 @@
-/// The opaque anchor of an anchored query: a position in the change sequence, bound to app and type by a MAC.
+/// The opaque anchor of an anchored query: a position in the change sequence, bound to app and type.
+///
+/// Version 1 (here) shows the sequence in clear beside a MAC; it is still accepted so that apps
+/// holding one keep working. Version 2 (`SyncAnchor+Sealed`) encrypts the position.
 public enum SyncAnchor {
-    /// The format version written first.
-    static let version: UInt8 = 1
+    /// The version byte of version 1 (clear sequence + MAC) anchors, written first.
+    public static let version: UInt8 = 1
     /// The version byte and the 8-byte sequence before the tag.
     static let headerLength = 9
     /// The tag lengths accepted (libsodium MACs are 32 bytes; anything from 16 to 64 is allowed through to `verify`).
@@ -26,8 +29,8 @@ public enum SyncAnchor {
         return Int64(bitPattern: sequence)
     }
 
-    /// The one error for every bad anchor.
-    static let invalid = BrokerError.invalidArgument("invalid anchor")
+    /// The one error for every bad anchor, whatever its version and whatever is wrong with it.
+    public static let invalid = BrokerError.invalidArgument("invalid anchor")
 
     /// The version byte and the sequence, big-endian.
     static func header(sequence: Int64) -> [UInt8] {
@@ -36,6 +39,8 @@ public enum SyncAnchor {
     }
 
     /// What the MAC covers: the header, then the app id and the type identifier, each length-prefixed (4 bytes big-endian).
+    ///
+    /// Version 2 uses the same bytes, with the version byte alone as the header, as AEAD associated data.
     static func macInput(header: [UInt8], appID: String, type: ObjectType) -> [UInt8] {
         var message = header
         for field in [appID, type.identifier] {
