@@ -44,10 +44,7 @@ extension Broker {
             unit = try resultUnit(query.unit, descriptor: descriptor)
             scope = try readScope(of: query.type, appID: appID)
             if !query.anchor.isEmpty {
-                let authenticator = anchorAuthenticator!
-                after = try SyncAnchor.decode(query.anchor, appID: appID, type: query.type) { message, tag in
-                    authenticator.verify(tag, for: message)
-                }
+                after = try anchorCodec.decode(query.anchor, appID: appID, type: query.type)
             }
         } catch {
             finish(context, error: error)
@@ -79,10 +76,8 @@ extension Broker {
         var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
         var added = 0
         var fetching = false
-        let authenticator = anchorAuthenticator!
-        let anchor = { (sequence: Int64) in
-            SyncAnchor.encode(sequence: sequence, appID: appID, type: query.type) { authenticator.tag($0) }
-        }
+        let codec = anchorCodec!
+        let anchor = { (position: Int64) in codec.encode(position: position, appID: appID, type: query.type) }
         context.pump = { [weak self, weak context] in
             guard let self, let context, context.isLive, !fetching, context.credit > 0 else { return }
             let scope: ReadScope
@@ -113,7 +108,9 @@ extension Broker {
                     // The position is the last change this app could see, so the anchor stays the
                     // same while only what it may not see changes.
                     let next = done ? anchor(position) : []
-                    self.send(.anchoredPage(AnchoredPage(added: samples, deletedUUIDs: page.deleted.map(\.uuid), newAnchor: next, done: done)), on: context)
+                    self.send(.anchoredPage(AnchoredPage(
+                        added: samples, deletedUUIDs: page.deleted.map(\.uuid),
+                        deletedSourceAppIDs: page.deleted.map(\.sourceAppID), newAnchor: next, done: done)), on: context)
                     if done {
                         self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
                         self.endStream(context)

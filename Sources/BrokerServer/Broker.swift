@@ -53,8 +53,6 @@ public final class Broker {
     var agents: [ObjectIdentifier: ConsentAgent] = [:]
     /// Open Observe streams.
     var observers: [ObjectIdentifier: SampleObserver] = [:]
-    /// Signs and checks version 1 anchored-query anchors (key kept in SQLite); `anchorCodec` replaces it.
-    var anchorAuthenticator: MessageAuthenticator!
     /// Makes version 2 anchors and reads versions 1 and 2, under the same stored key.
     var anchorCodec: AnchorCodec!
     /// False after a store job failed because the database is inaccessible, until one succeeds.
@@ -120,7 +118,6 @@ public final class Broker {
         let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: .normal)
         if configuration.maxDatabasePages > 0 { try store.limitPageCount(configuration.maxDatabasePages) }
         let anchorKey = try Self.anchorKey(store)
-        anchorAuthenticator = MessageAuthenticator(key: anchorKey)
         anchorCodec = AnchorCodec(key: anchorKey)
         // Hello compares an unknown app's token against a stand-in hash; make it before the first Hello.
         AppToken.warmUp()
