@@ -81,6 +81,7 @@ enum TwinFixtures {
 }
 
 extension TwinFixtures {
-    /// A uuid the other app o1 holds (its seeded sample #1, never deleted) and X tries to delete.
-    static let otherHeldForDelete = uuid(0xb000_0000, 1)
+    /// A uuid the other app o1 holds and X tries to delete: its seeded step sample #3, which no
+    /// script deletes (seeding deletes every 10th, `othersWriteAndDelete` those at 1 mod 4).
+    static let otherHeldForDelete = uuid(0xb000_0000, 3)
 }

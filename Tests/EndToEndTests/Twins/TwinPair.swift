@@ -19,6 +19,9 @@ struct TwinPair: Sendable {
     func run(_ script: (TwinStore) async throws -> Void) async throws {
         try await script(a)
         try await script(b)
+        if ProcessInfo.processInfo.environment["TWINS_DUMP"] != nil {
+            print(a.transcript.dump(a.name) + "\n" + b.transcript.dump(b.name))
+        }
     }
 
     /// The first step whose normalised replies differ, readably; nil when X cannot tell A from B.

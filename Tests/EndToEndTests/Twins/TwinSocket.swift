@@ -56,8 +56,9 @@ final class TwinSocket: @unchecked Sendable {
 
     /// Sends a call and returns every frame of it up to the one that ends it.
     ///
-    /// `grant` > 0: after each stream item, grant that many more items (exercises credit).
-    func call(_ callID: UInt64, _ request: Request, credit: UInt32 = 0, grant: UInt32 = 0, timeout: Double = 30) async throws -> [ServerFrame] {
+    /// After each stream item `grant` more items are granted, so a stream longer than its window
+    /// keeps flowing (and small windows exercise credit).
+    func call(_ callID: UInt64, _ request: Request, credit: UInt32 = 0, grant: UInt32 = 1, timeout: Double = 30) async throws -> [ServerFrame] {
         try send(.call(Call(callID: callID, initialCredit: credit, request: request)))
         var frames: [ServerFrame] = []
         let deadline = Date().addingTimeInterval(timeout)

@@ -88,7 +88,7 @@ final class TwinStore: @unchecked Sendable {
 
     /// Makes one call as X and records every reply frame under `label`.
     @discardableResult
-    func call(_ label: String, _ request: Request, credit: UInt32 = 0, grant: UInt32 = 0) async throws -> [ServerFrame] {
+    func call(_ label: String, _ request: Request, credit: UInt32 = 0, grant: UInt32 = 1) async throws -> [ServerFrame] {
         guard let socket else { throw DaemonError("\(name): no connection (call hello first)") }
         let callID = nextCallID
         nextCallID += 1

@@ -82,13 +82,27 @@ struct TwinTranscript: Sendable {
             let leftEntry = index < left.entries.count ? left.entries[index] : nil
             let rightEntry = index < right.entries.count ? right.entries[index] : nil
             if leftEntry?.label == rightEntry?.label, leftBytes[index] == rightBytes[index] { continue }
+            let later = differingLabels(leftBytes, rightBytes, left, after: index)
             return """
                 step \(index) "\(leftEntry?.label ?? rightEntry?.label ?? "?")" differs:
                   \(names.0): \(describe(leftEntry))
                   \(names.1): \(describe(rightEntry))
+                \(later.isEmpty ? "no later step differs" : "later steps that differ too (some may follow from this one): \(later.joined(separator: "; "))")
                 """
         }
         return nil
+    }
+
+    /// Labels of the steps after `index` whose normalised replies differ.
+    private static func differingLabels(_ leftBytes: [[UInt8]], _ rightBytes: [[UInt8]], _ left: TwinTranscript, after index: Int) -> [String] {
+        let common = min(leftBytes.count, rightBytes.count)
+        guard index + 1 < common else { return [] }
+        return ((index + 1)..<common).filter { leftBytes[$0] != rightBytes[$0] }.map { "#\($0) \(left.entries[$0].label)" }
+    }
+
+    /// Every step, one line each (set TWINS_DUMP=1 to print both transcripts while writing scripts).
+    func dump(_ name: String) -> String {
+        entries.enumerated().map { "\(name) #\($0.offset) \($0.element.label): \(Self.describe($0.element))" }.joined(separator: "\n")
     }
 
     /// The frames of an entry, shortened so a failure message stays readable.

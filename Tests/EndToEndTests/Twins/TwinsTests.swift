@@ -19,6 +19,14 @@ struct TwinsTests {
         pair.expectIndistinguishable()
     }
 
+    /// Everything but the leak items already holds: reads, statistics, observe, authorization, errors.
+    @Test func everythingButTheLeakItemsIsIndistinguishable() async throws {
+        let pair = try await TwinPair.make(otherCount: Self.otherCount)
+        try await pair.run(TwinScript.runWithoutLeakItems)
+        #expect(pair.a.transcript.entries.count == pair.b.transcript.entries.count)
+        pair.expectIndistinguishable()
+    }
+
     /// The comparison is not vacuous: when X may read the other apps' samples in A, it finds a difference.
     @Test func theComparisonFailsWhenXMayReadTheOtherApps() async throws {
         let pair = try await TwinPair.make(aKind: .fullWithOthers, otherCount: 300)
