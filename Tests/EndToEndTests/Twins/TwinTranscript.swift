@@ -26,14 +26,21 @@ struct TwinTranscript: Sendable {
     /// created times, observe changed times, broker times) and anchors. An anchor becomes the index
     /// of its first appearance in this transcript, so "the same anchor as before" still compares.
     func normalisedBytes() -> [[UInt8]] {
-        var anchors: [[UInt8]: Int] = [:]
-        return entries.map { entry in
+        normalised().entries.map { entry in
             var bytes: [UInt8] = []
-            for frame in entry.frames {
-                WireCodec.append(Self.normalised(frame, anchors: &anchors), to: &bytes)
-            }
+            for frame in entry.frames { WireCodec.append(frame, to: &bytes) }
             return bytes
         }
+    }
+
+    /// This transcript with every frame normalised (anchors read "anchor#N", N = first appearance).
+    func normalised() -> TwinTranscript {
+        var anchors: [[UInt8]: Int] = [:]
+        var result = TwinTranscript()
+        for entry in entries {
+            result.record(entry.label, entry.frames.map { Self.normalised($0, anchors: &anchors) })
+        }
+        return result
     }
 
     /// `frame` with call id, clock fields and anchor replaced.
@@ -78,6 +85,8 @@ struct TwinTranscript: Sendable {
     static func firstDifference(_ left: TwinTranscript, _ right: TwinTranscript, names: (String, String) = ("A", "B")) -> String? {
         let leftBytes = left.normalisedBytes()
         let rightBytes = right.normalisedBytes()
+        // Told in normalised form, so an anchor shows as "anchor#N" and the difference is visible.
+        let (left, right) = (left.normalised(), right.normalised())
         for index in 0..<max(leftBytes.count, rightBytes.count) {
             let leftEntry = index < left.entries.count ? left.entries[index] : nil
             let rightEntry = index < right.entries.count ? right.entries[index] : nil
@@ -133,8 +142,9 @@ struct TwinTranscript: Sendable {
         "\(sample.uuid.prefix(8))…\(sample.uuid.suffix(4)) from \(sample.sourceAppID)"
     }
 
-    /// Hex of (the start of) some bytes.
+    /// Hex of (the start of) some bytes; a normalised anchor as its "anchor#N" text.
     static func hex(_ bytes: [UInt8]) -> String {
-        bytes.prefix(16).map { String(format: "%02x", $0) }.joined() + (bytes.count > 16 ? "…(\(bytes.count) B)" : "")
+        if let text = String(bytes: bytes, encoding: .utf8), text.hasPrefix("anchor#") { return text }
+        return bytes.prefix(16).map { String(format: "%02x", $0) }.joined() + (bytes.count > 16 ? "…(\(bytes.count) B)" : "")
     }
 }
