@@ -87,7 +87,7 @@ struct SchemaUpgradeTests {
         #expect(try database.userVersion() == BrokerSchema.migrations.latestVersion)
         #expect(try Self.tableNames(database) == [
             "access_log", "app_codes", "app_type_spans", "apps", "broker_meta", "change_sequence", "characteristics",
-            "grants", "prune_marks", "samples", "sources", "tombstones", "type_codes", "type_spans",
+            "grants", "long_spans", "prune_marks", "samples", "sources", "tombstones", "type_codes", "type_spans",
         ])
     }
 
@@ -200,5 +200,55 @@ struct SchemaUpgradeTests {
         #expect(try store.currentSequence() == 7)
         #expect(try read(.startDate) == [5, 9, 8, 7, 1].map(uuid))
         #expect(try read(.endDate, descending: true) == [1, 8, 9, 7, 5].map(uuid))
+    }
+
+    @Test func version6SamplesSurviveVersion7WithAPerAppIdentity() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try DataDirectory.prepare(directory.path)
+        let uuid = { (n: Int) in "00000000-0000-4000-8000-00000000000\(n)" }
+        let hour: Int64 = 3_600_000_000
+        do {
+            let database = try Database(path: path)
+            let firstSix = Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(6)))
+            #expect(try firstSix.apply(to: database) == 6)
+            // Rows as version 6 stored them: two apps, a three-hour sample, a tombstone, and a
+            // store-wide pruning mark at seq 2.
+            try database.execute("""
+                INSERT INTO type_codes (code, identifier) VALUES (1, 'HKQuantityTypeIdentifierStepCount');
+                INSERT INTO app_codes (code, app_id) VALUES (1, 'com.example.a'), (2, 'com.example.b');
+                INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, metadata, app, created_us)
+                VALUES (3, stored_uuid('\(uuid(3))'), 1, 100, 200, 1, 7, 'count', '{"k":"v"}', 1, 9),
+                       (4, stored_uuid('\(uuid(4))'), 1, 0, \(3 * hour), 1, 8, 'count', NULL, 2, 9);
+                INSERT INTO tombstones (seq, uuid, type, start_us, end_us, app, deleted_us)
+                VALUES (5, stored_uuid('\(uuid(5))'), 1, 10, 20, 1, 9);
+                INSERT INTO type_spans (type, max_duration_us) VALUES ('HKQuantityTypeIdentifierStepCount', \(3 * hour));
+                UPDATE change_sequence SET last_seq = 5, pruned_through_seq = 2;
+                """)
+            database.close()
+        }
+        let store = try BrokerStore(dataDirectory: directory.path)
+        defer { store.close() }
+        // Every sample kept its seq, content and source.
+        let exported = try store.exportPage(type: nil, appID: nil, afterSequence: 0, pageSize: 10)
+        #expect(exported.lastSequence == 4)
+        #expect(exported.samples.map(\.uuid) == [uuid(3), uuid(4)])
+        #expect(exported.samples.map(\.sourceAppID) == ["com.example.a", "com.example.b"])
+        #expect(exported.samples[0].metadata == ["k": "v"])
+        // The spans were rebuilt per app: a's own read is bounded by its own 100 µs sample.
+        #expect(try Fixture.readAll(store, scope: .ownSamplesOnly, appID: "com.example.a").map(\.uuid) == [uuid(3)])
+        #expect(try Fixture.readAll(store, scope: .from(2 * hour), appID: "com.example.a").map(\.uuid) == [uuid(4), uuid(3)])  // b's straddles the floor
+        // The old store-wide pruning mark still expires anchors below it, for every reader.
+        #expect(try store.prunedVisibleSequence(type: .stepCount, scope: .ownSamplesOnly, appID: "com.example.a") == 2)
+        #expect(try store.prunedVisibleSequence(type: .stepCount, scope: .from(.min), appID: "com.example.b") == 2)
+        // The tombstone is still a deletion for its app.
+        let changes = try store.changes(type: .stepCount, predicate: .all, scope: .ownSamplesOnly, appID: "com.example.a",
+                                        afterSequence: 4, throughSequence: 5, pageSize: 10)
+        #expect(changes.deleted == [ChangePage.Deletion(uuid: uuid(5), sourceAppID: "com.example.a")])
+        // Identity is now (app, uuid): b saves a's uuid as its own sample; a's retry is unchanged.
+        let same = Sample(uuid: uuid(3), type: .stepCount, startMicros: 100, endMicros: 200, value: .quantity(Quantity(7, "count")), metadata: ["k": "v"])
+        #expect(try store.saveSamples([same], sourceAppID: "com.example.b", now: 10).saved == 1)
+        #expect(try store.saveSamples([same], sourceAppID: "com.example.a", now: 10).unchanged == 1)
+        #expect(try store.currentSequence() == 6)
     }
 }

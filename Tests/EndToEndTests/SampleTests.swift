@@ -154,7 +154,7 @@ struct SampleTests {
         #expect(try await allowed.save([stepSample(floor, floor + hour)]).saved == 1)
     }
 
-    @Test func deletingAnotherAppsSampleIsRefused() async throws {
+    @Test func anotherAppsUUIDDeletesNothingAndSavesAsItsOwnSample() async throws {
         let daemon = try await DaemonProcess(policy: allowAll)
         let owner = try await authorizedApp(daemon, "com.example.owner")
         defer { owner.close() }
@@ -162,9 +162,13 @@ struct SampleTests {
         defer { thief.close() }
         let sample = stepSample(base, base + hour)
         _ = try await owner.save([sample])
-        let error = await #expect(throws: BrokerError.self) { _ = try await thief.delete([sample.uuid]) }
-        #expect(error?.code == .permissionDenied)
+        // The uuid is looked up in the caller's own namespace: not there, so nothing is deleted.
+        #expect(try await thief.delete([sample.uuid]) == 0)
         #expect(try await collect(owner.samples(of: .stepCount)).map(\.uuid) == [sample.uuid])
+        // Saved under the same uuid by the other app, it is that app's own sample.
+        #expect(try await thief.save([sample]).saved == 1)
+        #expect(try await collect(owner.samples(of: .stepCount)).map(\.sourceAppID).sorted() == ["com.example.owner", "com.example.thief"])
+        #expect(try await thief.delete([sample.uuid]) == 1)
         #expect(try await owner.delete([sample.uuid]) == 1)
         #expect(try await collect(owner.samples(of: .stepCount)).isEmpty)
     }

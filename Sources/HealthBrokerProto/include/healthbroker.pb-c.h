@@ -1280,7 +1280,7 @@ struct  Healthbroker__V1__Sample
 {
   ProtobufCMessage base;
   /*
-   * chosen by the client; saving the same uuid again is idempotent
+   * chosen by the client, in the app's own namespace (identity = source app + uuid)
    */
   char *uuid;
   char *type;
@@ -1350,8 +1350,11 @@ struct  Healthbroker__V1__SampleSort
 /*
  * Saves a batch, all or nothing, once committed. Needs share authorization for every type: never
  * asked → FAILED_PRECONDITION (authorization not determined); denied → PERMISSION_DENIED
- * (authorization denied). Invalid samples → INVALID_ARGUMENT naming the sample index. The same uuid
- * with the same content is unchanged; with other content ALREADY_EXISTS.
+ * (authorization denied). Invalid samples → INVALID_ARGUMENT naming the sample index. A sample's
+ * identity is (source app, uuid): every app has its own uuid namespace. A uuid this app already saved
+ * with the same content is unchanged (retries are idempotent); with other content ALREADY_EXISTS.
+ * Another app's sample under the same uuid is a different sample and never conflicts, so a save
+ * cannot tell an app whether any other app holds a uuid.
  */
 struct  Healthbroker__V1__SaveRequest
 {
@@ -1377,7 +1380,9 @@ struct  Healthbroker__V1__SaveResponse
 
 /*
  * Deletes samples the app saved itself: by uuid, or every sample of `type` matching `predicate`.
- * Another app's sample is PERMISSION_DENIED. Deletions are remembered (tombstones) for anchored queries.
+ * uuids are looked up in the app's own namespace: a uuid it does not hold (never saved, already
+ * deleted, or another app's) is skipped alike and not counted, so a delete reveals nothing about
+ * other apps. Deletions are remembered (tombstones) for anchored queries.
  */
 struct  Healthbroker__V1__DeleteRequest
 {
@@ -1439,9 +1444,16 @@ struct  Healthbroker__V1__SamplePage
 
 /*
  * Server stream of AnchoredPage items; the last has done = true and the new anchor. No anchor: every
- * matching sample plus the deletions still remembered; with an anchor: only what changed since.
- * A forged anchor or another app's → INVALID_ARGUMENT; an anchor older than the remembered deletions
- * → FAILED_PRECONDITION with DOMAIN_ANCHOR_EXPIRED.
+ * matching sample the app may read, and no deletions (it holds nothing they could remove); with an
+ * anchor: only what changed since, that the app may read, in change order. A sample deleted and saved
+ * again (same source app and uuid) within the range is reported only as added: replace it.
+ * The anchor is opaque (encrypted and authenticated, bound to app and type) and carries the position
+ * of the last change this app could see: it stays byte-identical while nothing the app may read
+ * changes, whatever other apps do. A forged anchor or another app's or type's → INVALID_ARGUMENT
+ * "invalid anchor"; an anchor older than a pruned deletion the app could have seen (its own, or one
+ * ending at or after its limited date, or any with full access) → FAILED_PRECONDITION with
+ * DOMAIN_ANCHOR_EXPIRED: query again without one. Pruning of deletions the app may not see never
+ * expires its anchor.
  */
 struct  Healthbroker__V1__AnchoredQueryRequest
 {
