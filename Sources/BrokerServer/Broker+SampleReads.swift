@@ -71,15 +71,34 @@ extension Broker {
         }
     }
 
+    /// Changes one store read may return for a limited reader, sent as items of `defaultPageSize`.
+    ///
+    /// A limited reader's changes come from the end-date range at or after its floor, sorted by
+    /// seq: each read walks every visible row in that range, however few it returns. Reading many
+    /// pages' worth at once keeps a long first sync from walking them once per 512 changes.
+    static let limitedChangesBatch = 8 * defaultPageSize
+
     private func streamChanges(_ query: AnchoredQuery, appID: String, unit: String, dimension: UnitDimension, after: Int64, through: Int64, context: CallContext) {
         var position = after
         var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
         var added = 0
         var fetching = false
+        /// Items read but not yet sent (credit ran out); the last one may be the final item.
+        var pending: [AnchoredPage] = []
         let codec = anchorCodec!
         let anchor = { (position: Int64) in codec.encode(position: position, appID: appID, type: query.type) }
         context.pump = { [weak self, weak context] in
-            guard let self, let context, context.isLive, !fetching, context.credit > 0 else { return }
+            guard let self, let context, context.isLive else { return }
+            while !pending.isEmpty, context.credit > 0 {
+                let item = pending.removeFirst()
+                guard self.send(.anchoredPage(item), on: context) else { return }
+                if item.done {
+                    self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
+                    self.endStream(context)
+                    return
+                }
+            }
+            guard pending.isEmpty, !fetching, context.credit > 0 else { return }
             let scope: ReadScope
             do throws(BrokerError) {
                 scope = try self.readScope(of: query.type, appID: appID)
@@ -88,7 +107,8 @@ extension Broker {
                 return
             }
             fetching = true
-            let pageSize = min(Self.defaultPageSize, remaining ?? Self.defaultPageSize)
+            let batch = if case .from(let floor) = scope, floor > .min { Self.limitedChangesBatch } else { Self.defaultPageSize }
+            let pageSize = min(batch, remaining ?? batch)
             let from = position
             self.worker.submit({ store throws(BrokerError) in
                 try store.changes(type: query.type, predicate: query.predicate, scope: scope, appID: appID, afterSequence: from, throughSequence: through, pageSize: pageSize)
@@ -107,22 +127,35 @@ extension Broker {
                     let done = !page.hasMore || remaining == 0
                     // The position is the last change this app could see, so the anchor stays the
                     // same while only what it may not see changes.
-                    let next = done ? anchor(position) : []
-                    self.send(.anchoredPage(AnchoredPage(
-                        added: samples, deletedUUIDs: page.deleted.map(\.uuid),
-                        deletedSourceAppIDs: page.deleted.map(\.sourceAppID), newAnchor: next, done: done)), on: context)
-                    if done {
-                        self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
-                        self.endStream(context)
-                    } else {
-                        context.pump?()
-                    }
+                    pending = Self.items(added: samples, deleted: page.deleted, done: done, anchor: done ? anchor(position) : [])
+                    context.pump?()
                 } catch {
                     self.finish(context, error: error)
                 }
             }
         }
         context.pump?()
+    }
+
+    /// One read's changes as stream items of at most `defaultPageSize` changes each (added first, as
+    /// within a page their order does not matter: no (source, uuid) is both added and deleted); the
+    /// last item carries `done` and the anchor. An empty read is one empty item.
+    static func items(added: [Sample], deleted: [ChangePage.Deletion], done: Bool, anchor: [UInt8]) -> [AnchoredPage] {
+        var items: [AnchoredPage] = []
+        var (a, d) = (0, 0)
+        repeat {
+            let takeAdded = min(defaultPageSize, added.count - a)
+            let takeDeleted = min(defaultPageSize - takeAdded, deleted.count - d)
+            let gone = deleted[d..<(d + takeDeleted)]
+            items.append(AnchoredPage(
+                added: Array(added[a..<(a + takeAdded)]), deletedUUIDs: gone.map(\.uuid),
+                deletedSourceAppIDs: gone.map(\.sourceAppID)))
+            a += takeAdded
+            d += takeDeleted
+        } while a < added.count || d < deleted.count
+        items[items.count - 1].done = done
+        items[items.count - 1].newAnchor = anchor
+        return items
     }
 
     /// Sums or averages/min/max over the range or per calendar interval, computed in SQLite, clamped.
