@@ -1,10 +1,12 @@
 /// Whether X got the same answer from both arms of a call (the replies half of the question).
 struct PrivacyCheck: Codable, Sendable {
+    /// "privacy-check" (a JSON line's kind).
+    var kind = "privacy-check"
     /// The call kind.
     var call: String
     /// True when the normalised answers match, anchors' sequence numbers included.
     var same: Bool
-    /// Each arm's status ("ok", "notFound/no_data", …).
+    /// The first arm's status ("OK", "NOT_FOUND/no_data", …).
     var statusA: String
     /// The second arm's status.
     var statusB: String

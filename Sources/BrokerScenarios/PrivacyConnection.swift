@@ -17,7 +17,7 @@ final class PrivacyConnection {
     init(socketPath: String, appID: String, token: String) throws(ScenarioFailure) {
         raw = try RawConnection(path: socketPath)
         let reply = try exchange(.hello(HelloRequest(appID: appID, appToken: token, protocolVersion: BrokerVersion.protocolVersion)))
-        guard reply.status == "ok" else { throw ScenarioFailure("Hello as \(appID): \(reply.text)") }
+        guard reply.status == "OK" else { throw ScenarioFailure("Hello as \(appID): \(reply.text)") }
     }
 
     /// Sends `request` and reads its whole answer, kept for comparison.

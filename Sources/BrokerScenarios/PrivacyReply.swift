@@ -13,8 +13,8 @@ struct PrivacyReply: Sendable, Equatable {
     var anchorSequence: Int64?
     /// The new anchor itself, to ask from later.
     var anchor: [UInt8] = []
-    /// The status that ended the call ("ok" for a unary reply without one), with its domain code.
-    var status = "ok"
+    /// The status that ended the call ("OK" for a unary reply without one), with its domain code.
+    var status = "OK"
 
     /// Adds one frame.
     mutating func add(_ frame: ServerFrame) {
@@ -40,7 +40,7 @@ struct PrivacyReply: Sendable, Equatable {
                     + " avg=\(String(describing: bucket.average)) min=\(String(describing: bucket.minimum)) max=\(String(describing: bucket.maximum))\n"
             }
         case .delete(let deleted)?:
-            text += "deleted \(deleted)\n"
+            text += "count deleted=\(deleted)\n"
         case .hello?:
             text += "hello ok\n"
         case let other?:
@@ -55,8 +55,8 @@ struct PrivacyReply: Sendable, Equatable {
         text += "sample \(sample.uuid) \(sample.type.identifier) \(sample.startMicros) \(sample.endMicros) \(sample.value) \(sample.sourceAppID)\n"
     }
 
-    /// Samples, deleted uuids and buckets listed (the lines that are not the status or the unit).
+    /// Samples, deleted uuids and buckets listed (not the status, the unit or a delete's count).
     var items: Int {
-        text.split(separator: "\n").filter { !$0.hasPrefix("status=") && !$0.hasPrefix("unit ") }.count
+        text.split(separator: "\n").filter { !$0.hasPrefix("status=") && !$0.hasPrefix("unit ") && !$0.hasPrefix("count ") }.count
     }
 }
