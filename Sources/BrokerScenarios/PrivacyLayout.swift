@@ -29,11 +29,17 @@ struct PrivacyLayout: Sendable {
         }
     }
 
-    /// X's sleep: sixteen half-hour samples from nine hours to one hour before `day0`; two or three
-    /// fall in the hour X queries.
+    /// Nights of X's own sleep history.
+    static let sleepNights = 365
+
+    /// X's sleep: sixteen half-hour samples a night, from nine hours to one hour before each of the
+    /// last `sleepNights` midnights up to `day0`; two or three fall in the hour X queries. The long
+    /// history matters: a store that widens X's window by the longest span any app ever stored (26
+    /// years in A, half an hour in B) walks all of it in A.
     var ownSleep: [Sample] {
-        (0..<16).map { index in
-            let start = day0 - 9 * Self.hour + Int64(index) * Self.hour / 2
+        (0..<(16 * Self.sleepNights)).map { index in
+            let night = day0 - Int64(Self.sleepNights - 1 - index / 16) * MinuteSteps.day
+            let start = night - 9 * Self.hour + Int64(index % 16) * Self.hour / 2
             return Self.sample(.sleepAnalysis, seed: 0x5802, index: index, start: start, length: Self.hour / 2,
                                value: .category(Int64(index % 4)))
         }
