@@ -68,7 +68,9 @@ struct PrivacyVerdict: Codable, Sendable {
         if !repliesSame { reasons.append("answers differ") }
         if tooSlow > 0 { reasons.append("ratio > \(ResultLine.fixed(maxRatio, 2)) in \(tooSlow)/\(rounds.count) round\(rounds.count == 1 ? "" : "s")") }
         if (slower || faster) && significant && !rounds.isEmpty {
-            reasons.append("\(slower ? "slower" : "faster") in every round, p < \(alpha)")
+            // The rank-sum's direction, which can disagree with the medians' when the shapes differ.
+            let arms = call.armNames
+            reasons.append("\(arms.0) ranks \(slower ? "above" : "below") \(arms.1) in every round, p < \(alpha)")
         }
         verdict = reasons.isEmpty ? "PASS" : "FAIL"
         reason = reasons.isEmpty ? "within \(ResultLine.fixed(maxRatio, 2)), no steady direction" : reasons.joined(separator: "; ")
