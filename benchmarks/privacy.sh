@@ -8,9 +8,11 @@
 # BrokerScenarios privacy fills both (admin import; grants answered as the consent agent), compares
 # each call's answers, then times each call from the client, one in flight, A and B interleaved,
 # then A against A (the noise band), for R rounds; Hello is compared within A (known ÷ unknown id).
+# With --aa-copy a third daemon is filled as A and the band is A against it: two processes, as A and
+# B are, so it also shows how far two brokers drift apart on a shared machine (writes: checkpoints).
 # Prints a line per call and round, then the verdicts; JSON (--out) for the docs.
 #
-# usage: benchmarks/privacy.sh [--other-samples N] [--calls N] [--warmup-calls N] [--rounds R]
+# usage: benchmarks/privacy.sh [--other-samples N] [--calls N] [--warmup-calls N] [--rounds R] [--aa-copy]
 #          [--only-calls LIST] [--max-ratio X] [--alpha P] [--out DIR] [--scratch-path DIR] [--no-build]
 set -euo pipefail
 
@@ -27,8 +29,9 @@ alpha=0.01
 out=""
 scratch="$repo/.build"
 build=1
+aa_copy=0
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --other-samples) other_samples="$2"; shift 2 ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --scratch-path) scratch="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
+    --aa-copy) aa_copy=1; shift ;;
     -h|--help) usage 0 ;;
     *) echo "privacy.sh: unknown argument $1" >&2; usage ;;
   esac
@@ -95,6 +99,10 @@ start_daemon B
 
 extra=()
 [ -n "$only_calls" ] && extra=(--only-calls "$only_calls")
+if [ "$aa_copy" = 1 ]; then
+  start_daemon A2
+  extra+=(--a-copy-socket "$A2_socket" --a-copy-admin-socket "$A2_admin")
+fi
 began=$(date +%s)
 "$bin/BrokerScenarios" privacy --socket "$A_socket" --admin-socket "$A_admin" \
   --b-socket "$B_socket" --b-admin-socket "$B_admin" \

@@ -27,6 +27,9 @@ struct PrivacyFigures: Codable, Sendable {
     var ratioAA: Double
     /// The rank-sum test of the A/A phase.
     var testAA: RankSum
+    /// True when the A/A phase was A against a second daemon filled the same way (A/A′), which
+    /// also shows how far two broker processes drift apart, as A and B are two processes.
+    var aaAcrossDaemons: Bool
 }
 
 /// The verdict of one call kind over all rounds.

@@ -10,6 +10,8 @@ struct PrivacyRunner {
     let a: PrivacyStore
     /// Store B (X fully granted, only X's data).
     let b: PrivacyStore
+    /// A second daemon filled as A, for an A/A band across two processes; nil: A against itself.
+    let copy: PrivacyStore?
     /// Where the samples and windows are.
     let layout: PrivacyLayout
 
@@ -31,7 +33,8 @@ struct PrivacyRunner {
     }
 
     /// One round of `call`: `warmupCalls` untimed then `calls` timed pairs of the two arms, the order
-    /// alternating per pair; then the same with the first arm against itself (two connections to A).
+    /// alternating per pair; then the same with the first arm against itself: a second connection to
+    /// A, or to the copy of A when there is one (Hello: always within A, as its comparison is).
     func measure(_ call: PrivacyCall, round: Int, calls: Int, warmupCalls: Int) throws(ScenarioFailure) -> PrivacyFigures {
         let first: () throws(ScenarioFailure) -> Double
         let second: () throws(ScenarioFailure) -> Double
@@ -39,16 +42,17 @@ struct PrivacyRunner {
         var connections: [PrivacyConnection] = []
         defer { connections.forEach { $0.close() } }
         if call.comparesStores {
-            let (requestA, requestB) = (request(call, a), request(call, b))
+            let twin = copy ?? a
+            let (requestA, requestB, requestTwin) = (request(call, a), request(call, b), request(call, twin))
             connections = [
                 try PrivacyConnection(socketPath: a.socketPath, appID: PrivacyLayout.appX, token: a.token),
                 try PrivacyConnection(socketPath: b.socketPath, appID: PrivacyLayout.appX, token: b.token),
-                try PrivacyConnection(socketPath: a.socketPath, appID: PrivacyLayout.appX, token: a.token),
+                try PrivacyConnection(socketPath: twin.socketPath, appID: PrivacyLayout.appX, token: twin.token),
             ]
             let (onA, onB, onA2) = (connections[0], connections[1], connections[2])
             first = { () throws(ScenarioFailure) in try onA.timed(requestA) }
             second = { () throws(ScenarioFailure) in try onB.timed(requestB) }
-            again = { () throws(ScenarioFailure) in try onA2.timed(requestA) }
+            again = { () throws(ScenarioFailure) in try onA2.timed(requestTwin) }
         } else {
             let (socket, token) = (a.socketPath, wrongToken)
             first = { () throws(ScenarioFailure) in try PrivacyConnection.timedHello(socketPath: socket, appID: PrivacyLayout.appX, token: token).0 }
@@ -66,7 +70,7 @@ struct PrivacyRunner {
             call: call.rawValue, round: round, comparison: "\(names.0)÷\(names.1)", calls: calls,
             medianAMicros: medianA, medianBMicros: medianB, ratio: medianA / max(medianB, 1e-9), test: RankSum(timesA, timesB),
             medianAAFirstMicros: medianAA1, medianAASecondMicros: medianAA2, ratioAA: medianAA1 / max(medianAA2, 1e-9),
-            testAA: RankSum(timesAA1, timesAA2))
+            testAA: RankSum(timesAA1, timesAA2), aaAcrossDaemons: call.comparesStores && copy != nil)
     }
 
     /// The request of `call` against `store`.

@@ -11,6 +11,8 @@ struct PrivacyScenario {
     let storeA: (socket: String, admin: String)
     /// Store B's sockets (app, admin).
     let storeB: (socket: String, admin: String)
+    /// A second daemon to fill as A (A′) for the A/A band across processes, if any.
+    let storeACopy: (socket: String, admin: String)?
     /// Samples the other apps import into A before X's old anchor.
     let otherSamples: Int
     /// Timed calls per arm per call kind per round.
@@ -40,6 +42,8 @@ struct PrivacyScenario {
         var calls: Int
         /// Rounds.
         var rounds: Int
+        /// Whether the A/A band was A against a copy of A in a second daemon.
+        var aaAcrossDaemons: Bool
         /// The answer checks.
         var checks: [PrivacyCheck]
         /// Every round of every call.
@@ -54,7 +58,11 @@ struct PrivacyScenario {
         let layout = PrivacyLayout(day0: day0, otherSamples: otherSamples)
         let a = try await PrivacyStore.fill(name: "A", socketPath: storeA.socket, adminSocketPath: storeA.admin, layout: layout, withOthers: true, log: log)
         let b = try await PrivacyStore.fill(name: "B", socketPath: storeB.socket, adminSocketPath: storeB.admin, layout: layout, withOthers: false, log: log)
-        let runner = PrivacyRunner(a: a, b: b, layout: layout)
+        var copy: PrivacyStore?
+        if let storeACopy {
+            copy = try await PrivacyStore.fill(name: "A′", socketPath: storeACopy.socket, adminSocketPath: storeACopy.admin, layout: layout, withOthers: true, log: log)
+        }
+        let runner = PrivacyRunner(a: a, b: b, copy: copy, layout: layout)
         var checks: [PrivacyCheck] = []
         for call in callKinds {
             let check = try runner.check(call)
@@ -72,6 +80,7 @@ struct PrivacyScenario {
         let verdicts = zip(callKinds, checks).map { call, check in
             PrivacyVerdict(call: call, rounds: figures.filter { $0.call == call.rawValue }, repliesSame: check.same, maxRatio: maxRatio, alpha: alpha)
         }
-        return Result(otherSamples: otherSamples, calls: calls, rounds: rounds, checks: checks, figures: figures, verdicts: verdicts)
+        return Result(otherSamples: otherSamples, calls: calls, rounds: rounds, aaAcrossDaemons: copy != nil,
+                      checks: checks, figures: figures, verdicts: verdicts)
     }
 }

@@ -31,7 +31,8 @@ enum PrivacyTable {
             }.joined(separator: "  ")
         }
         let passed = result.verdicts.filter { $0.verdict == "PASS" }.count
-        return (["privacy: \(result.otherSamples) other-app samples in A, \(result.calls) calls per arm per round, \(result.rounds) round(s)"]
+        let band = result.aaAcrossDaemons ? "A/A: A against a second daemon filled as A (Hello: within A)" : "A/A: A against itself (a second connection)"
+        return (["privacy: \(result.otherSamples) other-app samples in A, \(result.calls) calls per arm per round, \(result.rounds) round(s); \(band)"]
             + [lines[0], String(repeating: "-", count: lines[0].count)] + lines.dropFirst()
             + ["privacy: \(passed)/\(result.verdicts.count) calls PASS"]).joined(separator: "\n")
     }

@@ -92,6 +92,8 @@ enum ScenarioSpec {
                 options: [
                     .option("b-socket", value: "PATH", help: "Store B's app socket."),
                     .option("b-admin-socket", value: "PATH", help: "Store B's admin socket."),
+                    .option("a-copy-socket", value: "PATH", help: "A third daemon's app socket: filled as A, the A/A band is then A against it (two processes, as A and B are) instead of against itself."),
+                    .option("a-copy-admin-socket", value: "PATH", help: "The third daemon's admin socket."),
                     .option("other-samples", value: "N", help: "Other apps' samples imported into A (a third each of steps, heart rate, sleep).", default: "100000"),
                     .option("calls", value: "N", help: "Timed calls per store per call kind per round.", default: "2000"),
                     .option("warmup-calls", value: "N", help: "Untimed calls per store first, each round and phase.", default: "200"),

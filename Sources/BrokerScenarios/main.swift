@@ -83,10 +83,16 @@ func runPrivacy(_ command: ParsedCommand, socket: String, adminSocket: String, l
     guard let bSocket = command.string("b-socket"), let bAdminSocket = command.string("b-admin-socket") else {
         throw ArgumentError(.missingValue, "privacy needs store B: --b-socket and --b-admin-socket")
     }
+    var copy: (String, String)?
+    switch (command.string("a-copy-socket"), command.string("a-copy-admin-socket")) {
+    case (nil, nil): copy = nil
+    case (let socket?, let admin?): copy = (socket, admin)
+    default: throw ArgumentError(.missingValue, "give both --a-copy-socket and --a-copy-admin-socket, or neither")
+    }
     let lines = try command.string("json-lines").map { try JSONLines(path: $0) }
     defer { lines?.close() }
     let scenario = PrivacyScenario(
-        storeA: (socket, adminSocket), storeB: (bSocket, bAdminSocket),
+        storeA: (socket, adminSocket), storeB: (bSocket, bAdminSocket), storeACopy: copy,
         otherSamples: try command.int("other-samples", in: 3...50_000_000) ?? 100_000,
         calls: try command.int("calls", in: 1...10_000_000) ?? 2_000,
         warmupCalls: try command.int("warmup-calls", in: 0...10_000_000) ?? 200,
