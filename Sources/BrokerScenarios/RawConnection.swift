@@ -53,10 +53,10 @@ struct RawConnection {
         return credentials.pid
     }
 
-    /// Sends one call.
-    func send(_ request: Request, callID: UInt64) throws(ScenarioFailure) {
+    /// Sends one call; a stream may send `initialCredit` items before it needs more (0: the default window).
+    func send(_ request: Request, callID: UInt64, initialCredit: UInt32 = 0) throws(ScenarioFailure) {
         var buffer: [UInt8] = []
-        WireCodec.append(.call(Call(callID: callID, request: request)), to: &buffer)
+        WireCodec.append(.call(Call(callID: callID, initialCredit: initialCredit, request: request)), to: &buffer)
         let failure: Int32? = buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {

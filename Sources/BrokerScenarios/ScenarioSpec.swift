@@ -1,12 +1,12 @@
 import CommandLineSupport
 import HealthBrokerClient
 
-/// The `BrokerScenarios` command line: three measured scenarios against a running broker.
+/// The `BrokerScenarios` command line: the measured scenarios against a running broker (two for `privacy`).
 enum ScenarioSpec {
     /// The whole grammar.
     static let spec = CommandSpec(
         "BrokerScenarios",
-        summary: "Measure a running HealthBroker: the big clamped query, durable ingest, idle connections.",
+        summary: "Measure a running HealthBroker: the big clamped query, durable ingest, idle connections, latency, privacy.",
         discussion: """
             Talks to a running daemon over its Unix sockets and sets up what it needs through the admin \
             socket (apps registered or re-keyed, their step-count decisions revoked and asked again, with \
@@ -22,6 +22,7 @@ enum ScenarioSpec {
                     default: DefaultPaths.adminSocket, environment: "HEALTHBROKER_ADMIN_SOCKET"),
             .option("broker-pid", value: "PID", help: "The daemon's pid (default: the app socket's peer)."),
             .option("json", value: "FILE", help: "Also write the figures as JSON."),
+            .flag("version", help: "Print the version and exit."),
         ],
         subcommands: [
             CommandSpec(
@@ -69,6 +70,38 @@ enum ScenarioSpec {
                 options: [
                     .option("connections", short: "c", value: "C", help: "Connections to open.", default: "5000"),
                     .option("settle-ms", value: "MS", help: "How long to wait before reading the broker's RSS.", default: "1000"),
+                ]),
+            CommandSpec(
+                "privacy",
+                summary: "Whether a read-denied app can tell its store from one holding only its own samples, by answers or by time.",
+                discussion: """
+                    Two fresh daemons: A (--socket, --admin-socket) and B (--b-socket, --b-admin-socket). \
+                    In A, app privacy.x is read-denied for steps, heart rate and sleep while privacy.watch and \
+                    privacy.ring import --other-samples samples of those types around x's windows (plus a sleep \
+                    and a heart-rate sample spanning 2000-01-02 to today, and deletions); in B, x may read \
+                    everything and the store holds only x's samples, the same ones. Grants are given by \
+                    this process answering the prompts as the consent agent. Each call kind is first asked \
+                    once of both stores and the answers compared; then, per round, timed from this process \
+                    over the socket, one call in flight, A and B interleaved with the order alternating per \
+                    pair, then A against A the same way (the noise band). Hello is compared within A: a \
+                    registered id with a wrong token against an unknown id. Per call and round it prints \
+                    the medians, their ratio, the A/A ratio and a two-sided Mann-Whitney U p-value; then a \
+                    verdict per call: PASS when the answers match, every round's ratio is at most \
+                    --max-ratio and the rounds do not all lean the same way with p below --alpha.
+                    """,
+                options: [
+                    .option("b-socket", value: "PATH", help: "Store B's app socket."),
+                    .option("b-admin-socket", value: "PATH", help: "Store B's admin socket."),
+                    .option("a-copy-socket", value: "PATH", help: "A third daemon's app socket: filled as A, the A/A band is then A against it (two processes, as A and B are) instead of against itself."),
+                    .option("a-copy-admin-socket", value: "PATH", help: "The third daemon's admin socket."),
+                    .option("other-samples", value: "N", help: "Other apps' samples imported into A (a third each of steps, heart rate, sleep).", default: "100000"),
+                    .option("calls", value: "N", help: "Timed calls per store per call kind per round.", default: "2000"),
+                    .option("warmup-calls", value: "N", help: "Untimed calls per store first, each round and phase.", default: "200"),
+                    .option("rounds", value: "R", help: "Rounds.", default: "3"),
+                    .option("max-ratio", value: "X", help: "The largest median ratio that passes.", default: "1.10"),
+                    .option("alpha", value: "P", help: "A p-value below this counts as a real difference.", default: "0.01"),
+                    .option("only-calls", value: "LIST", help: "Which calls, comma-separated.", default: PrivacyCall.allCases.map(\.rawValue).joined(separator: ",")),
+                    .option("json-lines", value: "FILE", help: "Also write each round's figures, the answer checks and the verdicts as JSON lines."),
                 ]),
             CommandSpec(
                 "report",

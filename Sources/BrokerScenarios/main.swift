@@ -1,9 +1,16 @@
-// BrokerScenarios: measures a running HealthBroker in three scenarios of the load-testing issue (the
-// 129,600-sample clamped query, durable ingest in batches, memory per idle connection) and prints one
-// result line each, optionally JSON. benchmarks/scenarios.sh runs all three against a fresh daemon.
+// BrokerScenarios: measures a running HealthBroker in the scenarios of the load-testing issue (the
+// 129,600-sample clamped query, durable ingest in batches, memory per idle connection, latency) and
+// prints one result line each, optionally JSON. benchmarks/scenarios.sh runs them against a fresh
+// daemon; benchmarks/privacy.sh runs the privacy scenario against two.
 import CommandLineSupport
 import Foundation
 import HealthBrokerClient
+
+// The shared parser has no --version of its own (and wants a subcommand first), so it is answered here.
+if CommandLine.arguments.dropFirst().prefix(while: { $0 != "--" }).contains("--version") {
+    print("BrokerScenarios \(BrokerVersion.broker)")
+    exit(0)
+}
 
 await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
     let socket = try command.requiredString("socket")
@@ -13,6 +20,10 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
     }
     if command.path.last == "report" {
         print(try ScenarioReport(directory: URL(fileURLWithPath: command.positional("DIR") ?? ".")).render())
+        return
+    }
+    if command.path.last == "privacy" {
+        try await runPrivacy(command, socket: socket, adminSocket: adminSocket, log: log)
         return
     }
     let pid = try BrokerProcess.pid(given: try command.int("broker-pid", in: 1...Int(Int32.max)).map { Int32($0) }, socketPath: socket)
@@ -60,9 +71,46 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
         print(ResultLine.idle(result))
         json = try ResultLine.encode(result)
     default:
-        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, latency, idle or report")
+        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, latency, idle, privacy or report")
     }
     if let path = command.string("json") {
         try json.write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// The privacy scenario: two daemons, a line per call and round as it is measured, then the table.
+func runPrivacy(_ command: ParsedCommand, socket: String, adminSocket: String, log: @escaping @Sendable (String) -> Void) async throws {
+    guard let bSocket = command.string("b-socket"), let bAdminSocket = command.string("b-admin-socket") else {
+        throw ArgumentError(.missingValue, "privacy needs store B: --b-socket and --b-admin-socket")
+    }
+    var copy: (String, String)?
+    switch (command.string("a-copy-socket"), command.string("a-copy-admin-socket")) {
+    case (nil, nil): copy = nil
+    case (let socket?, let admin?): copy = (socket, admin)
+    default: throw ArgumentError(.missingValue, "give both --a-copy-socket and --a-copy-admin-socket, or neither")
+    }
+    let lines = try command.string("json-lines").map { try JSONLines(path: $0) }
+    defer { lines?.close() }
+    let scenario = PrivacyScenario(
+        storeA: (socket, adminSocket), storeB: (bSocket, bAdminSocket), storeACopy: copy,
+        otherSamples: try command.int("other-samples", in: 3...50_000_000) ?? 100_000,
+        calls: try command.int("calls", in: 1...10_000_000) ?? 2_000,
+        warmupCalls: try command.int("warmup-calls", in: 0...10_000_000) ?? 200,
+        rounds: try command.int("rounds", in: 1...1_000) ?? 3,
+        callKinds: try PrivacyCall.list(command.string("only-calls")),
+        maxRatio: try command.double("max-ratio") ?? 1.10,
+        alpha: try command.double("alpha") ?? 0.01,
+        log: log,
+        onRound: { figures in
+            // Straight to the descriptor: a piped stdout would hold the lines back until the end.
+            FileHandle.standardOutput.write(Data((PrivacyTable.line(figures) + "\n").utf8))
+            try lines?.write(figures)
+        })
+    let result = try await scenario.run()
+    for check in result.checks { try lines?.write(check) }
+    for verdict in result.verdicts { try lines?.write(verdict) }
+    FileHandle.standardOutput.write(Data((PrivacyTable.render(result) + "\n").utf8))
+    if let path = command.string("json") {
+        try ResultLine.encode(result).write(to: URL(fileURLWithPath: path))
     }
 }
