@@ -5,10 +5,16 @@ extension Broker {
     /// What the app may read of `type` right now, or the error for a type it cannot query.
     func readScope(of type: ObjectType, appID: String) throws(BrokerError) -> ReadScope {
         let scope = AuthorizationPolicy.readScope(for: type, grants: grants[appID] ?? AppGrants(), earliestPermitted: configuration.earliestPermittedMicros)
-        if case .notDetermined = scope {
+        switch scope {
+        case .notDetermined:
             throw BrokerError(.authorizationNotDetermined, "the app never asked to read \(type.identifier)")
+        case .from(let floor) where floor <= configuration.earliestPermittedMicros && noSampleEndsBeforeEarliestPermitted:
+            // Nothing stored ends before the floor, so the store's unbounded read gives the same
+            // samples, through one index instead of a floor's three parts.
+            return .from(.min)
+        default:
+            return scope
         }
-        return scope
     }
 
     /// The descriptor of a sample type (not a characteristic), or INVALID_ARGUMENT.

@@ -57,6 +57,9 @@ public final class Broker {
     var anchorCodec: AnchorCodec!
     /// False after a store job failed because the database is inaccessible, until one succeeds.
     var storeHealthy = true
+    /// Whether no stored sample ends before the earliest permitted date (checked when the store
+    /// opens; saves and imports refuse such samples): full access then reads without a floor.
+    var noSampleEndsBeforeEarliestPermitted = false
 
     /// Creates a broker; nothing is opened until `run()`.
     public init(configuration: BrokerConfiguration) throws(BrokerError) {
@@ -122,6 +125,7 @@ public final class Broker {
         // Hello compares an unknown app's token against a stand-in hash; make it before the first Hello.
         AppToken.warmUp()
         try store.pruneTombstones(deletedBefore: Microseconds.now() - configuration.tombstoneRetentionMicros)
+        noSampleEndsBeforeEarliestPermitted = try !store.hasSamples(endingBefore: configuration.earliestPermittedMicros)
         for app in try store.allApps() { apps[app.info.appID] = app }
         for (appID, list) in try store.allGrants() { grants[appID] = AppGrants(list) }
         characteristics = try store.allCharacteristics()

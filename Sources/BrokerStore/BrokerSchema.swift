@@ -273,10 +273,10 @@ public enum BrokerSchema {
     ///   rows only, whatever others store.
     /// - `app_type_spans` keeps the longest end − start per (app, type), so an app's own reads are
     ///   bounded by its own samples' spans, never by another app's long sample.
-    /// - `long_spans` lists every sample (of any app) that lasts longer than
-    ///   `LongSpanTable.threshold` (10 minutes) by type and end date: a limited reader's span bound
-    ///   is the longest of those ending at or after its floor (or the threshold), so a long sample
-    ///   it may not see never widens what its reads walk.
+    /// - `long_spans` keeps, per type, the frontier of samples (of any app) longer than
+    ///   `LongSpanTable.threshold` (10 minutes) by end date and duration: a limited reader's span
+    ///   bound is the longest of those ending at or after its floor (or the threshold), found with
+    ///   one seek, so a long sample it may not see never widens what its reads walk.
     /// - `prune_marks` remembers pruned tombstones per (app, type) as the points (end_us, seq) that
     ///   no other pruned tombstone dominates, so an anchor expires only when a deletion its app
     ///   could have seen was pruned. The old store-wide mark is carried over for every (app, type)
@@ -334,9 +334,17 @@ public enum BrokerSchema {
             duration_us INTEGER NOT NULL,
             PRIMARY KEY (type, end_us, duration_us)
         ) WITHOUT ROWID;
-        INSERT OR IGNORE INTO long_spans (type, end_us, duration_us)
-        SELECT type, end_us, end_us - start_us FROM samples WHERE end_us - start_us > 600000000
-        UNION ALL SELECT type, end_us, end_us - start_us FROM tombstones WHERE end_us - start_us > 600000000;
+        -- The frontier: per type, the long samples (and tombstones) no other ends later and lasts longer.
+        WITH long (type, end_us, duration_us) AS (
+            SELECT type, end_us, end_us - start_us FROM samples WHERE end_us - start_us > 600000000
+            UNION SELECT type, end_us, end_us - start_us FROM tombstones WHERE end_us - start_us > 600000000
+        )
+        INSERT INTO long_spans (type, end_us, duration_us)
+        SELECT l.type, l.end_us, l.duration_us FROM long AS l
+        WHERE NOT EXISTS (
+            SELECT 1 FROM long AS o WHERE o.type = l.type AND o.end_us >= l.end_us AND o.duration_us >= l.duration_us
+              AND (o.end_us > l.end_us OR o.duration_us > l.duration_us)
+        );
         CREATE TABLE prune_marks (
             type INTEGER NOT NULL,
             app INTEGER NOT NULL,

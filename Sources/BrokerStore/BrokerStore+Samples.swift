@@ -324,6 +324,11 @@ extension BrokerStore {
         return ReadSpans(all: try longSpans.maxDuration(typeCode: typeCode, endingAtOrAfter: floor), own: own)
     }
 
+    /// Whether any stored sample ends before `instant` (one index seek per type).
+    public func hasSamples(endingBefore instant: Int64) throws(BrokerError) -> Bool {
+        try sampleTable.hasSamples(endingBefore: instant)
+    }
+
     /// The last change-sequence number handed out (0 for a store that never changed).
     public func currentSequence() throws(BrokerError) -> Int64 {
         try sequenceTable.current().last

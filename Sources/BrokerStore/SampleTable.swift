@@ -705,6 +705,20 @@ final class SampleTable {
         }
     }
 
+    /// Whether any sample ends before `instant`: per type code, the first entry of `samples_by_type_end`
+    /// (prepared per call: the daemon asks once, at start).
+    func hasSamples(endingBefore instant: Int64) throws(BrokerError) -> Bool {
+        let statement = try database.prepare("""
+            SELECT 1 FROM type_codes AS t
+            WHERE EXISTS (SELECT 1 FROM samples AS s WHERE s.type = t.code AND s.end_us < ?1)
+            LIMIT 1
+            """)
+        return try statement.run { statement throws(BrokerError) in
+            try statement.bind(instant, at: 1)
+            return try statement.step()
+        }
+    }
+
     /// The type stored under `code`, cached.
     private func objectType(code: Int64) throws(BrokerError) -> ObjectType {
         if let type = objectTypes[code] { return type }

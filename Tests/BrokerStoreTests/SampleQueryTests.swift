@@ -103,6 +103,17 @@ struct SampleQueryTests {
                         let ordered = expected.sorted { (key($0), saved[$0.uuid]!) < (key($1), saved[$1.uuid]!) }.map(\.uuid)
                         let found = try F.readAll(store, predicate: predicate, scope: scope, sort: sort, pageSize: 37)
                         #expect(found.map(\.uuid) == (sort.descending ? ordered.reversed() : ordered), "\(sort) \(scope)")
+                        // Statistics over the same samples, per 5-hour bucket of their start (a floor's
+                        // three parts, or the own rows alone, add up to what the reference counts).
+                        let boundaries = (0...12).map { F.base - 2 * F.hour + Int64($0) * 5 * F.hour }
+                        let buckets = try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: F.app, boundaries: boundaries)
+                        var counts: [Int64: UInt64] = [:]
+                        for sample in expected {
+                            guard let index = boundaries.lastIndex(where: { $0 <= sample.startMicros }), index < boundaries.count - 1 else { continue }
+                            counts[boundaries[index], default: 0] += 1
+                        }
+                        #expect(Dictionary(uniqueKeysWithValues: buckets.map { ($0.startMicros, $0.sampleCount) }) == counts, "statistics \(scope)")
+                        #expect(buckets.allSatisfy { $0.sum == Double($0.sampleCount) * 10 && $0.average == 10 }, "statistics \(scope)")
                     }
                 }
             }
