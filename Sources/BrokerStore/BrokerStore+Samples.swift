@@ -195,14 +195,17 @@ extension BrokerStore {
     /// Each deletion leaves a tombstone; one "delete" access-log row is written per type deleted from.
     public func deleteSamples(uuids: [String], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
         guard !uuids.isEmpty, let appCode = try sampleTable.apps.code(of: appID) else { return [] }
+        // Located before any write transaction (this store has the only writer): a delete that
+        // finds none of the app's own samples opens none, whatever the uuids are elsewhere.
+        var found: [(sequence: Int64, sample: DeletedSample)] = []
+        var seen = Set<String>()
+        for uuid in uuids where seen.insert(uuid).inserted {
+            guard let location = try sampleTable.locate(appCode: appCode, uuid: uuid) else { continue }
+            found.append(location)
+        }
+        guard !found.isEmpty else { return [] }
         return try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
-            var found: [(sequence: Int64, sample: DeletedSample)] = []
-            var seen = Set<String>()
-            for uuid in uuids where seen.insert(uuid).inserted {
-                guard let location = try sampleTable.locate(appCode: appCode, uuid: uuid) else { continue }
-                found.append(location)
-            }
-            return try remove(found, appID: appID, now: now)
+            try remove(found, appID: appID, now: now)
         } }
     }
 
