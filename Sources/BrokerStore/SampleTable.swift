@@ -203,9 +203,10 @@ final class SampleTable {
         insertChunks = chunks
         selectByUUID = try database.prepare("SELECT \(Self.columns) FROM samples WHERE app = ?1 AND uuid = ?2")
         locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE app = ?1 AND uuid = ?2")
+        // INDEXED BY: otherwise the planner walks every app's rows through the end-date index.
         selectOwnMatching = try database.prepare("""
-            SELECT \(Self.locationColumns) FROM samples
-            WHERE app = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND end_us BETWEEN ?5 AND ?6
+            SELECT \(Self.locationColumns) FROM samples INDEXED BY samples_by_app_type_start
+            WHERE app = ?1 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6
             ORDER BY seq
             """)
         deleteRow = try database.prepare("DELETE FROM samples WHERE seq = ?1")

@@ -149,6 +149,12 @@ struct ScopedWorkTests {
                 let (aloneWork, aloneDeleted) = try Self.work(alone) { try $0.deleteSamples(uuids: [F.uuid(10_500), F.uuid(1_000)], appID: Self.reader, now: 7) }
                 #expect(crowdedDeleted.map(\.uuid) == [F.uuid(1_000)] && aloneDeleted.map(\.uuid) == [F.uuid(1_000)])
                 #expect(crowdedWork == aloneWork)
+                // Deletes by predicate walk the app's own rows only.
+                let window = SamplePredicate(startMicros: F.base, endMicros: F.base + 3 * F.hour)
+                let (crowdedPredicateWork, crowdedGone) = try Self.work(crowded) { try $0.deleteSamples(type: .stepCount, predicate: window, appID: Self.reader, now: 8) }
+                let (alonePredicateWork, aloneGone) = try Self.work(alone) { try $0.deleteSamples(type: .stepCount, predicate: window, appID: Self.reader, now: 8) }
+                #expect(crowdedGone.map(\.uuid) == aloneGone.map(\.uuid) && !crowdedGone.isEmpty)
+                #expect(crowdedPredicateWork == alonePredicateWork, "delete by predicate: \(crowdedPredicateWork) steps among others, \(alonePredicateWork) alone")
             }
         }
     }
