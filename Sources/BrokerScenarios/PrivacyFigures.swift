@@ -53,9 +53,11 @@ struct PrivacyVerdict: Codable, Sendable {
     /// Why, in a few words.
     var reason: String
 
-    /// Judges a call from its rounds: FAIL when a round's ratio is above `maxRatio`, when every round
-    /// leans the same way with p below `alpha` (a small but steady difference is still a signal), or
-    /// when the answers differ; otherwise PASS.
+    /// Judges a call from its rounds against the noise band: FAIL when a round's ratio (either way)
+    /// is outside that round's band — `maxRatio`, or wider when the A/A comparison itself landed
+    /// further apart (two identical arms, or with `--aa-copy` two identical daemons) — when every
+    /// round leans the same way with p below `alpha` by more than its A/A comparison does (a small
+    /// but steady difference is still a signal), or when the answers differ; otherwise PASS.
     init(call: PrivacyCall, rounds: [PrivacyFigures], repliesSame: Bool, maxRatio: Double, alpha: Double) {
         self.call = call.rawValue
         comparison = rounds.first?.comparison ?? ""
@@ -63,19 +65,23 @@ struct PrivacyVerdict: Codable, Sendable {
         pValues = rounds.map(\.test.p)
         ratiosAA = rounds.map(\.ratioAA)
         self.repliesSame = repliesSame
-        let tooSlow = ratios.filter { $0 > maxRatio }.count
+        /// How far from 1 a ratio lies, either way (1.25 for 0.8 and for 1.25).
+        func spread(_ ratio: Double) -> Double { ratio >= 1 ? ratio : 1 / ratio }
+        let bands = rounds.map { max(maxRatio, spread($0.ratioAA)) }
+        let outside = zip(ratios, bands).filter { spread($0) > $1 }.count
         let slower = rounds.allSatisfy { $0.test.z > 0 }
         let faster = rounds.allSatisfy { $0.test.z < 0 }
         let significant = rounds.allSatisfy { $0.test.p < alpha }
+        let beyondNoise = rounds.allSatisfy { spread($0.ratio) > spread($0.ratioAA) }
         var reasons: [String] = []
         if !repliesSame { reasons.append("answers differ") }
-        if tooSlow > 0 { reasons.append("ratio > \(ResultLine.fixed(maxRatio, 2)) in \(tooSlow)/\(rounds.count) round\(rounds.count == 1 ? "" : "s")") }
-        if (slower || faster) && significant && !rounds.isEmpty {
+        if outside > 0 { reasons.append("ratio outside the band (\(ResultLine.fixed(maxRatio, 2)) or the A/A spread) in \(outside)/\(rounds.count) round\(rounds.count == 1 ? "" : "s")") }
+        if (slower || faster) && significant && beyondNoise && !rounds.isEmpty {
             // The rank-sum's direction, which can disagree with the medians' when the shapes differ.
             let arms = call.armNames
-            reasons.append("\(arms.0) ranks \(slower ? "above" : "below") \(arms.1) in every round, p < \(alpha)")
+            reasons.append("\(arms.0) ranks \(slower ? "above" : "below") \(arms.1) in every round, p < \(alpha), beyond the A/A spread")
         }
         verdict = reasons.isEmpty ? "PASS" : "FAIL"
-        reason = reasons.isEmpty ? "within \(ResultLine.fixed(maxRatio, 2)), no steady direction" : reasons.joined(separator: "; ")
+        reason = reasons.isEmpty ? "inside the noise band (\(ResultLine.fixed(maxRatio, 2)) or the A/A spread), no steady direction beyond it" : reasons.joined(separator: "; ")
     }
 }
