@@ -34,6 +34,9 @@ final class SampleTable {
     private let straddlingPages: [SampleSort: Statement]
     private let straddlingQuantityPages: [SampleSort: Statement]
     private let ownAggregate: Statement
+    /// Whether any quantity row lies in a statistics range, by the start index (`anyInRange`) or an app's own (`anyOwnInRange`).
+    private let anyInRange: Statement
+    private let anyOwnInRange: Statement
     private let straddlingQuantities: Statement
     private let exportAll: Statement
     private let exportType: Statement
@@ -270,6 +273,17 @@ final class SampleTable {
             "SELECT \(Self.columns) FROM samples WHERE type = ?3 AND +app = ?4 AND seq > ?1 ORDER BY seq LIMIT ?2")
         aggregate = try database.prepare(Self.statisticsSQL)
         ownAggregate = try database.prepare(Self.ownStatisticsSQL)
+        // ?2 type code; ?3 … ?6 `SampleBounds`; ?7 the app code (own only). One seek: a range with
+        // nothing in it costs that, not a seek per bucket (ranges a reader holds nothing in are
+        // what a probing app would ask about).
+        anyInRange = try database.prepare("""
+            SELECT 1 FROM samples INDEXED BY samples_by_type_start
+            WHERE type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6 AND +value_kind = 1 LIMIT 1
+            """)
+        anyOwnInRange = try database.prepare("""
+            SELECT 1 FROM samples INDEXED BY samples_by_app_type_start
+            WHERE app = ?7 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6 AND +value_kind = 1 LIMIT 1
+            """)
         // ?1 type code; ?2 … ?5 `SampleBounds` (already cut to straddle the floor): the end-date range
         // is the scan, so no row ending before the floor is read.
         straddlingQuantities = try database.prepare("""
@@ -641,6 +655,13 @@ final class SampleTable {
         let json = "[" + boundaries.map { String($0) }.joined(separator: ",") + "]"
         func buckets(_ statement: Statement, _ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [StatisticsBucket] {
             guard let bounds else { return [] }
+            let any = try (appCode == nil ? anyInRange : anyOwnInRange).run { any throws(BrokerError) -> Bool in
+                try any.bind(typeCode, at: 2)
+                try bounds.bind(to: any, from: 3)
+                if let appCode { try any.bind(appCode, at: 7) }
+                return try any.step()
+            }
+            guard any else { return [] }
             return try statement.run { statement throws(BrokerError) in
                 try statement.bind(json, at: 1)
                 try statement.bind(typeCode, at: 2)
