@@ -20,6 +20,9 @@ final class PrivacyConnection {
         guard reply.status == "OK" else { throw ScenarioFailure("Hello as \(appID): \(reply.text)") }
     }
 
+    /// The broker's process id (`SO_PEERCRED`), for its CPU time.
+    var peerPID: Int32? { raw.peerPID }
+
     /// Sends `request` and reads its whole answer, kept for comparison.
     func exchange(_ request: Request) throws(ScenarioFailure) -> PrivacyReply {
         let callID = nextCallID

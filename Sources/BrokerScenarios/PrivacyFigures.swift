@@ -27,6 +27,14 @@ struct PrivacyFigures: Codable, Sendable {
     var ratioAA: Double
     /// The rank-sum test of the A/A phase.
     var testAA: RankSum
+    /// Broker CPU per call of each arm in the A÷B phase, µs (scheduler time of each daemon over the
+    /// phase ÷ calls; nil for Hello, whose arms share one daemon).
+    var cpuPerCallAMicros: Double?
+    var cpuPerCallBMicros: Double?
+    /// Their ratio: the work each broker did per call, without the scheduling noise of wall time.
+    var cpuRatio: Double?
+    /// The same ratio in the A/A′ phase (nil without `--aa-copy`: one daemon serves both arms).
+    var cpuRatioAA: Double?
     /// True when the A/A phase was A against a second daemon filled the same way (A/A′), which
     /// also shows how far two broker processes drift apart, as A and B are two processes.
     var aaAcrossDaemons: Bool
@@ -46,6 +54,9 @@ struct PrivacyVerdict: Codable, Sendable {
     var pValues: [Double]
     /// Each round's A/A ratio.
     var ratiosAA: [Double]
+    /// Each round's broker-CPU-per-call ratio and its A/A′ ratio, where measured.
+    var cpuRatios: [Double?]
+    var cpuRatiosAA: [Double?]
     /// Whether the two arms' answers were the same (status, samples, buckets, counts).
     var repliesSame: Bool
     /// "PASS" or "FAIL".
@@ -64,6 +75,8 @@ struct PrivacyVerdict: Codable, Sendable {
         ratios = rounds.map(\.ratio)
         pValues = rounds.map(\.test.p)
         ratiosAA = rounds.map(\.ratioAA)
+        cpuRatios = rounds.map(\.cpuRatio)
+        cpuRatiosAA = rounds.map(\.cpuRatioAA)
         self.repliesSame = repliesSame
         /// How far from 1 a ratio lies, either way (1.25 for 0.8 and for 1.25).
         func spread(_ ratio: Double) -> Double { ratio >= 1 ? ratio : 1 / ratio }

@@ -59,10 +59,27 @@ struct PrivacyRunner {
             second = { () throws(ScenarioFailure) in try PrivacyConnection.timedHello(socketPath: socket, appID: Self.unknownApp, token: token).0 }
             again = first
         }
+        // Each daemon's CPU over a phase, when the arms are separate daemons.
+        let pids = connections.map(\.peerPID)
+        func cpu(_ indexes: [Int]) -> [UInt64?] { indexes.map { pids.indices.contains($0) ? pids[$0].flatMap(ProcessCPU.nanoseconds) : nil } }
+        func perCall(_ before: [UInt64?], _ after: [UInt64?]) -> [Double?] {
+            zip(before, after).map { start, end in
+                guard let start, let end, end >= start else { return nil }
+                return Double(end - start) / 1_000 / Double(max(calls, 1))
+            }
+        }
         _ = try Self.interleave(warmupCalls, first, second)
+        let cpuBeforeAB = cpu([0, 1])
         let (timesA, timesB) = try Self.interleave(calls, first, second)
+        let cpuAB = perCall(cpuBeforeAB, cpu([0, 1]))
         _ = try Self.interleave(warmupCalls, first, again)
+        let cpuBeforeAA = cpu([0, 2])
         let (timesAA1, timesAA2) = try Self.interleave(calls, first, again)
+        let cpuAA = copy == nil ? [nil, nil] : perCall(cpuBeforeAA, cpu([0, 2]))
+        func ratio(_ pair: [Double?]) -> Double? {
+            guard let a = pair[0], let b = pair[1], b > 0 else { return nil }
+            return a / b
+        }
         let (medianA, medianB) = (QueryScenario.median(timesA), QueryScenario.median(timesB))
         let (medianAA1, medianAA2) = (QueryScenario.median(timesAA1), QueryScenario.median(timesAA2))
         let names = call.armNames
@@ -70,7 +87,9 @@ struct PrivacyRunner {
             call: call.rawValue, round: round, comparison: "\(names.0)÷\(names.1)", calls: calls,
             medianAMicros: medianA, medianBMicros: medianB, ratio: medianA / max(medianB, 1e-9), test: RankSum(timesA, timesB),
             medianAAFirstMicros: medianAA1, medianAASecondMicros: medianAA2, ratioAA: medianAA1 / max(medianAA2, 1e-9),
-            testAA: RankSum(timesAA1, timesAA2), aaAcrossDaemons: call.comparesStores && copy != nil)
+            testAA: RankSum(timesAA1, timesAA2),
+            cpuPerCallAMicros: cpuAB[0], cpuPerCallBMicros: cpuAB[1], cpuRatio: ratio(cpuAB), cpuRatioAA: ratio(cpuAA),
+            aaAcrossDaemons: call.comparesStores && copy != nil)
     }
 
     /// The request of `call` against `store`.

@@ -9,11 +9,13 @@ enum PrivacyTable {
             + " a_median_us=\(ResultLine.fixed(figures.medianAMicros, 1)) b_median_us=\(ResultLine.fixed(figures.medianBMicros, 1))"
             + " ratio=\(ResultLine.fixed(figures.ratio, 3)) p=\(pValue(figures.test.p))"
             + " aa_ratio=\(ResultLine.fixed(figures.ratioAA, 3)) aa_p=\(pValue(figures.testAA.p))"
+            + " cpu_a_us=\(optional(figures.cpuPerCallAMicros, 2)) cpu_b_us=\(optional(figures.cpuPerCallBMicros, 2))"
+            + " cpu_ratio=\(optional(figures.cpuRatio, 3)) cpu_aa_ratio=\(optional(figures.cpuRatioAA, 3))"
     }
 
     /// The verdicts, one row per call, with every round's ratio, p and A/A ratio.
     static func render(_ result: PrivacyScenario.Result) -> String {
-        let header = ["call", "compare", "replies", "ratio per round", "p per round", "A/A ratio per round", "verdict"]
+        let header = ["call", "compare", "replies", "ratio per round", "p per round", "A/A ratio per round", "CPU A÷B (A/A′)", "verdict"]
         var rows = [header]
         for verdict in result.verdicts {
             rows.append([
@@ -21,6 +23,7 @@ enum PrivacyTable {
                 verdict.ratios.map { ResultLine.fixed($0, 2) }.joined(separator: " "),
                 verdict.pValues.map(pValue).joined(separator: " "),
                 verdict.ratiosAA.map { ResultLine.fixed($0, 2) }.joined(separator: " "),
+                zip(verdict.cpuRatios, verdict.cpuRatiosAA).map { "\(optional($0, 2))(\(optional($1, 2)))" }.joined(separator: " "),
                 "\(verdict.verdict) (\(verdict.reason))",
             ])
         }
@@ -35,6 +38,11 @@ enum PrivacyTable {
         return (["privacy: \(result.otherSamples) other-app samples in A, \(result.calls) calls per arm per round, \(result.rounds) round(s); \(band)"]
             + [lines[0], String(repeating: "-", count: lines[0].count)] + lines.dropFirst()
             + ["privacy: \(passed)/\(result.verdicts.count) calls PASS"]).joined(separator: "\n")
+    }
+
+    /// `value` with `digits` decimals, or "-" when not measured.
+    static func optional(_ value: Double?, _ digits: Int) -> String {
+        value.map { ResultLine.fixed($0, digits) } ?? "-"
     }
 
     /// A p-value in a short form ("<1e-300" when it underflows).
