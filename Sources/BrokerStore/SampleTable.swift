@@ -564,10 +564,12 @@ final class SampleTable {
     /// with its own rows ending before it.
     func added(type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
-        /// Runs one of the added statements; `appCode` binds ?9 (the own statement's app), or with
-        /// `selectAdded` ?8 and ?9 are bound to a filter every row passes.
-        func run(_ statement: Statement, _ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [(sequence: Int64, sample: Sample)] {
-            guard let bounds else { return [] }
+        return try ScopedChangeRead.rows(scope: scope, predicate: predicate, spans: spans, limit: limit) { part throws(BrokerError) in
+            let (statement, bounds, appCode): (Statement, SampleBounds, Int64?) = switch part {
+            case .own(let bounds, let appCode): (selectOwnAdded, bounds, appCode)
+            case .all(let bounds): (selectAdded, bounds, nil)
+            case .visible(let bounds): (selectVisibleAdded, bounds, nil)
+            }
             let unfiltered = statement === selectAdded
             return try statement.run { statement throws(BrokerError) in
                 try statement.bind(typeCode, at: 1)
@@ -575,6 +577,7 @@ final class SampleTable {
                 try statement.bind(through, at: 3)
                 try bounds.bind(to: statement, from: 4)
                 if unfiltered {
+                    // selectAdded's scope filter, bound so every row passes (full access).
                     try statement.bind(Int64.min, at: 8)
                     try statement.bind(nil as Int64?, at: 9)
                 } else if let appCode {
@@ -588,17 +591,6 @@ final class SampleTable {
                 return rows
             }
         }
-        let all = SampleBounds(predicate, maxDurationMicros: spans.all)
-        let own = SampleBounds(predicate, maxDurationMicros: spans.own)
-        guard let floor = scope.fromMicros else {
-            guard let ownCode = scope.ownCode else { return [] }
-            return try run(selectOwnAdded, own, appCode: ownCode)
-        }
-        guard floor > .min else { return try run(selectAdded, all, appCode: nil) }
-        let visible = try run(selectVisibleAdded, all?.endingAtOrAfter(floor, maxDurationMicros: spans.all), appCode: nil)
-        guard let ownCode = scope.ownCode else { return visible }
-        let earlier = try run(selectOwnAdded, own?.endingBefore(floor), appCode: ownCode)
-        return Self.mergeBySequence(visible, earlier, limit: limit)
     }
 
     /// The first `limit` rows of two seq-ordered lists that share no row, by seq.

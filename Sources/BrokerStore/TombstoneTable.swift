@@ -72,8 +72,12 @@ final class TombstoneTable {
     /// Reads follow the scope as `SampleTable.added` does.
     func changes(type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, after: Int64, through: Int64, limit: Int) throws(BrokerError) -> [(sequence: Int64, sample: (uuid: String, appCode: Int64))] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
-        func run(_ statement: Statement, _ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [(sequence: Int64, sample: (uuid: String, appCode: Int64))] {
-            guard let bounds else { return [] }
+        return try ScopedChangeRead.rows(scope: scope, predicate: predicate, spans: spans, limit: limit) { part throws(BrokerError) in
+            let (statement, bounds, appCode): (Statement, SampleBounds, Int64?) = switch part {
+            case .own(let bounds, let appCode): (ownChanges, bounds, appCode)
+            case .all(let bounds): (changes, bounds, nil)
+            case .visible(let bounds): (visibleChanges, bounds, nil)
+            }
             return try statement.run { statement throws(BrokerError) in
                 try statement.bind(typeCode, at: 1)
                 try statement.bind(after, at: 2)
@@ -88,17 +92,6 @@ final class TombstoneTable {
                 return rows
             }
         }
-        let all = SampleBounds(predicate, maxDurationMicros: spans.all)
-        let own = SampleBounds(predicate, maxDurationMicros: spans.own)
-        guard let floor = scope.fromMicros else {
-            guard let ownCode = scope.ownCode else { return [] }
-            return try run(ownChanges, own, appCode: ownCode)
-        }
-        guard floor > .min else { return try run(changes, all, appCode: nil) }
-        let visible = try run(visibleChanges, all?.endingAtOrAfter(floor, maxDurationMicros: spans.all), appCode: nil)
-        guard let ownCode = scope.ownCode else { return visible }
-        let earlier = try run(ownChanges, own?.endingBefore(floor), appCode: ownCode)
-        return SampleTable.mergeBySequence(visible, earlier, limit: limit)
     }
 
     /// Deletes the tombstones of deletions before `before`; returns how many, and per (type code,
