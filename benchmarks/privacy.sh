@@ -51,13 +51,9 @@ while [ $# -gt 0 ]; do
 done
 say() { printf '%s\n' "privacy: $*" >&2; }
 
-if [ "$build" = 1 ]; then
-  say "building release (healthbrokerd, BrokerScenarios) in $scratch"
-  (cd "$repo" && swift build -c release --scratch-path "$scratch" --product healthbrokerd >&2 \
-    && swift build -c release --scratch-path "$scratch" --product BrokerScenarios >&2)
-fi
-bin="$scratch/release"
-[ -x "$bin/healthbrokerd" ] && [ -x "$bin/BrokerScenarios" ] || { say "no release build in $bin (drop --no-build)"; exit 1; }
+# shellcheck source=common/release-build.sh
+. "$here/common/release-build.sh"
+release_build "$repo" "$scratch" "$build"
 
 work="$(mktemp -d /tmp/hb-privacy.XXXXXX)"
 [ -n "$out" ] || out="$work/results"

@@ -61,13 +61,9 @@ done
 wants() { case " $only " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 say() { printf '%s\n' "scenarios: $*" >&2; }
 
-if [ "$build" = 1 ]; then
-  say "building release (healthbrokerd, BrokerScenarios) in $scratch"
-  (cd "$repo" && swift build -c release --scratch-path "$scratch" --product healthbrokerd >&2 \
-    && swift build -c release --scratch-path "$scratch" --product BrokerScenarios >&2)
-fi
-bin="$scratch/release"
-[ -x "$bin/healthbrokerd" ] && [ -x "$bin/BrokerScenarios" ] || { say "no release build in $bin (drop --no-build)"; exit 1; }
+# shellcheck source=common/release-build.sh
+. "$here/common/release-build.sh"
+release_build "$repo" "$scratch" "$build"
 
 work="$(mktemp -d /tmp/hb-scen.XXXXXX)"
 [ -n "$out" ] || out="$work/results"
