@@ -22,7 +22,6 @@ enum ScenarioSpec {
                     default: DefaultPaths.adminSocket, environment: "HEALTHBROKER_ADMIN_SOCKET"),
             .option("broker-pid", value: "PID", help: "The daemon's pid (default: the app socket's peer)."),
             .option("json", value: "FILE", help: "Also write the figures as JSON."),
-            .flag("version", help: "Print the version and exit."),
         ],
         subcommands: [
             CommandSpec(
@@ -107,6 +106,7 @@ enum ScenarioSpec {
                 "report",
                 summary: "Print the table of figures and targets from a run's JSON files (idle, import*, query*, ingest-*).",
                 positionals: [PositionalSpec("DIR", help: "The directory the JSON files are in.")]),
-        ]
+        ],
+        version: BrokerVersion.broker
     )
 }

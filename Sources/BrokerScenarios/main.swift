@@ -6,12 +6,6 @@ import CommandLineSupport
 import Foundation
 import HealthBrokerClient
 
-// The shared parser has no --version of its own (and wants a subcommand first), so it is answered here.
-if CommandLine.arguments.dropFirst().prefix(while: { $0 != "--" }).contains("--version") {
-    print("BrokerScenarios \(BrokerVersion.broker)")
-    exit(0)
-}
-
 await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
     let socket = try command.requiredString("socket")
     let adminSocket = try command.requiredString("admin-socket")

@@ -91,6 +91,7 @@ public enum CommandLineTool {
         do {
             switch try ArgumentParser.parse(arguments, spec: spec, environment: environment) {
             case .helpRequested(let text): return .exit(Ending(code: 0, standardOutput: text))
+            case .versionRequested(let line): return .exit(Ending(code: 0, standardOutput: line))
             case .command(let command): return .run(command)
             }
         } catch {

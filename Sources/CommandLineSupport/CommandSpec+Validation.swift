@@ -3,12 +3,12 @@ extension CommandSpec {
     /// empty for a well-formed spec. The parser refuses to run on a spec with problems.
     public func validationProblems() -> [String] {
         var problems: [String] = []
-        collectProblems(into: &problems, inheritedLong: [], inheritedShort: [], path: name)
+        collectProblems(into: &problems, inheritedLong: [], inheritedShort: [], path: name, hasVersion: version != nil)
         return problems
     }
 
     private func collectProblems(
-        into problems: inout [String], inheritedLong: Set<String>, inheritedShort: Set<Character>, path: String
+        into problems: inout [String], inheritedLong: Set<String>, inheritedShort: Set<Character>, path: String, hasVersion: Bool
     ) {
         var long = inheritedLong
         var short = inheritedShort
@@ -18,6 +18,7 @@ extension CommandSpec {
                 problems.append("\(label): a long name must be non-empty, without '=' or spaces")
             }
             if option.name == "help" { problems.append("\(label): '--help' is built in") }
+            if option.name == "version" && hasVersion { problems.append("\(label): '--version' is built in") }
             if !long.insert(option.name).inserted { problems.append("\(label): the name is already used") }
             if let letter = option.shortName {
                 if letter == "h" { problems.append("\(label): '-h' is built in") }
@@ -61,7 +62,8 @@ extension CommandSpec {
                 problems.append("'\(path)' subcommand '\(subcommand.name)': the name is already used")
             }
             subcommand.collectProblems(
-                into: &problems, inheritedLong: long, inheritedShort: short, path: path + " " + subcommand.name)
+                into: &problems, inheritedLong: long, inheritedShort: short, path: path + " " + subcommand.name,
+                hasVersion: hasVersion)
         }
     }
 }

@@ -16,6 +16,9 @@ public struct CommandSpec: Sendable, Hashable {
     public var positionals: [PositionalSpec]
     /// The nested commands.
     public var subcommands: [CommandSpec]
+    /// The program's version (top-level command only): when set, `--version` prints
+    /// "NAME VERSION" and exits, wherever it stands before `--`.
+    public var version: String?
 
     /// Creates a command.
     public init(
@@ -24,7 +27,8 @@ public struct CommandSpec: Sendable, Hashable {
         discussion: String? = nil,
         options: [OptionSpec] = [],
         positionals: [PositionalSpec] = [],
-        subcommands: [CommandSpec] = []
+        subcommands: [CommandSpec] = [],
+        version: String? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -32,6 +36,7 @@ public struct CommandSpec: Sendable, Hashable {
         self.options = options
         self.positionals = positionals
         self.subcommands = subcommands
+        self.version = version
     }
 
     /// The direct subcommand called `name`, if any.

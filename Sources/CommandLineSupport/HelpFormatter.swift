@@ -21,6 +21,7 @@ struct HelpFormatter {
         let arguments = command.positionals.map { Row(label: $0.usage, help: $0.help) }
         let options = chain.reversed().flatMap(\.options).map(optionRow)
             + [Row(label: "-h, --help", help: "Show this help.")]
+            + (chain.first?.version == nil ? [] : [Row(label: "--version", help: "Show the version.")])
         let subcommands = command.subcommands.map { Row(label: $0.name, help: $0.summary) }
         let labelWidth = min(maxLabelWidth, (arguments + options + subcommands).map(\.label.count).max() ?? 0)
 

@@ -4,6 +4,8 @@ public enum ParseOutcome: Sendable, Hashable {
     case command(ParsedCommand)
     /// `--help` or `-h` was given; print this text and exit successfully.
     case helpRequested(String)
+    /// `--version` was given to a program that has one; print this line and exit successfully.
+    case versionRequested(String)
 
     /// The parsed command, or `nil` when help was requested.
     public var command: ParsedCommand? {

@@ -4,6 +4,8 @@ struct ParseSession {
     private let environment: [String: String]
     private var index = 0
     private var chain: [CommandSpec]
+    /// The line `--version` asked for, once it was seen.
+    private var versionLine: String?
     private var optionsEnded = false
     private var given: [String: [String]] = [:]
     private var positionals: [String] = []
@@ -27,7 +29,7 @@ struct ParseSession {
             } else if word == "--" {
                 optionsEnded = true
             } else if word.hasPrefix("--") {
-                if try takeLongOption(word.dropFirst(2)) { return help() }
+                if try takeLongOption(word.dropFirst(2)) { return versionLine.map(ParseOutcome.versionRequested) ?? help() }
             } else if Self.isShortCluster(word) {
                 if try takeShortCluster(word) { return help() }
             } else {
@@ -64,6 +66,11 @@ struct ParseSession {
         }
         if name == "help" {
             guard inlineValue == nil else { throw flagWithValue("--help") }
+            return true
+        }
+        if name == "version", let version = chain[0].version {
+            guard inlineValue == nil else { throw flagWithValue("--version") }
+            versionLine = "\(chain[0].name) \(version)\n"
             return true
         }
         guard let option = knownOptions.first(where: { $0.name == name }) else {
@@ -185,7 +192,7 @@ struct ParseSession {
 
     /// `--name` is not declared; suggest a declared long name a couple of edits away.
     private func unknownOption(_ name: String) -> ArgumentError {
-        let candidates = knownOptions.map(\.name) + ["help"]
+        let candidates = knownOptions.map(\.name) + ["help"] + (chain[0].version == nil ? [] : ["version"])
         var message = "unknown option '--\(name)'"
         if let suggestion = EditDistance.closest(to: name, among: candidates) {
             message += "; did you mean '--\(suggestion)'?"

@@ -32,7 +32,8 @@ enum DaemonCommand {
             .option("tombstone-retention-days", value: "DAYS", help: "How long deletions are remembered for anchored queries.", default: "30"),
             .flag("synchronous-full", help: "Acknowledge a write only once it would survive power loss, as SQLite synchronous=FULL would (the WAL is fsynced on a thread of its own before results go out)."),
             .option("log-level", value: "LEVEL", help: "debug, info, warning or error.", default: "info", environment: "HEALTHBROKER_LOG_LEVEL"),
-        ]
+        ],
+        version: BrokerVersion.broker
     )
 
     /// Builds the configuration from parsed flags.

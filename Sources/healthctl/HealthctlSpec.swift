@@ -27,7 +27,8 @@ enum HealthctlSpec {
         subcommands: [
             apps, status, consent, grants, revoke, sources, characteristics, explain, types,
             importSamples, exportSamples, accessLog, demoData,
-        ]
+        ],
+        version: BrokerVersion.broker
     )
 
     /// `healthctl apps …`.

@@ -49,6 +49,7 @@ enum LoadSpec {
             .option("svg", value: "FILE", help: "Draw the latency-percentile plot as SVG."),
             .flag("verify", help: "Decode every reply in full and check it (costs client CPU)."),
             .flag("quiet", short: "q", help: "No progress lines."),
-        ]
+        ],
+        version: BrokerVersion.broker
     )
 }

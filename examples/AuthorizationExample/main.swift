@@ -26,7 +26,8 @@ let spec = CommandSpec(
                 environment: "HEALTHBROKER_APP_TOKEN"),
         .option("timeout", value: "SECONDS", help: "How long to wait for the person to answer the prompt.",
                 default: "300"),
-    ])
+    ],
+    version: BrokerVersion.broker)
 
 /// The types this app reads. It writes nothing, so it asks to share nothing.
 let readTypes: Set<ObjectType> = [.stepCount, .heartRate]

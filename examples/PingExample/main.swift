@@ -20,7 +20,8 @@ let spec = CommandSpec(
         .option("token", value: "TOKEN", help: "The app's token (prefer the variable: arguments show in ps).",
                 environment: "HEALTHBROKER_APP_TOKEN"),
         .option("count", value: "N", help: "How many pings to time.", default: "3"),
-    ])
+    ],
+    version: BrokerVersion.broker)
 
 await CommandLineTool.run(spec: spec) { command in
     let socket = try command.requiredString("socket")

@@ -30,7 +30,8 @@ let spec = CommandSpec(
                 default: "UTC"),
         .option("timeout", value: "SECONDS", help: "How long to wait for the person to answer the prompt.",
                 default: "300"),
-    ])
+    ],
+    version: BrokerVersion.broker)
 
 /// How far back the app would like to look: its chart shows the last 90 days.
 let intendedDays = 90

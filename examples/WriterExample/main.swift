@@ -27,7 +27,8 @@ let spec = CommandSpec(
                 environment: "HEALTHBROKER_APP_TOKEN"),
         .option("timeout", value: "SECONDS", help: "How long to wait for the person to answer the prompt.",
                 default: "300"),
-    ])
+    ],
+    version: BrokerVersion.broker)
 
 /// The types this app writes. It reads nothing.
 let shareTypes: Set<ObjectType> = [.workout, .heartRate]
