@@ -27,6 +27,41 @@ struct ClampTests {
         #expect(Set(try await collect(reader.samples(of: .stepCount, predicate: wide)).map(\.uuid)) == seen)
     }
 
+    @Test func aLimitedAppSyncsWhatItMaySeeAcrossManyPagesAndThenOnlyWhatChanged() async throws {
+        let boundary = base + 100 * hour
+        let policy = #"{ "rules": [ { "app": "com.example.writer", "share": "allow", "read": "full" }, { "app": "com.example.limited", "share": "allow", "read": "limited", "from": "\#(ISOText(boundary))" } ] }"#
+        let daemon = try await DaemonProcess(policy: policy)
+        let writer = try await authorizedApp(daemon, "com.example.writer", types: [.stepCount])
+        defer { writer.close() }
+        // 1,300 minutes after the floor (more than two 512-change items), 300 before it.
+        let minute: Int64 = 60_000_000
+        let after = (0..<1_300).map { stepSample(boundary + Int64($0) * minute, boundary + Int64($0) * minute + minute) }
+        let before = (1...300).map { stepSample(boundary - Int64($0) * minute - minute, boundary - Int64($0) * minute - 1) }
+        _ = try await writer.save(after + before)
+        let reader = try await daemon.connectApp("com.example.limited")
+        defer { reader.close() }
+        try await reader.requestAuthorization(toShare: [.stepCount], read: [.stepCount], timeout: .seconds(5))
+        let own = stepSample(boundary - 50 * hour, boundary - 49 * hour)   // its own, before the floor: visible
+        _ = try await reader.save([own])
+        let first = try await reader.anchoredChanges(of: .stepCount)
+        #expect(Set(first.added.map(\.uuid)) == Set((after + [own]).map(\.uuid)))
+        #expect(first.added.count == after.count + 1)
+        #expect(first.deleted.isEmpty)
+        // Only what it may not see changes: nothing new, and the same anchor back.
+        _ = try await writer.save([stepSample(boundary - 10 * hour, boundary - 9 * hour)])
+        _ = try await writer.delete([before[0].uuid])
+        let quiet = try await reader.anchoredChanges(of: .stepCount, anchor: first.newAnchor)
+        #expect(quiet.added.isEmpty && quiet.deleted.isEmpty)
+        #expect(quiet.newAnchor == first.newAnchor)
+        // What it may see changes: exactly that, with the source of the deletion.
+        let late = stepSample(boundary + 2_000 * minute, boundary + 2_001 * minute)
+        _ = try await writer.save([late])
+        _ = try await writer.delete([after[5].uuid])
+        let changes = try await reader.anchoredChanges(of: .stepCount, anchor: quiet.newAnchor)
+        #expect(changes.added.map(\.uuid) == [late.uuid])
+        #expect(changes.deleted == [DeletedObject(uuid: after[5].uuid, sourceAppID: "com.example.writer")])
+    }
+
     @Test func aDeniedAppSeesExactlyItsOwnSamples() async throws {
         let policy = #"{ "rules": [ { "app": "com.example.other", "share": "allow", "read": "full" }, { "app": "com.example.denied", "share": "allow", "read": "deny" } ] }"#
         let daemon = try await DaemonProcess(policy: policy)
