@@ -107,9 +107,18 @@ public enum CommandLineTool {
         return Ending(code: failureExitCode, standardError: "error: \(error)\n")
     }
 
+    /// C's `stdout`, read through its symbol (Swift 6 refuses a reference to the mutable global itself).
+    private static var standardOutputFile: UnsafeMutablePointer<FILE>? {
+        // RTLD_DEFAULT is the null handle on glibc and musl.
+        guard let symbol = dlsym(nil, "stdout") else { return nil }
+        return symbol.assumingMemoryBound(to: UnsafeMutablePointer<FILE>?.self).pointee
+    }
+
     private static func finish(_ ending: Ending) -> Never {
         // Let the body's buffered print() output go first, so the ending follows it in a shared log.
-        fflush(nil)
+        // Only stdout's buffer: fflush(nil) would also take stdin's lock, which a thread blocked in
+        // readLine holds, and the process would never end.
+        if let file = standardOutputFile { fflush(file) }
         if !ending.standardOutput.isEmpty { StandardStream.output.write(ending.standardOutput) }
         if !ending.standardError.isEmpty { StandardStream.error.write(ending.standardError) }
         exit(ending.code)

@@ -7,14 +7,17 @@ import Darwin
 #endif
 
 /// Standard output or standard error, written with `write(2)` (no shared `FILE *` globals).
-enum StandardStream: Int32 {
+///
+/// No stdio buffer or lock is involved, so a write never waits for another thread: `fflush(nil)`
+/// would take every stream's lock, stdin's too, which a thread blocked in `readLine` holds.
+public enum StandardStream: Int32, Sendable {
     /// File descriptor 1.
     case output = 1
     /// File descriptor 2.
     case error = 2
 
     /// Writes all of `text`, retrying after interruptions; gives up silently if the stream is closed.
-    func write(_ text: String) {
+    public func write(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
