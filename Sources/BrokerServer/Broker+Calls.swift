@@ -4,7 +4,10 @@ import BrokerWire
 
 extension Broker {
     /// Validates a call against the session and the limits, registers it, and dispatches it.
-    func handle(_ call: Call, in session: Session) {
+    ///
+    /// `frameBytes` is the size of the call's frame: a registered call holds that much (plus
+    /// `CallContext.overheadBytes`) against its connection's reading budget until it ends.
+    func handle(_ call: Call, in session: Session, frameBytes: Int = 0) {
         let connection = session.connection
         guard call.callID != 0 else {
             connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id 0 is reserved"))
@@ -51,9 +54,13 @@ extension Broker {
             callsServed += 1
             return
         }
-        let credit = call.initialCredit == 0 ? Call.defaultStreamCredit : call.initialCredit
+        let credit = call.initialCredit == 0 ? Call.defaultStreamCredit : min(call.initialCredit, Call.maxStreamCredit)
         let context = CallContext(callID: call.callID, method: call.request.methodName, session: session, credit: credit)
         session.calls[call.callID] = context
+        // The decoded request lives as long as the call (a delayed ping keeps its payload): while
+        // such bytes and the queued output reach the high-water mark, the connection is not read.
+        context.heldBytes = frameBytes + CallContext.overheadBytes
+        connection.hold(context.heldBytes)
         if call.timeoutMicros > 0 {
             context.deadlineTimer = loop.schedule(afterMicros: call.timeoutMicros) { [weak self, weak context] in
                 guard let self, let context, context.isLive else { return }
@@ -152,34 +159,122 @@ extension Broker {
         session.connection.send(ServerFrame(callID: call.callID, status: Status(error)))
     }
 
-    /// Ends a live call with a unary result.
+    /// Ends a live call with a unary result; waits (the call still live) while its connection has no room.
     func reply(_ context: CallContext, _ response: Response) {
         guard context.isLive, let session = context.session else { return }
+        guard session.connection.hasRoomForOutput else {
+            session.connection.whenRoomForOutput { [weak self, weak context] in
+                guard let self, let context else { return }
+                self.reply(context, response)
+            }
+            return
+        }
         session.connection.send(ServerFrame(callID: context.callID, response: response))
         end(context)
     }
 
     /// Ends a live call (unary or stream) with an error status.
+    ///
+    /// Without room the status waits like any reply; whichever of a call's final frames was parked
+    /// first is sent and the later ones find the call ended.
     func finish(_ context: CallContext, error: BrokerError) {
         guard context.isLive, let session = context.session else { return }
+        guard session.connection.hasRoomForOutput else {
+            session.connection.whenRoomForOutput { [weak self, weak context] in
+                guard let self, let context else { return }
+                self.finish(context, error: error)
+            }
+            return
+        }
         session.connection.send(ServerFrame(callID: context.callID, status: Status(error)))
         end(context)
     }
 
-    /// Ends a live stream with OK.
+    /// Ends a live stream with OK (waiting for room like `reply`).
     func endStream(_ context: CallContext) {
         guard context.isLive, let session = context.session else { return }
+        guard session.connection.hasRoomForOutput else {
+            session.connection.whenRoomForOutput { [weak self, weak context] in
+                guard let self, let context else { return }
+                self.endStream(context)
+            }
+            return
+        }
         session.connection.send(ServerFrame(callID: context.callID, status: .ok))
         end(context)
     }
 
-    /// Sends one stream item if the call is live and has credit; returns false otherwise.
+    /// Sends one stream item if the call is live, has credit and its connection has room; returns
+    /// false otherwise. Without room the call's pump is parked and runs again once there is room.
     @discardableResult
     func send(_ item: StreamItem, on context: CallContext) -> Bool {
         guard context.credit > 0, context.isLive, let session = context.session else { return false }
+        guard session.connection.hasRoomForOutput else {
+            parkPump(context)
+            return false
+        }
         context.credit -= 1
         session.connection.send(ServerFrame(callID: context.callID, response: .streamItem(item)))
         return true
+    }
+
+    /// True when a stream may produce now: live, with credit, and with room on its connection (else
+    /// its pump is parked until there is room).
+    func mayProduce(_ context: CallContext) -> Bool {
+        guard context.credit > 0, context.isLive, let session = context.session else { return false }
+        guard session.connection.hasRoomForOutput else {
+            parkPump(context)
+            return false
+        }
+        return true
+    }
+
+    /// Runs the call's pump again once its connection has room (once, however often it is asked).
+    func parkPump(_ context: CallContext) {
+        guard !context.isPumpParked, let connection = context.session?.connection else { return }
+        context.isPumpParked = true
+        connection.whenRoomForOutput { [weak context] in
+            guard let context else { return }
+            context.isPumpParked = false
+            if context.isLive { context.pump?() }
+        }
+    }
+
+    // MARK: Store reads per connection
+
+    /// Store reads whose results (query pages, changes, export pages) one connection may have
+    /// fetched and not yet queued: two, so one query's next page is read while the loop sends the
+    /// last, and a connection's many streams cannot make the broker hold a page for each.
+    static let maxStoreReadsPerConnection = 2
+
+    /// Takes one of the connection's store-read slots for `context`; false (the call's pump waits for
+    /// room or a slot, and runs again then) when the stream may not produce or no slot is free.
+    func beginStoreRead(_ context: CallContext) -> Bool {
+        guard mayProduce(context), let session = context.session else { return false }
+        guard session.storeReadsInFlight < Self.maxStoreReadsPerConnection else {
+            if !context.waitsForStoreRead {
+                context.waitsForStoreRead = true
+                session.storeReadWaiters.append(context)
+            }
+            return false
+        }
+        session.storeReadsInFlight += 1
+        context.storeReadsHeld += 1
+        return true
+    }
+
+    /// Gives back a slot once its result is queued (or dropped), and runs the next waiting pump.
+    func endStoreRead(_ context: CallContext) {
+        guard context.storeReadsHeld > 0, let session = context.session else { return }
+        context.storeReadsHeld -= 1
+        session.storeReadsInFlight -= 1
+        while !session.storeReadWaiters.isEmpty {
+            let next = session.storeReadWaiters.removeFirst()
+            next.waitsForStoreRead = false
+            guard next.isLive, let pump = next.pump else { continue }
+            pump()
+            break
+        }
     }
 
     /// Forgets a call whose last frame is already queued; may complete a pending shutdown.
@@ -190,7 +285,8 @@ extension Broker {
         checkDrained()
     }
 
-    /// Releases a call's timers and producers; its session table entry is already gone.
+    /// Releases a call's timers, producers, store-read slots and held bytes; its session table
+    /// entry is already gone.
     func endWithoutReply(_ context: CallContext) {
         if let timer = context.deadlineTimer { loop.cancelTimer(timer) }
         context.deadlineTimer = nil
@@ -198,5 +294,10 @@ extension Broker {
         let onEnd = context.onEnd
         context.onEnd = nil
         onEnd?()
+        while context.storeReadsHeld > 0 { endStoreRead(context) }
+        if context.heldBytes > 0, let connection = context.session?.connection {
+            connection.release(context.heldBytes)
+            context.heldBytes = 0
+        }
     }
 }

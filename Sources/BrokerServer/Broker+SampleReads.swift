@@ -89,16 +89,17 @@ extension Broker {
         let anchor = { (position: Int64) in codec.encode(position: position, appID: appID, type: query.type) }
         context.pump = { [weak self, weak context] in
             guard let self, let context, context.isLive else { return }
-            while !pending.isEmpty, context.credit > 0 {
-                let item = pending.removeFirst()
+            while let item = pending.first {
                 guard self.send(.anchoredPage(item), on: context) else { return }
+                pending.removeFirst()
+                if pending.isEmpty { self.endStoreRead(context) }
                 if item.done {
                     self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
                     self.endStream(context)
                     return
                 }
             }
-            guard pending.isEmpty, !fetching, context.credit > 0 else { return }
+            guard pending.isEmpty, !fetching, self.beginStoreRead(context) else { return }
             let scope: ReadScope
             do throws(BrokerError) {
                 scope = try self.readScope(of: query.type, appID: appID)
@@ -127,6 +128,7 @@ extension Broker {
                     let done = !page.hasMore || remaining == 0
                     // The position is the last change this app could see, so the anchor stays the
                     // same while only what it may not see changes.
+                    // The slot stays taken until these items are all queued.
                     pending = Self.items(added: samples, deleted: page.deleted, done: done, anchor: done ? anchor(position) : [])
                     context.pump?()
                 } catch {
@@ -241,8 +243,16 @@ extension Broker {
         }
         var position: Int64 = 0
         var fetching = false
+        /// A page read but not yet queued (no room); it holds its store-read slot until queued.
+        var ready: [Sample]?
         context.pump = { [weak self, weak context] in
-            guard let self, let context, context.isLive, !fetching, context.credit > 0 else { return }
+            guard let self, let context, context.isLive, !fetching else { return }
+            if let page = ready {
+                guard self.send(.samples(page), on: context) else { return }
+                ready = nil
+                self.endStoreRead(context)
+            }
+            guard self.beginStoreRead(context) else { return }
             fetching = true
             let from = position
             self.worker.submit({ store throws(BrokerError) in
@@ -253,11 +263,12 @@ extension Broker {
                 switch result {
                 case .success(let page):
                     if page.samples.isEmpty {
+                        self.endStoreRead(context)
                         self.endStream(context)
                         return
                     }
                     position = page.lastSequence
-                    self.send(.samples(page.samples), on: context)
+                    ready = page.samples
                     context.pump?()
                 case .failure(let error):
                     self.finish(context, error: error)

@@ -162,11 +162,13 @@ public final class Broker {
         let limits = OutputLimits(highWater: configuration.outputHighWater, stallTimeoutMicros: configuration.stallTimeoutMicros)
         appListener = try PipeListener(
             loop: loop, path: configuration.appSocketPath, mode: 0o666,
-            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits
+            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
+            frameTimeoutMicros: configuration.frameTimeoutMicros
         ) { [unowned self] connection in self.accept(connection, kind: .app) }
         adminListener = try PipeListener(
             loop: loop, path: configuration.adminSocketPath, mode: 0o600,
-            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits, firstConnectionID: 1 << 48
+            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
+            frameTimeoutMicros: configuration.frameTimeoutMicros, firstConnectionID: 1 << 48
         ) { [unowned self] connection in self.accept(connection, kind: .admin) }
         for number in [SIGINT, SIGTERM] {
             do {
@@ -200,6 +202,20 @@ public final class Broker {
             let uid = connection.peer.map { String($0.uid) } ?? "unknown"
             logger.warning("admin connection refused", ["session": session.label, "uid": uid])
             connection.close(with: BrokerError(code: .permissionDenied, message: "uid \(uid) may not use the admin socket"))
+        }
+        if kind == .app { armHelloDeadline(session) }
+    }
+
+    /// Closes an app connection that has not opened its session within `helloTimeoutMicros`: an idle
+    /// or trickling connection would otherwise hold its slot (and the per-uid count) for ever.
+    private func armHelloDeadline(_ session: Session) {
+        let timeout = configuration.helloTimeoutMicros
+        loop.schedule(afterMicros: timeout) { [weak self, weak session] in
+            guard let self, let session, session.appID == nil, !session.connection.isClosed else { return }
+            self.logger.warning("no hello in time", ["session": session.label])
+            session.connection.close(with: BrokerError(
+                code: .deadlineExceeded, domain: .protocolError,
+                message: "no successful Hello within \(timeout / 1_000) ms of connecting"))
         }
     }
 
@@ -235,15 +251,15 @@ extension Broker: PipeConnectionDelegate {
         }
         switch consume frame {
         case .call(let call):
-            handle(call, in: session)
+            handle(call, in: session, frameBytes: payload.count)
         case .cancel(let callID):
             if let context = session.calls[callID] {
                 finish(context, error: BrokerError(code: .cancelled, message: "cancelled by the client"))
             }
         case .credit(let callID, let items):
             if let context = session.calls[callID], let pump = context.pump {
-                let (sum, overflow) = context.credit.addingReportingOverflow(items)
-                context.credit = overflow ? UInt32.max : sum
+                // Credit past the window is dropped, not an error (docs/PROTOCOL.md, Flow control).
+                context.credit = UInt32(min(UInt64(context.credit) + UInt64(items), UInt64(Call.maxStreamCredit)))
                 pump()
             }
         }

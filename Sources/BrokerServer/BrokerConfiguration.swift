@@ -16,6 +16,10 @@ public struct BrokerConfiguration: Sendable {
     public var outputHighWater: Int = 1024 * 1024
     /// How long a connection may leave replies unread (paused at the high-water mark) before it is closed.
     public var stallTimeoutMicros: Int64 = 30 * Microseconds.perSecond
+    /// How long an app connection may go without a successful Hello before it is closed.
+    public var helloTimeoutMicros: Int64 = 10 * Microseconds.perSecond
+    /// How long a frame may take to arrive whole once its first byte came, before the connection is closed.
+    public var frameTimeoutMicros: Int64 = 10 * Microseconds.perSecond
     /// Open connections allowed in all (both sockets).
     public var maxConnections: Int = 16_384
     /// Open connections allowed per peer uid.

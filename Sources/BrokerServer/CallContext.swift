@@ -16,6 +16,18 @@ final class CallContext {
     var pump: (() -> Void)?
     /// Work to undo when the call ends early (e.g. a ping's delay timer).
     var onEnd: (() -> Void)?
+    /// Bytes this call holds against its connection's reading budget (`PipeConnection.hold`).
+    var heldBytes = 0
+    /// True while the pump waits in the connection's parked producers (so it is parked once).
+    var isPumpParked = false
+    /// True while the pump waits in the session's queue for a store-read slot.
+    var waitsForStoreRead = false
+    /// Store-read slots this call holds (`Broker.beginStoreRead`).
+    var storeReadsHeld = 0
+
+    /// What a call in flight costs besides its request bytes (this object, its table entry, its
+    /// closures), charged to the connection's reading budget so that tiny calls count too.
+    static let overheadBytes = 256
 
     init(callID: UInt64, method: String, session: Session, credit: UInt32) {
         self.callID = callID

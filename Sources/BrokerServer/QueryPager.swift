@@ -34,13 +34,35 @@ final class QueryPager {
         remaining = query.limit == 0 ? nil : Int(query.limit)
     }
 
-    /// Fetches the next page if none is being fetched, the call is live and it has credit.
+    /// Converted pages read but not yet queued (the connection had no room), each with whether it
+    /// is the last; every one holds a store-read slot until it is queued.
+    private var ready: [(samples: [Sample], last: Bool)] = []
+
+    /// Queues what is ready while there is room, then fetches the next page if none is being
+    /// fetched, the call is live, it has credit and the connection a store-read slot.
     func pump() {
-        guard let context, context.isLive, !fetching, !done, context.credit > 0 else { return }
+        guard let broker, let context, context.isLive, !done else { return }
+        while let page = ready.first {
+            if !page.samples.isEmpty {
+                guard broker.send(.samples(page.samples), on: context) else { return }
+            }
+            ready.removeFirst()
+            broker.endStoreRead(context)
+            if page.last {
+                done = true
+                broker.logAccess(appID: appID, operation: "read", type: query.type, count: sent)
+                broker.endStream(context)
+                return
+            }
+        }
+        guard !fetching, !lastFetched, broker.beginStoreRead(context) else { return }
         fetch()
     }
 
-    /// Re-checks the scope and asks the worker for the page after `cursor`.
+    /// True once the page that ends the query was fetched.
+    private var lastFetched = false
+
+    /// Re-checks the scope and asks the worker for the page after `cursor` (a slot is already taken).
     private func fetch() {
         guard let broker, let context else { return }
         let scope: ReadScope
@@ -61,7 +83,8 @@ final class QueryPager {
         }
     }
 
-    /// Handles a fetched page: starts the next fetch when credit allows, then converts and sends this one.
+    /// Handles a fetched page: starts the next fetch when credit allows, then converts this one and
+    /// queues it (or keeps it ready until the connection has room).
     private func received(_ result: Result<SamplePageResult, BrokerError>) {
         guard let broker, let context, context.isLive, !done else { return }
         broker.noteStoreResult(result)
@@ -71,19 +94,15 @@ final class QueryPager {
             cursor = page.next
             if let left = remaining { remaining = left - page.samples.count }
             let last = page.next == nil || remaining == 0
-            // This page takes one credit; fetch ahead only if another is left for the next.
-            if !last, context.credit > 1 { fetch() }
+            lastFetched = last
+            // This page takes one credit; fetch ahead only if another is left for the next (and
+            // the connection has room and a second slot).
+            if !last, context.credit > UInt32(ready.count + 1), broker.beginStoreRead(context) { fetch() }
             let samples = try page.samples.map { sample throws(BrokerError) in
                 try SampleValidator.presenting(sample, in: unit, dimension: dimension)
             }
-            if !samples.isEmpty { broker.send(.samples(samples), on: context) }
-            if last {
-                done = true
-                broker.logAccess(appID: appID, operation: "read", type: query.type, count: sent)
-                broker.endStream(context)
-            } else {
-                pump()
-            }
+            ready.append((samples, last))
+            pump()
         } catch {
             done = true
             broker.finish(context, error: error)

@@ -28,6 +28,10 @@ final class Session {
     /// Looked up for every call; loop-thread only and never accessed overlapping, so without the
     /// runtime exclusivity check.
     @exclusivity(unchecked) var calls: [UInt64: CallContext] = [:]
+    /// Store reads started for this connection's streams whose results are not yet queued.
+    var storeReadsInFlight = 0
+    /// Streams waiting for a store-read slot, in order.
+    var storeReadWaiters: [CallContext] = []
 
     init(kind: Kind, connection: PipeConnection) {
         self.kind = kind

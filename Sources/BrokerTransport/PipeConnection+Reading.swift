@@ -1,4 +1,5 @@
 import BrokerCore
+import BrokerWire
 import CLibUV
 
 extension PipeConnection {
@@ -42,6 +43,7 @@ extension PipeConnection {
         isReceiving = true
         do throws(BrokerError) {
             try decoder.receive(bytes) { payload in
+                framesReceived &+= 1
                 delegate?.connection(self, didReceiveFrame: payload.span)
                 return mayDeliver
             }
@@ -49,7 +51,9 @@ extension PipeConnection {
         } catch {
             isReceiving = false
             close(with: error)
+            return
         }
+        notePartialFrame()
     }
 
     /// True while frames may go to the delegate: not closed, closing or paused for output.
@@ -60,33 +64,126 @@ extension PipeConnection {
         guard !isReceiving else { return }
         do throws(BrokerError) {
             while mayDeliver, let payload = try decoder.nextFrame() {
+                framesReceived &+= 1
                 delegate?.connection(self, didReceiveFrame: payload.span)
             }
         } catch {
             close(with: error)
+            return
+        }
+        notePartialFrame()
+    }
+
+    // MARK: Frame deadline
+
+    /// Starts or stops the frame deadline after frames were taken from the decoder.
+    ///
+    /// While frames are delivered, bytes left in the decoder are a frame that started to arrive;
+    /// its deadline counts from the read that left it (a frame that completed since starts afresh).
+    /// While paused, the broker is not reading, so no deadline runs.
+    private func notePartialFrame() {
+        guard frameTimeoutMicros > 0 else { return }
+        guard mayDeliver, decoder.bufferedByteCount > 0 else {
+            partialFrameStart = nil
+            return
+        }
+        if let start = partialFrameStart, start.frames == framesReceived { return }
+        partialFrameStart = (Microseconds.monotonic(), framesReceived)
+        if frameTimer == nil { armFrameTimer(afterMicros: frameTimeoutMicros) }
+    }
+
+    private func armFrameTimer(afterMicros micros: Int64) {
+        frameTimer = loop.schedule(afterMicros: micros) { [weak self] in
+            guard let self else { return }
+            self.frameTimer = nil
+            guard !self.isClosed, !self.closeWhenFlushed, let start = self.partialFrameStart else { return }
+            let left = start.micros + self.frameTimeoutMicros - Microseconds.monotonic()
+            guard left <= 0 else {
+                self.armFrameTimer(afterMicros: left)
+                return
+            }
+            let millis = self.frameTimeoutMicros / 1_000
+            self.close(with: BrokerError(
+                code: .deadlineExceeded, domain: .protocolError,
+                message: "a frame did not arrive whole within \(millis) ms of its first byte"))
         }
     }
 
-    /// Stops reading because too much output is queued for a peer that does not take it.
+    // MARK: Output pressure
+
+    /// Stops reading because queued output and held bytes together reached the high-water mark.
     func pauseForOutput() {
         guard !isPausedForOutput else { return }
         isPausedForOutput = true
-        stallEpisode &+= 1
+        partialFrameStart = nil
         stopReading()
+    }
+
+    /// Marks the output full: producers park from now until it drains to the low-water mark, and a
+    /// peer that takes nothing for the stall timeout is cut off.
+    func outputBecameFull() {
+        guard !isOutputFull else { return }
+        isOutputFull = true
+        stallEpisode &+= 1
         // A peer that stops reading for too long is cut off; its memory here stays bounded meanwhile.
         let episode = stallEpisode
         loop.schedule(afterMicros: outputLimits.stallTimeoutMicros) { [weak self] in
-            guard let self, self.isPausedForOutput, self.stallEpisode == episode, !self.isClosed else { return }
-            self.closingError = BrokerError(code: .resourceExhausted, message: "the peer stopped reading replies")
-            self.closeNow()
+            guard let self, self.isOutputFull, self.stallEpisode == episode, !self.isClosed else { return }
+            self.cutOffStalledPeer()
         }
     }
 
-    /// Reads again once queued output has drained below the low-water mark.
+    /// Ends a connection whose peer read nothing for the stall timeout, with a final status when possible.
+    ///
+    /// Frames not yet handed to the kernel are dropped and a call-id-0 RESOURCE_EXHAUSTED status
+    /// takes their place, behind the write already under way (which ends on a frame boundary): a
+    /// peer that starts reading again sees whole frames, then the status, then the end. One that
+    /// still reads nothing is closed a second later (`closeAfterSending`).
+    func cutOffStalledPeer() {
+        let error = BrokerError(code: .resourceExhausted, message: "the peer stopped reading replies")
+        if closeWhenFlushed {
+            closingError = closingError ?? error
+            closeNow()
+            return
+        }
+        closingError = error
+        pendingOutput.removeAll()
+        closeAfterSending(ServerFrame(callID: 0, status: Status(error)))
+    }
+
+    /// Runs parked producers while there is room, then reads again once queued output has drained
+    /// below the low-water mark and held bytes leave room under the high-water mark.
     func resumeIfDrained() {
-        guard isPausedForOutput, queuedOutputBytes <= outputLimits.lowWater, !isClosed, !closeWhenFlushed else { return }
+        guard !isClosed, !closeWhenFlushed else { return }
+        if isOutputFull, queuedOutputBytes <= outputLimits.lowWater { isOutputFull = false }
+        runParkedProducers()
+        guard isPausedForOutput, !isOutputFull, queuedOutputBytes <= outputLimits.lowWater, !isOverReadingBudget else { return }
         isPausedForOutput = false
         deliverBufferedFrames()
         if !isPausedForOutput { startReading() }
+    }
+
+    /// Runs parked producers in order while the output has room; each queues at most one frame or
+    /// parks again (at the back), so the queue passes the mark by at most one frame.
+    private func runParkedProducers() {
+        while !isOutputFull, !isClosed, !closeWhenFlushed, parkedHead < parkedProducers.count {
+            let producer = parkedProducers[parkedHead]
+            parkedProducers[parkedHead] = nil
+            parkedHead += 1
+            producer?()
+        }
+        if parkedHead == parkedProducers.count {
+            parkedProducers.removeAll(keepingCapacity: parkedProducers.count <= 1_024)
+            parkedHead = 0
+        } else if parkedHead >= 1_024, parkedHead * 2 >= parkedProducers.count {
+            parkedProducers.removeSubrange(0..<parkedHead)
+            parkedHead = 0
+        }
+    }
+
+    /// Forgets every parked producer (the connection is closing).
+    func dropParkedProducers() {
+        parkedProducers = []
+        parkedHead = 0
     }
 }

@@ -49,10 +49,9 @@ extension PipeConnection {
             if queuedOutputBytes == 0 { closeNow() }
             return
         }
-        if queuedOutputBytes >= outputLimits.highWater {
-            pauseForOutput()
-        } else {
-            resumeIfDrained()
-        }
+        if queuedOutputBytes >= outputLimits.highWater { outputBecameFull() }
+        if isOverReadingBudget { pauseForOutput() }
+        // Runs parked producers while the output has room, and reads again when it may.
+        resumeIfDrained()
     }
 }

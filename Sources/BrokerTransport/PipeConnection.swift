@@ -36,13 +36,32 @@ public final class PipeConnection {
     /// decoder meanwhile (`deliverBufferedFrames` waits; that receive goes on delivering instead).
     @exclusivity(unchecked) var isReceiving = false
     let outputLimits: OutputLimits
+    /// How long a frame may take to arrive once its first byte came (0: no limit).
+    let frameTimeoutMicros: Int64
 
     /// Encoded replies gathered during this loop turn, not yet handed to the kernel.
     @exclusivity(unchecked) var pendingOutput: [UInt8] = []
     @exclusivity(unchecked) var writeInFlight: WriteRequest?
     @exclusivity(unchecked) var isDirty = false
     var isReading = false
+    /// True while frames are not read: queued output and held bytes together are at the mark.
     var isPausedForOutput = false
+    /// True from the moment queued output reaches the high-water mark until it drains to the
+    /// low-water mark. Producers wait meanwhile (`hasRoomForOutput`), and the stall timer runs.
+    @exclusivity(unchecked) var isOutputFull = false
+    /// Bytes the server holds for this connection's calls in flight (`hold`, `release`): reading
+    /// stops while they and the queued output together reach the high-water mark.
+    @exclusivity(unchecked) public private(set) var heldBytes = 0
+    /// Producers waiting for room in the output queue, run in order as it drains (`whenRoomForOutput`).
+    @exclusivity(unchecked) var parkedProducers: [(() -> Void)?] = []
+    /// The first parked producer not yet run.
+    @exclusivity(unchecked) var parkedHead = 0
+    /// Frames handed to the delegate so far; tells the frame timer whether its frame completed.
+    @exclusivity(unchecked) var framesReceived: UInt64 = 0
+    /// When the partial frame in the decoder started to arrive, and `framesReceived` then.
+    var partialFrameStart: (micros: Int64, frames: UInt64)?
+    /// The timer that enforces `frameTimeoutMicros`, while armed.
+    var frameTimer: TimerToken?
     @exclusivity(unchecked) var closeWhenFlushed = false
     /// Counts output stalls, so a stall timer knows whether its stall is still the current one.
     var stallEpisode: UInt64 = 0
@@ -54,10 +73,11 @@ public final class PipeConnection {
     /// Output bytes queued and not yet accepted by the kernel.
     public var queuedOutputBytes: Int { pendingOutput.count + (writeInFlight?.byteCount ?? 0) }
 
-    init?(loop: EventLoop, id: UInt64, maxFrameBytes: Int, outputLimits: OutputLimits) {
+    init?(loop: EventLoop, id: UInt64, maxFrameBytes: Int, outputLimits: OutputLimits, frameTimeoutMicros: Int64 = 0) {
         self.loop = loop
         self.id = id
         self.outputLimits = outputLimits
+        self.frameTimeoutMicros = frameTimeoutMicros
         decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
         handle = uvAllocate(uv_pipe_t.self)
         guard uv_pipe_init(loop.rawLoop, handle, 0) == 0 else {
@@ -82,16 +102,56 @@ public final class PipeConnection {
     /// Queues one frame that `encode` appends, whole (header included), to the output buffer: for
     /// replies the server encodes without building a `ServerFrame`. `encode` must append exactly one
     /// frame and must not touch this connection.
+    ///
+    /// Queues even without room: producers ask `hasRoomForOutput` first and park when it is false,
+    /// so the queue passes the high-water mark by at most the one frame that reached it.
     @inline(__always)
     public func send(encodedBy encode: (inout [UInt8]) -> Void) {
         guard !isClosed, !closeWhenFlushed else { return }
         encode(&pendingOutput)
         loop.framesSent &+= 1
+        markDirty()
+        if queuedOutputBytes >= outputLimits.highWater { outputBecameFull() }
+        if isOverReadingBudget { pauseForOutput() }
+    }
+
+    /// True while a producer may queue a frame: the output has not reached the high-water mark since
+    /// it last drained to the low-water mark.
+    public var hasRoomForOutput: Bool { !isOutputFull && !isClosed && !closeWhenFlushed }
+
+    /// Runs `producer` on the loop thread once the output has room, after the producers parked
+    /// before it; dropped if the connection closes first.
+    ///
+    /// A producer finding no room calls this instead of queuing: so replies from timers and the
+    /// store, and stream items, wait for the peer instead of growing the broker's memory.
+    public func whenRoomForOutput(_ producer: @escaping () -> Void) {
+        guard !isClosed, !closeWhenFlushed else { return }
+        parkedProducers.append(producer)
+        // With room already, run it at the end of this turn (`flush` runs parked producers).
+        if !isOutputFull { markDirty() }
+    }
+
+    /// Counts `bytes` the server keeps for a call of this connection (its request, say) until
+    /// `release`: reading stops while held and queued bytes together reach the high-water mark.
+    public func hold(_ bytes: Int) {
+        heldBytes += bytes
+        if isOverReadingBudget { pauseForOutput() }
+    }
+
+    /// Gives back bytes counted by `hold`; reading resumes at the end of the turn if it may.
+    public func release(_ bytes: Int) {
+        heldBytes -= bytes
+        if isPausedForOutput, !isClosed { markDirty() }
+    }
+
+    /// True when reading must wait: queued output and held bytes together reach the high-water mark.
+    var isOverReadingBudget: Bool { queuedOutputBytes + heldBytes >= outputLimits.highWater }
+
+    func markDirty() {
         if !isDirty {
             isDirty = true
             loop.markDirty(self)
         }
-        if queuedOutputBytes >= outputLimits.highWater { pauseForOutput() }
     }
 
     /// Sends `error` as the connection's status (call id 0), then closes once it is written.
@@ -106,6 +166,7 @@ public final class PipeConnection {
         guard !isClosed, !closeWhenFlushed else { return }
         send(frame)
         closeWhenFlushed = true
+        dropParkedProducers()
         stopReading()
         // A peer that never reads must not keep the connection open.
         loop.schedule(afterMicros: 1_000_000) { [weak self] in self?.close() }
@@ -130,6 +191,9 @@ public final class PipeConnection {
         isClosed = true
         stopReading()
         pendingOutput = []
+        dropParkedProducers()
+        if let timer = frameTimer { loop.cancelTimer(timer) }
+        frameTimer = nil
         uv_close(uvCast(handle, to: uv_handle_t.self)) { handle in
             let owner = Unmanaged<PipeConnection>.fromOpaque(handle!.pointee.data!)
             handle!.deallocate()

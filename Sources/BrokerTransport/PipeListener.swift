@@ -11,6 +11,7 @@ public final class PipeListener {
     private let onAccept: (PipeConnection) -> Void
     private let maxFrameBytes: Int
     private let outputLimits: OutputLimits
+    private let frameTimeoutMicros: Int64
     private var nextConnectionID: UInt64
     private var isClosed = false
     /// The bound path.
@@ -19,13 +20,14 @@ public final class PipeListener {
     /// Binds `path` (after `SocketPath.prepareForBinding`), sets its file mode, and starts listening.
     public init(
         loop: EventLoop, path: String, mode: mode_t, maxFrameBytes: Int, outputLimits: OutputLimits,
-        firstConnectionID: UInt64 = 1, onAccept: @escaping (PipeConnection) -> Void
+        frameTimeoutMicros: Int64 = 0, firstConnectionID: UInt64 = 1, onAccept: @escaping (PipeConnection) -> Void
     ) throws(BrokerError) {
         self.loop = loop
         self.path = path
         self.onAccept = onAccept
         self.maxFrameBytes = maxFrameBytes
         self.outputLimits = outputLimits
+        self.frameTimeoutMicros = frameTimeoutMicros
         self.nextConnectionID = firstConnectionID
         try SocketPath.prepareForBinding(path)
         handle = uvAllocate(uv_pipe_t.self)
@@ -57,7 +59,7 @@ public final class PipeListener {
         guard status >= 0, !isClosed else { return }
         let id = nextConnectionID
         nextConnectionID += 1
-        guard let connection = PipeConnection(loop: loop, id: id, maxFrameBytes: maxFrameBytes, outputLimits: outputLimits) else { return }
+        guard let connection = PipeConnection(loop: loop, id: id, maxFrameBytes: maxFrameBytes, outputLimits: outputLimits, frameTimeoutMicros: frameTimeoutMicros) else { return }
         guard uv_accept(uvCast(handle, to: uv_stream_t.self), connection.stream) == 0 else {
             connection.close()
             return

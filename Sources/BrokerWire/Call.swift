@@ -19,4 +19,11 @@ public struct Call: Sendable, Hashable {
 
     /// The stream window used when a call asks for credit 0.
     public static let defaultStreamCredit: UInt32 = 64
+    /// The most stream items a call may have granted and not yet received: a larger
+    /// `initialCredit`, or Credit frames past it, are clamped to this window (not an error).
+    ///
+    /// Credit is the client's promise to buffer; it never makes the broker allocate anything (the
+    /// broker queues items only while the connection's output has room), but an unbounded window
+    /// would let a stream run on for ever at one client's pace without it ever granting again.
+    public static let maxStreamCredit: UInt32 = 4_096
 }

@@ -312,6 +312,19 @@ enum SeedFrames {
     ]
 
     /// Every seed input, named: one file per frame, a few multi-frame streams, and malformed framing.
+    /// A session that opens streams with the largest credit and grants more past the window.
+    static let streamCreditSession: [ClientFrame] = [
+        .call(Call(callID: 1, request: .hello(HelloRequest(appID: "com.example.steps", appToken: "token", protocolVersion: 1)))),
+        .call(Call(callID: 2, initialCredit: UInt32.max, request: .pingStream(PingStreamRequest(count: UInt32.max, payload: pattern(1_024, seed: 15))))),
+        .credit(callID: 2, items: UInt32.max),
+        .credit(callID: 2, items: UInt32.max),
+        .call(Call(callID: 3, initialCredit: UInt32.max, request: .query(SampleQuery(type: .stepCount, limit: UInt32.max, pageSize: UInt32.max)))),
+        .call(Call(callID: 4, initialCredit: 4_097, request: .observe([.stepCount]))),
+        .credit(callID: 4, items: 1),
+        .cancel(callID: 2),
+        .credit(callID: 2, items: 7),
+    ]
+
     static func corpus() -> [(name: String, bytes: [UInt8])] {
         var files: [(name: String, bytes: [UInt8])] = []
         var clientEncoded: [[UInt8]] = []
@@ -331,6 +344,14 @@ enum SeedFrames {
         // A session's worth of frames back to back, as a connection delivers them.
         files.append((name: "stream-client-session", bytes: (clientEncoded.prefix(4) + clientEncoded.suffix(4)).flatMap { $0 }))
         files.append((name: "stream-server-session", bytes: serverEncoded.prefix(8).flatMap { $0 }))
+        // Streams and credit (issue 15, item 1): the frame that once killed the broker — PingStream
+        // with count and credit 2³²−1 (there with a 1 MiB payload; 1 KiB here, under -max_len) — after
+        // a Hello, then credit past the window, a cancel, and big-credit query and observe streams.
+        files.append((name: "stream-huge-credit-session", bytes: streamCreditSession.flatMap { frame in
+            var buffer: [UInt8] = []
+            WireCodec.append(frame, to: &buffer)
+            return buffer
+        }))
         // Framing edge cases: an empty frame, a bad flags byte, an oversized header, a cut-off body.
         files.append((name: "frame-empty", bytes: [0, 0, 0, 0, 0]))
         files.append((name: "frame-bad-flags", bytes: [1] + clientEncoded[0].dropFirst()))

@@ -27,7 +27,9 @@ extension ConnectionCore {
 
     /// Registers a streaming call with `window` items of credit and writes it; returns its id.
     func startStream(_ request: Request, timeout: Duration?, window: UInt32) throws(BrokerError) -> UInt64 {
-        let credit = window == 0 ? Call.defaultStreamCredit : window
+        // The broker clamps a window past `Call.maxStreamCredit`; so does the client, or it would wait
+        // for items the broker will not send before it grants again.
+        let credit = min(window == 0 ? Call.defaultStreamCredit : window, Call.maxStreamCredit)
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
         if opened.wakeLoop { wakeLoop() }

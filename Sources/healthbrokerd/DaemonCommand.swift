@@ -25,6 +25,8 @@ enum DaemonCommand {
             .option("earliest-permitted-date", value: "DATE", help: "The store-wide floor: YYYY-MM-DD or an ISO-8601 UTC instant.", default: "2000-01-01"),
             .option("consent-policy", value: "FILE", help: "A JSON consent policy that decides prompts before any agent sees them.", environment: "HEALTHBROKER_CONSENT_POLICY"),
             .option("stall-timeout-ms", value: "MS", help: "Close a connection whose peer leaves replies unread this long.", default: "30000"),
+            .option("hello-timeout-ms", value: "MS", help: "Close an app connection that has not said Hello this long after connecting.", default: "10000"),
+            .option("frame-timeout-ms", value: "MS", help: "Close a connection whose frame has not arrived whole this long after its first byte.", default: "10000"),
             .option("max-connections", value: "N", help: "Open connections allowed in all.", default: "16384"),
             .option("max-connections-per-uid", value: "N", help: "Open connections allowed per peer uid.", default: "8192"),
             .option("max-queued-authorization-requests", value: "N", help: "Authorization requests one app may have waiting.", default: "16"),
@@ -56,6 +58,8 @@ enum DaemonCommand {
         }
         configuration.durableAgainstPowerLoss = command.flag("synchronous-full")
         if let stall = try command.int64("stall-timeout-ms", in: 1...86_400_000) { configuration.stallTimeoutMicros = stall * 1_000 }
+        if let hello = try command.int64("hello-timeout-ms", in: 1...86_400_000) { configuration.helloTimeoutMicros = hello * 1_000 }
+        if let frame = try command.int64("frame-timeout-ms", in: 1...86_400_000) { configuration.frameTimeoutMicros = frame * 1_000 }
         configuration.maxConnections = try command.int("max-connections", in: 1...1_000_000) ?? configuration.maxConnections
         configuration.maxConnectionsPerUID = try command.int("max-connections-per-uid", in: 1...1_000_000) ?? configuration.maxConnectionsPerUID
         configuration.maxQueuedAuthorizationRequests = try command.int("max-queued-authorization-requests", in: 0...100_000) ?? configuration.maxQueuedAuthorizationRequests

@@ -1,0 +1,108 @@
+import BrokerCore
+import BrokerWire
+import Foundation
+import TestSupport
+
+/// A raw app connection for hostile-client tests: says Hello, then writes frames without reading
+/// until it chooses to, and can then read everything the broker sent, checking the frames are whole.
+final class DeafClient {
+    let fd: Int32
+
+    /// Connects to `socket`; with `token`, writes a Hello for `appID` first. The socket is non-blocking.
+    init(socket: String, appID: String? = nil, token: String? = nil) throws {
+        guard let fd = RawUnixSocket.connect(socket) else { throw DaemonError("cannot connect to \(socket)") }
+        self.fd = fd
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        if let appID, let token {
+            var hello: [UInt8] = []
+            WireCodec.append(ClientFrame.call(Call(callID: 1, request: .hello(HelloRequest(appID: appID, appToken: token, protocolVersion: 1)))), to: &hello)
+            _ = try pour(hello, giveUpAfter: 2)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Appends one client frame to `bytes`.
+    static func frame(_ frame: ClientFrame, to bytes: inout [UInt8]) {
+        WireCodec.append(frame, to: &bytes)
+    }
+
+    /// Writes `bytes` until all are written or the socket stayed full for `giveUpAfter` seconds
+    /// (the broker stopped reading); returns how many were written.
+    func pour(_ bytes: [UInt8], giveUpAfter seconds: Double = 0.3) throws -> Int {
+        var offset = 0
+        var blockedSince: Date?
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+                blockedSince = nil
+                continue
+            }
+            if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK { break }
+            let since = blockedSince ?? Date()
+            blockedSince = since
+            if Date().timeIntervalSince(since) > seconds { break }
+            usleep(2_000)
+        }
+        return offset
+    }
+
+    /// What the broker sent, read until it closed the connection or `seconds` passed.
+    struct Transcript {
+        var frames: [ServerFrame] = []
+        /// Bytes after the last whole frame (a truncated frame when not zero).
+        var leftover = 0
+        /// True when the broker closed the connection.
+        var closed = false
+    }
+
+    /// Reads until the broker closes the connection (or `seconds` pass), decoding every frame.
+    func readToEnd(seconds: Double = 10, maxFrameBytes: Int = 8 << 20) throws -> Transcript {
+        var transcript = Transcript()
+        var decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let started = Date()
+        while Date().timeIntervalSince(started) < seconds {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                transcript.closed = true
+                break
+            }
+            if count < 0 {
+                usleep(2_000)
+                continue
+            }
+            buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            while let frame = try decoder.nextFrame() { transcript.frames.append(try WireCodec.decodeServerFrame(frame)) }
+        }
+        transcript.leftover = decoder.bufferedByteCount
+        return transcript
+    }
+
+    /// Reads what is there now (waiting up to `seconds` for more), decoding whole frames.
+    func readAvailable(seconds: Double, decoder: inout FrameDecoder) throws -> [ServerFrame] {
+        var frames: [ServerFrame] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let started = Date()
+        while Date().timeIntervalSince(started) < seconds {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 {
+                usleep(2_000)
+                continue
+            }
+            buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            while let frame = try decoder.nextFrame() { frames.append(try WireCodec.decodeServerFrame(frame)) }
+        }
+        return frames
+    }
+}
+
+/// The daemon's resident memory in bytes (`VmRSS`), or 0 when it cannot be read.
+func residentBytes(_ daemon: DaemonProcess) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+    return 0
+}

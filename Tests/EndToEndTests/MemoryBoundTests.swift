@@ -1,0 +1,181 @@
+import BrokerCore
+import BrokerWire
+import Foundation
+@testable import HealthBrokerClient
+import TestSupport
+import Testing
+
+/// Issue 15, items 1, 2, 3 and 12: no frame takes the broker down, what a connection queues stays
+/// under the documented bound whatever its peer does, idle and trickling peers are cut off, and a
+/// stalled peer hears why it was cut off.
+@Suite("Memory bound")
+struct MemoryBoundTests {
+    /// Item 1: count and credit 2³²−1 with a 1 MiB payload once made the broker allocate 2 GiB and abort.
+    @Test func aPingStreamWithHugeCountAndCreditCannotTakeTheBrokerDown() async throws {
+        let daemon = try await DaemonProcess(extraArguments: ["--output-high-water", "65536", "--stall-timeout-ms", "20000"])
+        let credentials = try await daemon.registerApp("com.example.huge")
+        let bystander = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.huge", appToken: credentials.token)
+        defer { bystander.close() }
+        _ = try await bystander.ping()
+        let before = residentBytes(daemon)
+        let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.huge", token: credentials.token)
+        var bytes: [UInt8] = []
+        DeafClient.frame(.call(Call(callID: 2, initialCredit: .max, request: .pingStream(PingStreamRequest(count: .max, payload: [UInt8](repeating: 9, count: 1 << 20))))), to: &bytes)
+        _ = try client.pour(bytes)
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(daemon.isRunning)
+        let grown = residentBytes(daemon) - before
+        #expect(grown < 48 << 20, "the broker grew by \(grown >> 20) MiB")
+        let started = ContinuousClock.now
+        #expect(try await bystander.ping(payload: [1]).payload == [1])
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
+    /// Item 1: credit past 4,096 items (in the call or in Credit frames) is clamped to that window.
+    @Test func streamCreditIsClampedToTheDocumentedWindow() async throws {
+        let daemon = try await DaemonProcess()
+        let credentials = try await daemon.registerApp("com.example.credit")
+        let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.credit", token: credentials.token)
+        var bytes: [UInt8] = []
+        DeafClient.frame(.call(Call(callID: 2, initialCredit: .max, request: .pingStream(PingStreamRequest(count: 10_000)))), to: &bytes)
+        _ = try client.pour(bytes)
+        var decoder = FrameDecoder(maxFrameBytes: 1 << 20)
+        func items(_ frames: [ServerFrame]) -> Int { frames.filter { $0.callID == 2 && !$0.endsCall }.count }
+        let first = try client.readAvailable(seconds: 0.6, decoder: &decoder)
+        #expect(items(first) == Int(Call.maxStreamCredit), "first window")
+        bytes = []
+        DeafClient.frame(.credit(callID: 2, items: 10), to: &bytes)
+        _ = try client.pour(bytes)
+        #expect(items(try client.readAvailable(seconds: 0.3, decoder: &decoder)) == 10)
+        bytes = []
+        DeafClient.frame(.credit(callID: 2, items: .max), to: &bytes)
+        _ = try client.pour(bytes)
+        #expect(items(try client.readAvailable(seconds: 0.6, decoder: &decoder)) == Int(Call.maxStreamCredit))
+    }
+
+    /// Item 2: clients that never read send pipelined queries, a huge-credit stream of big items and
+    /// big delayed pings; the broker's memory stays within the per-connection bound (docs/RELIABILITY.md)
+    /// and other clients are served meanwhile.
+    @Test func clientsThatNeverReadCannotGrowTheBrokerPastItsBound() async throws {
+        let daemon = try await DaemonProcess(extraArguments: ["--output-high-water", "65536", "--stall-timeout-ms", "20000"], policy: allowAll)
+        let token = try await daemon.registerApp("com.example.deaf").token
+        let writer = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.deaf", appToken: token)
+        defer { writer.close() }
+        try await writer.requestAuthorization(toShare: [.stepCount], read: [.stepCount], timeout: .seconds(10))
+        for batch in 0..<5 {
+            let samples = (0..<1_000).map { index in
+                let start = base + Int64(batch * 1_000 + index) * 60_000_000
+                return stepSample(start, start + 30_000_000, Double(index))
+            }
+            _ = try await writer.save(samples)
+        }
+        let bystander = writer
+        _ = try await bystander.ping()
+        let before = residentBytes(daemon)
+
+        // 200 pipelined queries of 5,000 samples each.
+        let queries = try DeafClient(socket: daemon.appSocket, appID: "com.example.deaf", token: token)
+        var bytes: [UInt8] = []
+        for id in 2..<202 {
+            DeafClient.frame(.call(Call(callID: UInt64(id), request: .query(SampleQuery(type: .stepCount)))), to: &bytes)
+        }
+        _ = try queries.pour(bytes)
+        // A stream of 128 KiB items with 2,048 items of credit.
+        let stream = try DeafClient(socket: daemon.appSocket, appID: "com.example.deaf", token: token)
+        bytes = []
+        DeafClient.frame(.call(Call(callID: 2, initialCredit: 2_048, request: .pingStream(PingStreamRequest(count: 1_000_000, payload: [UInt8](repeating: 3, count: 128 << 10))))), to: &bytes)
+        _ = try stream.pour(bytes)
+        // 48 pings of 4 MiB, answered after 200 ms.
+        let pings = try DeafClient(socket: daemon.appSocket, appID: "com.example.deaf", token: token)
+        bytes = []
+        for id in 2..<50 {
+            DeafClient.frame(.call(Call(callID: UInt64(id), request: .ping(PingRequest(delayMicros: 200_000, payload: [UInt8](repeating: 4, count: (4 << 20) - 64))))), to: &bytes)
+        }
+        let poured = try pings.pour(bytes)
+        #expect(poured < bytes.count, "the broker should stop reading the big pings")
+
+        var latencies: [Duration] = []
+        for _ in 0..<20 {
+            let started = ContinuousClock.now
+            _ = try await bystander.ping(payload: [7])
+            latencies.append(ContinuousClock.now - started)
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        #expect(daemon.isRunning)
+        let grown = residentBytes(daemon) - before
+        // Three connections, each within high-water + one frame of output, as much held for its
+        // calls, one partial frame and two store pages: about 13 MiB each here.
+        print("memory bound: three deaf clients grew the broker by \(grown >> 10) KiB; bystander ping max \(latencies.max()!)")
+        #expect(grown < 64 << 20, "the broker grew by \(grown >> 20) MiB")
+        #expect(latencies.max()! < .milliseconds(500), "\(latencies.max()!)")
+    }
+
+    /// Item 3: an app connection that never says Hello, and a frame that stops arriving, are cut off.
+    @Test func helloAndFrameDeadlinesCutOffIdleAndTricklingPeers() async throws {
+        let daemon = try await DaemonProcess(extraArguments: ["--hello-timeout-ms", "400", "--frame-timeout-ms", "400"])
+        let credentials = try await daemon.registerApp("com.example.trickle")
+        let silent = try DeafClient(socket: daemon.appSocket)
+        // A header trickled one byte at a time: no Hello ever completes.
+        let trickler = try DeafClient(socket: daemon.appSocket)
+        // After Hello, a 4 MiB frame of which only the header and a few bytes ever come.
+        let partial = try DeafClient(socket: daemon.appSocket, appID: "com.example.trickle", token: credentials.token)
+        _ = try partial.pour([0, 0x00, 0x3f, 0xff, 0x00, 1, 2, 3])
+        let started = Date()
+        for byte: UInt8 in [0, 0, 0, 0, 9] {
+            _ = try trickler.pour([byte])
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        for client in [silent, trickler] {
+            let transcript = try client.readToEnd(seconds: 5)
+            #expect(transcript.closed)
+            #expect(transcript.frames.last?.callID == 0)
+            #expect(transcript.frames.last?.status?.code == .deadlineExceeded)
+        }
+        let transcript = try partial.readToEnd(seconds: 5)
+        #expect(transcript.closed)
+        #expect(transcript.frames.last?.status?.code == .deadlineExceeded, "\(transcript.frames)")
+        #expect(Date().timeIntervalSince(started) < 3)
+        // A session that is open and idle stays open.
+        let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.trickle", appToken: credentials.token)
+        defer { store.close() }
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(try await store.ping(payload: [2]).payload == [2])
+    }
+
+    /// Item 3: a frame's buffer grows with the bytes that came, not with the length its header declares.
+    @Test func partialFramesCostWhatArrivedNotWhatTheyDeclare() async throws {
+        let daemon = try await DaemonProcess()
+        let credentials = try await daemon.registerApp("com.example.declare")
+        let before = residentBytes(daemon)
+        var clients: [DeafClient] = []
+        for _ in 0..<20 {
+            let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.declare", token: credentials.token)
+            _ = try client.pour([0, 0x00, 0x3f, 0xff, 0x00] + [UInt8](repeating: 1, count: 100))
+            clients.append(client)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let grown = residentBytes(daemon) - before
+        #expect(grown < 16 << 20, "20 partial 4 MiB frames grew the broker by \(grown >> 20) MiB")
+    }
+
+    /// Item 12: a peer cut off for not reading gets whole frames, then a call-id-0 RESOURCE_EXHAUSTED.
+    @Test func aStalledPeerHearsWhyItIsCutOff() async throws {
+        let daemon = try await DaemonProcess(extraArguments: ["--output-high-water", "65536", "--stall-timeout-ms", "500"])
+        let credentials = try await daemon.registerApp("com.example.stalled")
+        let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.stalled", token: credentials.token)
+        var bytes: [UInt8] = []
+        for id in 2..<2_000 {
+            DeafClient.frame(.call(Call(callID: UInt64(id), request: .ping(PingRequest(payload: [UInt8](repeating: 7, count: 4_096))))), to: &bytes)
+        }
+        #expect(try client.pour(bytes) < bytes.count)
+        try await Task.sleep(for: .milliseconds(900))
+        let transcript = try client.readToEnd(seconds: 5)
+        #expect(transcript.closed)
+        #expect(transcript.leftover == 0, "the connection ended inside a frame")
+        let last = try #require(transcript.frames.last)
+        #expect(last.callID == 0)
+        #expect(last.status?.code == .resourceExhausted)
+        #expect(last.status?.message.contains("stopped reading") == true)
+        #expect(daemon.log().contains("stopped reading"))
+    }
+}
