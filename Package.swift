@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HealthBrokerClient"], path: "Tests/TestSupport"),
 
         .testTarget(name: "BrokerCoreTests", dependencies: ["BrokerCore"]),
-        .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore"]),
+        .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore", "TestSupport"]),
         .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerCore"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"]),

@@ -1,4 +1,5 @@
 import BrokerCore
+import TestSupport
 import Testing
 @testable import BrokerWire
 

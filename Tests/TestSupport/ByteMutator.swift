@@ -1,22 +1,22 @@
-import BrokerCore
+import HealthBrokerClient
 
 /// Deterministic random edits of encoded frames, for the tests that check the direct decoders
 /// against protobuf-c on damaged input.
-struct ByteMutator {
+public struct ByteMutator {
     private var random: SplitMix64
 
     /// A mutator whose edits follow from `seed`.
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         random = SplitMix64(seed: seed)
     }
 
     /// The next pseudo-random 64 bits.
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         random.next()
     }
 
     /// `bytes` with one to four edits: a byte replaced, a tail cut, a byte inserted or a bit flipped.
-    mutating func mutated(_ bytes: [UInt8]) -> [UInt8] {
+    public mutating func mutated(_ bytes: [UInt8]) -> [UInt8] {
         var bytes = bytes
         for _ in 0...(next() % 3) {
             switch next() % 4 {
