@@ -18,6 +18,8 @@ extension Broker {
             return
         }
         if session.kind == .app, session.appID == nil {
+            // Answered on the call's own id, as a refused Hello is: the caller learns why its call
+            // failed; then the connection closes (PROTOCOL.md, "Session").
             guard case .hello(let hello) = call.request else {
                 logger.warning("call before Hello", ["session": session.label, "method": call.request.methodName])
                 connection.closeAfterSending(ServerFrame(callID: call.callID, status: Status(.unauthenticated("the first call on the app socket must be Hello"))))
@@ -49,6 +51,11 @@ extension Broker {
             refuse(call, in: session, .invalidArgument("timeout_us must not be negative"))
             return
         }
+        if case .invalid(let invalid) = call.request {
+            // Well-formed protobuf with content this build cannot take: this call's error only.
+            refuse(call, in: session, invalid.error)
+            return
+        }
         if answerAtOnce(call.request, callID: call.callID, session: session) {
             // Registered, answered and ended in one go: nothing else could see it in the table.
             callsServed += 1
@@ -70,16 +77,25 @@ extension Broker {
         dispatch(call.request, context: context, session: session)
     }
 
+    /// Why `request` may not run on this session's socket, if so: every method belongs to one socket
+    /// (`Request.socket`), and on the other it is PERMISSION_DENIED before its arguments are looked at.
+    /// Handlers may then rely on the socket (an app method always has the session's app id).
     private func placementError(_ request: Request, session: Session) -> BrokerError? {
         switch (session.kind, request) {
         case (_, .unknown):
             return BrokerError(code: .unimplemented, message: "this broker (\(BrokerVersion.broker)) does not know the requested method")
-        case (.app, _) where request.isAdmin:
-            return BrokerError(code: .permissionDenied, message: "\(request.methodName) is served on the admin socket only")
         case (.admin, .hello):
             return BrokerError(code: .permissionDenied, message: "Hello is for the app socket; the admin socket needs no session")
         case (.app, .hello):
             return BrokerError(code: .failedPrecondition, message: "this connection already said Hello")
+        default:
+            break
+        }
+        switch (session.kind, request.socket) {
+        case (.app, .admin):
+            return BrokerError(code: .permissionDenied, message: "\(request.methodName) is served on the admin socket only")
+        case (.admin, .app):
+            return BrokerError(code: .permissionDenied, message: "\(request.methodName) is served on the app socket only, after Hello")
         default:
             return nil
         }
@@ -150,8 +166,18 @@ extension Broker {
         case .adminImport(let appID, let samples): handleImport(appID: appID, samples: samples, context: context)
         case .adminExport(let type, let appID): handleExport(type: type, appID: appID, context: context)
         case .adminAccessLog(let appID, let limit): handleAccessLog(appID: appID, limit: limit, context: context)
+        case .invalid(let invalid): finish(context, error: invalid.error)
         case .hello, .unknown: finish(context, error: .internal("unroutable \(request.methodName)"))
         }
+    }
+
+    /// The app id of the session an app method runs in. `placementError` admits app methods only on
+    /// app sessions after Hello, so there always is one; should that ever break, the call still gets
+    /// an answer (INTERNAL) instead of hanging (and holding up a shutdown for its grace period).
+    func sessionAppID(_ context: CallContext) -> String? {
+        if let appID = context.session?.appID { return appID }
+        finish(context, error: .internal("\(context.method) runs only in an app session"))
+        return nil
     }
 
     /// Answers a call that was never registered (refused at the door) with one status frame.

@@ -10,7 +10,7 @@ extension Broker {
 
     /// Streams a clamped query page by page (`QueryPager`); the scope is checked again before every page.
     func handleQuery(_ query: SampleQuery, context: CallContext) {
-        guard let appID = context.session?.appID else { return }
+        guard let appID = sessionAppID(context) else { return }
         let descriptor: TypeDescriptor
         let unit: String
         do throws(BrokerError) {
@@ -33,7 +33,7 @@ extension Broker {
 
     /// Streams what changed since an anchor (all, without one), then the new anchor.
     func handleAnchoredQuery(_ query: AnchoredQuery, context: CallContext) {
-        guard let appID = context.session?.appID else { return }
+        guard let appID = sessionAppID(context) else { return }
         let descriptor: TypeDescriptor
         let unit: String
         var after: Int64 = 0
@@ -162,7 +162,7 @@ extension Broker {
 
     /// Sums or averages/min/max over the range or per calendar interval, computed in SQLite, clamped.
     func handleStatistics(_ query: StatisticsQuery, context: CallContext) {
-        guard let appID = context.session?.appID else { return }
+        guard let appID = sessionAppID(context) else { return }
         let descriptor: TypeDescriptor
         let unit: String
         let scope: ReadScope
@@ -212,7 +212,7 @@ extension Broker {
 
     /// Opens an Observe stream for types the app may read (never-asked types are refused).
     func handleObserve(_ types: [ObjectType], context: CallContext) {
-        guard let appID = context.session?.appID else { return }
+        guard let appID = sessionAppID(context) else { return }
         do throws(BrokerError) {
             guard !types.isEmpty else { throw .invalidArgument("types must not be empty") }
             for type in types {

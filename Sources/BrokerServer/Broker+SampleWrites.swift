@@ -5,7 +5,7 @@ import BrokerWire
 extension Broker {
     /// Saves a batch once committed: validated, share-checked, idempotent, all or nothing.
     func handleSave(_ samples: [Sample], context: CallContext) {
-        guard let appID = context.session?.appID else { return }
+        guard let appID = sessionAppID(context) else { return }
         let normalized: [Sample]
         do throws(BrokerError) {
             normalized = try SampleValidator.validate(samples, earliestPermitted: configuration.earliestPermittedMicros)
@@ -63,7 +63,7 @@ extension Broker {
 
     /// Deletes the app's own samples, by uuid or by type and predicate; remembered as tombstones.
     func handleDelete(uuids: [String], type: ObjectType?, predicate: SamplePredicate?, context: CallContext) {
-        guard let appID = context.session?.appID else { return }
+        guard let appID = sessionAppID(context) else { return }
         let job: @Sendable (BrokerStore) throws(BrokerError) -> [DeletedSample]
         do throws(BrokerError) {
             switch (uuids.isEmpty, type) {

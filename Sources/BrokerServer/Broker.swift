@@ -29,8 +29,10 @@ public final class Broker {
     /// The in-memory copy of the app registry, kept in step with SQLite.
     var apps: [String: StoredApp] = [:]
     var sessions: [ObjectIdentifier: Session] = [:]
-    /// Open connections per peer uid, for the per-uid limit.
+    /// Open app-socket connections per peer uid, for the per-uid limit.
     var connectionsByUID: [UInt32: Int] = [:]
+    /// Open admin-socket connections, for their own limit.
+    var adminConnections = 0
     /// Calls answered; counted per call, loop-thread only, so without the runtime exclusivity check.
     @exclusivity(unchecked) var callsServed: UInt64 = 0
     let startedMicros = Microseconds.now()
@@ -187,21 +189,26 @@ public final class Broker {
         connection.context = session
         connection.delegate = self
         sessions[ObjectIdentifier(connection)] = session
-        if let uid = connection.peer?.uid { connectionsByUID[uid, default: 0] += 1 }
+        // App and admin connections are counted apart: apps cannot take the admin socket's places.
+        switch kind {
+        case .app: if let uid = connection.peer?.uid { connectionsByUID[uid, default: 0] += 1 }
+        case .admin: adminConnections += 1
+        }
         logger.debug("connection opened", ["session": session.label])
         guard state == .running else {
             connection.close(with: .shuttingDown())
             return
         }
-        if let refusal = connectionLimitError(for: connection.peer) {
-            logger.warning("connection refused", ["session": session.label, "reason": refusal.message])
-            connection.close(with: refusal)
-            return
-        }
+        // The peer check comes first on the admin socket: a refused peer never competes for a place.
         if kind == .admin, !isAdminPeer(connection.peer) {
             let uid = connection.peer.map { String($0.uid) } ?? "unknown"
             logger.warning("admin connection refused", ["session": session.label, "uid": uid])
             connection.close(with: BrokerError(code: .permissionDenied, message: "uid \(uid) may not use the admin socket"))
+            return
+        }
+        if let refusal = connectionLimitError(kind: kind, peer: connection.peer) {
+            logger.warning("connection refused", ["session": session.label, "reason": refusal.message])
+            connection.close(with: refusal)
         }
         if kind == .app { armHelloDeadline(session) }
     }
@@ -219,14 +226,19 @@ public final class Broker {
         }
     }
 
-    /// RESOURCE_EXHAUSTED when the global or the peer uid's connection limit is reached (this one counted).
-    private func connectionLimitError(for peer: PeerCredentials?) -> BrokerError? {
-        if sessions.count > configuration.maxConnections {
-            return BrokerError(code: .resourceExhausted, message: "the broker has reached its limit of \(configuration.maxConnections) connections")
+    /// RESOURCE_EXHAUSTED when a limit for this kind of connection is reached (this one counted): the
+    /// admin socket's own limit, or the app socket's global and per-uid limits.
+    private func connectionLimitError(kind: Session.Kind, peer: PeerCredentials?) -> BrokerError? {
+        if kind == .admin {
+            guard adminConnections > configuration.maxAdminConnections else { return nil }
+            return BrokerError(code: .resourceExhausted, message: "the admin socket has reached its limit of \(configuration.maxAdminConnections) connections")
+        }
+        if sessions.count - adminConnections > configuration.maxConnections {
+            return BrokerError(code: .resourceExhausted, message: "the broker has reached its limit of \(configuration.maxConnections) app connections")
         }
         guard let uid = peer?.uid else { return nil }
         if connectionsByUID[uid, default: 0] > configuration.maxConnectionsPerUID {
-            return BrokerError(code: .resourceExhausted, message: "uid \(uid) has reached its limit of \(configuration.maxConnectionsPerUID) connections")
+            return BrokerError(code: .resourceExhausted, message: "uid \(uid) has reached its limit of \(configuration.maxConnectionsPerUID) app connections")
         }
         return nil
     }
@@ -268,9 +280,14 @@ extension Broker: PipeConnectionDelegate {
     /// Ends every call of the closed connection and forgets its session.
     public func connectionDidClose(_ connection: PipeConnection, error: BrokerError?) {
         guard let session = sessions.removeValue(forKey: ObjectIdentifier(connection)) else { return }
-        if let uid = connection.peer?.uid {
-            let left = connectionsByUID[uid, default: 1] - 1
-            connectionsByUID[uid] = left > 0 ? left : nil
+        switch session.kind {
+        case .app:
+            if let uid = connection.peer?.uid {
+                let left = connectionsByUID[uid, default: 1] - 1
+                connectionsByUID[uid] = left > 0 ? left : nil
+            }
+        case .admin:
+            adminConnections -= 1
         }
         if let error { logger.warning("connection closed with an error", ["session": session.label, "error": error.description]) }
         logger.debug("connection closed", ["session": session.label, "calls_dropped": session.calls.count])

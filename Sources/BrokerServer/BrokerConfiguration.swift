@@ -20,10 +20,14 @@ public struct BrokerConfiguration: Sendable {
     public var helloTimeoutMicros: Int64 = 10 * Microseconds.perSecond
     /// How long a frame may take to arrive whole once its first byte came, before the connection is closed.
     public var frameTimeoutMicros: Int64 = 10 * Microseconds.perSecond
-    /// Open connections allowed in all (both sockets).
+    /// Open app-socket connections allowed in all.
     public var maxConnections: Int = 16_384
-    /// Open connections allowed per peer uid.
+    /// Open app-socket connections allowed per peer uid.
     public var maxConnectionsPerUID: Int = 8_192
+    /// Open admin-socket connections allowed (in all; only the person's uid, root and `adminUID` get
+    /// in). Counted apart from the app limits, so apps running as the person's uid cannot use up the
+    /// places healthctl and consent agents need.
+    public var maxAdminConnections: Int = 64
     /// Authorization requests one app may have waiting (queued behind its open prompt).
     public var maxQueuedAuthorizationRequests: Int = 16
     /// A cap on the database size in pages (SQLite max_page_count); 0 means SQLite's default.

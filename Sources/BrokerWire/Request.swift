@@ -66,6 +66,10 @@ public enum Request: Sendable, Hashable {
     case adminAccessLog(appID: String?, limit: UInt32)
     /// A request case this build does not know (a newer client); answered UNIMPLEMENTED.
     case unknown
+    /// A known method whose arguments this build cannot take (a sample without a value it knows);
+    /// answered with the carried error on the call's own id. Only decoding makes it; encoded, it is
+    /// a call with no request case.
+    indirect case invalid(InvalidRequest)
 
     /// The method's name, for logs and error messages.
     public var methodName: String {
@@ -102,22 +106,41 @@ public enum Request: Sendable, Hashable {
         case .adminExport: "AdminExport"
         case .adminAccessLog: "AdminAccessLog"
         case .unknown: "Unknown"
+        case .invalid(let invalid): invalid.methodName
+        }
+    }
+
+    /// Which socket serves a method.
+    public enum Socket: Sendable, Hashable {
+        /// The app socket (after Hello).
+        case app
+        /// The admin socket.
+        case admin
+        /// Either socket (diagnostics).
+        case both
+    }
+
+    /// The socket that serves the method: the one place that knows it. The broker answers a method
+    /// sent to the other socket with PERMISSION_DENIED at once, before looking at its arguments.
+    public var socket: Socket {
+        switch self {
+        case .ping, .pingStream, .unknown:
+            .both
+        case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate,
+             .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics,
+             .observe:
+            .app
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo,
+             .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke,
+             .adminListSources, .adminSetCharacteristic, .adminExplain, .adminImport, .adminExport, .adminAccessLog:
+            .admin
+        case .invalid(let invalid):
+            invalid.socket
         }
     }
 
     /// True for methods served only on the admin socket.
-    public var isAdmin: Bool {
-        switch self {
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo,
-             .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke,
-             .adminListSources, .adminSetCharacteristic, .adminExplain, .adminImport, .adminExport, .adminAccessLog:
-            true
-        case .hello, .ping, .pingStream, .unknown, .requestAuthorization, .authorizationStatus, .requestStatus,
-             .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics,
-             .save, .delete, .query, .anchoredQuery, .statistics, .observe:
-            false
-        }
-    }
+    public var isAdmin: Bool { socket == .admin }
 
     /// True for methods that answer with a stream of items.
     public var isStreaming: Bool {

@@ -3,7 +3,8 @@ import HealthBrokerProto
 
 // Call, and its `request` oneof, in both directions.
 extension WireCodec {
-    /// Runs `body` with the C form of `call`, valid only inside `body`; `.unknown` sets no request.
+    /// Runs `body` with the C form of `call`, valid only inside `body`; `.unknown` and `.invalid`
+    /// (which only decoding makes) set no request.
     static func withCCall<R>(_ call: Call, _ body: (UnsafeMutablePointer<Healthbroker__V1__Call>) -> R) -> R {
         var message = Healthbroker__V1__Call()
         healthbroker__v1__call__init(&message)
@@ -232,12 +233,14 @@ extension WireCodec {
                 message.admin_access_log = accessLog
                 return withUnsafeMutablePointer(to: &message, body)
             }
-        case .unknown:
+        case .unknown, .invalid:
             return withUnsafeMutablePointer(to: &message, body)
         }
     }
 
-    /// The Swift form of an unpacked Call; a request case this build does not know is `.unknown`.
+    /// The Swift form of an unpacked Call; a request case this build does not know is `.unknown`, a
+    /// Save or AdminImport holding a sample without a value this build knows is `.invalid` (answered
+    /// per call, not by closing the connection).
     static func call(_ message: UnsafePointer<Healthbroker__V1__Call>) throws(BrokerError) -> Call {
         let call = message.pointee
         let request: Request
@@ -267,7 +270,11 @@ extension WireCodec {
                 readCharacteristics.pointee.types, count: readCharacteristics.pointee.n_types, in: "ClientFrame"))
         case HEALTHBROKER__V1__CALL__REQUEST_SAVE:
             let save = try present(call.save, in: "ClientFrame")
-            request = .save(try samples(save.pointee.samples, count: save.pointee.n_samples, in: "ClientFrame"))
+            if let error = sampleValueError(save.pointee.samples, count: save.pointee.n_samples) {
+                request = .invalid(InvalidRequest(.save([]), error: error))
+            } else {
+                request = .save(try samples(save.pointee.samples, count: save.pointee.n_samples, in: "ClientFrame"))
+            }
         case HEALTHBROKER__V1__CALL__REQUEST_DELETE:
             request = try deleteRequest(try present(call.delete_, in: "ClientFrame"))
         case HEALTHBROKER__V1__CALL__REQUEST_QUERY:

@@ -20,11 +20,15 @@ extension WireCodec {
         }
     }
 
-    /// The Swift form of an unpacked AdminImport request.
+    /// The Swift form of an unpacked AdminImport request; `.invalid` when a sample has no value this
+    /// build knows.
     static func adminImportRequest(
         _ message: UnsafePointer<Healthbroker__V1__AdminImportRequest>
     ) throws(BrokerError) -> Request {
-        .adminImport(
+        if let error = sampleValueError(message.pointee.samples, count: message.pointee.n_samples) {
+            return .invalid(InvalidRequest(.adminImport(appID: "", samples: []), error: error))
+        }
+        return .adminImport(
             appID: string(message.pointee.app_id),
             samples: try samples(message.pointee.samples, count: message.pointee.n_samples, in: "ClientFrame"))
     }

@@ -68,6 +68,34 @@ extension WireCodec {
             createdMicros: message.pointee.created_us)
     }
 
+    /// INVALID_ARGUMENT naming `samples[i]` for the first sample of a request's unpacked repeated
+    /// Sample field that has no value case this build knows; nil when each has one (or the list is
+    /// malformed, which `samples(_:count:in:)` reports as undecodable).
+    ///
+    /// Such a sample is well-formed protobuf, so it is the call's error, not the connection's. A value
+    /// kind added by a newer client reaches protobuf-c as an unknown field (the value case stays
+    /// unset): the message names its field number, so the sender can tell the two cases apart.
+    static func sampleValueError(_ list: CSampleList?, count: Int) -> BrokerError? {
+        guard count > 0, let list else { return nil }
+        for index in 0..<count {
+            guard let element = list[index] else { return nil }
+            switch element.pointee.value_case {
+            case HEALTHBROKER__V1__SAMPLE__VALUE_QUANTITY, HEALTHBROKER__V1__SAMPLE__VALUE_CATEGORY_VALUE,
+                HEALTHBROKER__V1__SAMPLE__VALUE_WORKOUT:
+                continue
+            default:
+                let base = element.pointee.base
+                if base.n_unknown_fields > 0, let unknown = base.unknown_fields {
+                    return .invalidArgument(
+                        "samples[\(index)]: value: field \(unknown[0].tag) is a value kind this broker does not know; "
+                            + "it takes quantity, category_value or workout")
+                }
+                return .invalidArgument("samples[\(index)]: value: missing; set quantity, category_value or workout")
+            }
+        }
+        return nil
+    }
+
     /// The Swift forms of an unpacked repeated Sample field; throws on a NULL or undecodable element.
     static func samples(
         _ list: CSampleList?, count: Int, in typeName: StaticString

@@ -19,7 +19,10 @@ public func frameFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
 ///    decoder that threw keeps throwing the same error; no frame exceeds the size limit.
 /// 2. Messages: every frame is decoded as a ClientFrame and as a ServerFrame. A failure must be the
 ///    codec's protocol error; a success must re-encode into a frame that decodes again to an equal
-///    value (when the value equals itself, i.e. holds no NaN) and re-encodes to the same bytes.
+///    value (when the value equals itself, i.e. holds no NaN) and re-encodes to the same bytes. A
+///    call decoded as `.invalid` (well-formed, content the broker cannot take) must carry an
+///    INVALID_ARGUMENT naming `samples[i]` of a Save or AdminImport, and re-encodes as the same call
+///    with no request case.
 enum FrameFuzzHarness {
     /// The frame size limit the decoder enforces: small, so the limit is reached by mutated headers.
     static let maxFrameBytes = 64 * 1024
@@ -126,6 +129,10 @@ enum FrameFuzzHarness {
             checkUndecodable(error, "ClientFrame")
             return
         }
+        if case .call(let call) = first, case .invalid(let invalid) = call.request {
+            checkInvalid(call, invalid)
+            return
+        }
         var encoded: [UInt8] = []
         WireCodec.append(first, to: &encoded)
         let second: ClientFrame
@@ -141,6 +148,27 @@ enum FrameFuzzHarness {
         var again: [UInt8] = []
         WireCodec.append(second, to: &again)
         check(again == encoded, "ClientFrame re-encoding is not stable: \(short(first))")
+    }
+
+    /// A call the codec kept as `.invalid`: the call's own error, and it encodes as a call with no request.
+    static func checkInvalid(_ call: Call, _ invalid: InvalidRequest) {
+        let error = invalid.error
+        check(
+            error.code == .invalidArgument && error.domain == .invalidArgument && error.message.hasPrefix("samples["),
+            "an invalid \(invalid.methodName) call carries an unexpected error: \(error)")
+        check(
+            (invalid.methodName == "Save" && invalid.socket == .app) || (invalid.methodName == "AdminImport" && invalid.socket == .admin),
+            "only Save and AdminImport can be invalid, not \(invalid.methodName) on \(invalid.socket)")
+        var encoded: [UInt8] = []
+        WireCodec.append(ClientFrame.call(call), to: &encoded)
+        var bare = call
+        bare.request = .unknown
+        do {
+            let again = try WireCodec.decodeClientFrame(onlyFrame(in: encoded))
+            check(again == .call(bare), "an invalid call re-encoded to \(short(again))")
+        } catch {
+            fail("a re-encoded invalid call does not decode: \(error)")
+        }
     }
 
     /// Decodes `payload` as a ServerFrame and checks the round trip of what decodes.

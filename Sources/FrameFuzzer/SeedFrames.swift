@@ -357,6 +357,8 @@ enum SeedFrames {
         files.append((name: "frame-bad-flags", bytes: [1] + clientEncoded[0].dropFirst()))
         files.append((name: "frame-oversized", bytes: [0, 0x7F, 0xFF, 0xFF, 0xFF, 0x0A, 0x00]))
         files.append((name: "frame-truncated", bytes: Array(clientEncoded[0].dropLast(3))))
+        // Content the codec cannot make from values (samples without a value), and stream/credit sessions.
+        files += InvalidContentSeeds.files()
         return files
     }
 

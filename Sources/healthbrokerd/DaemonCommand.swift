@@ -27,8 +27,9 @@ enum DaemonCommand {
             .option("stall-timeout-ms", value: "MS", help: "Close a connection whose peer leaves replies unread this long.", default: "30000"),
             .option("hello-timeout-ms", value: "MS", help: "Close an app connection that has not said Hello this long after connecting.", default: "10000"),
             .option("frame-timeout-ms", value: "MS", help: "Close a connection whose frame has not arrived whole this long after its first byte.", default: "10000"),
-            .option("max-connections", value: "N", help: "Open connections allowed in all.", default: "16384"),
-            .option("max-connections-per-uid", value: "N", help: "Open connections allowed per peer uid.", default: "8192"),
+            .option("max-connections", value: "N", help: "Open app-socket connections allowed in all.", default: "16384"),
+            .option("max-connections-per-uid", value: "N", help: "Open app-socket connections allowed per peer uid.", default: "8192"),
+            .option("max-admin-connections", value: "N", help: "Open admin-socket connections allowed (healthctl, consent agents); apart from the app limits, so apps cannot lock the person out.", default: "64"),
             .option("max-queued-authorization-requests", value: "N", help: "Authorization requests one app may have waiting.", default: "16"),
             .option("max-db-pages", value: "N", help: "Cap the database at N pages (SQLite max_page_count; for testing a full disk). 0: no cap.", default: "0"),
             .option("tombstone-retention-days", value: "DAYS", help: "How long deletions are remembered for anchored queries.", default: "30"),
@@ -62,6 +63,7 @@ enum DaemonCommand {
         if let frame = try command.int64("frame-timeout-ms", in: 1...86_400_000) { configuration.frameTimeoutMicros = frame * 1_000 }
         configuration.maxConnections = try command.int("max-connections", in: 1...1_000_000) ?? configuration.maxConnections
         configuration.maxConnectionsPerUID = try command.int("max-connections-per-uid", in: 1...1_000_000) ?? configuration.maxConnectionsPerUID
+        configuration.maxAdminConnections = try command.int("max-admin-connections", in: 1...1_000_000) ?? configuration.maxAdminConnections
         configuration.maxQueuedAuthorizationRequests = try command.int("max-queued-authorization-requests", in: 0...100_000) ?? configuration.maxQueuedAuthorizationRequests
         configuration.maxDatabasePages = try command.int("max-db-pages", in: 0...Int(Int32.max)) ?? 0
         if let path = command.string("consent-policy") {

@@ -85,6 +85,20 @@ struct CompleteAnswerTests {
         #expect(answer.first { $0.type == .heartRate }?.read == .limited(fromMicros: 0))
     }
 
+    @Test func aLimitedDateAfterNowIsInvalid() throws {
+        let now: Int64 = 1_780_000_000_000_000
+        let error = try #require(thrownError {
+            _ = try AuthorizationPolicy.completeAnswer(
+                [TypeDecision(type: .heartRate, read: .limited(fromMicros: now + 1))], for: both, now: now)
+        })
+        #expect(error.code == .invalidArgument)
+        #expect(error.message.contains("in the future"))
+        #expect(error.message.contains(ObjectType.heartRate.identifier))
+        // Now itself is the latest date allowed.
+        let answer = try AuthorizationPolicy.completeAnswer([TypeDecision(type: .heartRate, read: .limited(fromMicros: now))], for: both, now: now)
+        #expect(answer.first { $0.type == .heartRate }?.read == .limited(fromMicros: now))
+    }
+
     @Test func duplicateDecisionsAreInvalid() throws {
         let error = try #require(thrownError {
             _ = try AuthorizationPolicy.completeAnswer([

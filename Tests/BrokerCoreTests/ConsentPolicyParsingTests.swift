@@ -26,6 +26,21 @@ struct ConsentPolicyParsingTests {
         #expect(policy.ruleCount == 3)
     }
 
+    @Test func aFromDateAfterTheMomentOfLoadingIsRefused() throws {
+        let json = #"{ "rules": [ { "app": "*", "read": "limited", "from": "2026-02-01" } ] }"#
+        let error = try #require(thrownError { _ = try ConsentPolicy(jsonData: bytes(json), now: jan2026) })
+        #expect(error.code == .invalidArgument)
+        #expect(error.message.contains("rules[0].from"))
+        #expect(error.message.contains("in the future"))
+        // The same file loaded once the date has come is fine, and decides from that date.
+        let policy = try ConsentPolicy(jsonData: bytes(json), now: jan2026 + 31 * day)
+        #expect(policy.decide(appID: "a", share: [], read: [.stepCount], now: jan2026 + 40 * day)
+            == [TypeDecision(type: .stepCount, read: .limited(fromMicros: jan2026 + 31 * day))])
+        // Should the clock go back after loading, a decision is limited from now, never from later.
+        #expect(policy.decide(appID: "a", share: [], read: [.stepCount], now: jan2026 + 20 * day)
+            == [TypeDecision(type: .stepCount, read: .limited(fromMicros: jan2026 + 20 * day))])
+    }
+
     @Test func theExampleFileParses() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let path = root.appendingPathComponent("docs/examples/consent-policy.json").path

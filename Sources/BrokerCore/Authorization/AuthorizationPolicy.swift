@@ -102,11 +102,15 @@ public enum AuthorizationPolicy {
         }
     }
 
-    /// Validates an agent's answer against the prompt: a decision for a type not in the prompt, a share part for a type not among prompt.shareTypes, or a read part for a type not among prompt.readTypes → INVALID_ARGUMENT naming them; a limited date < 0 → INVALID_ARGUMENT; duplicates → INVALID_ARGUMENT. Returns the complete decision list: every prompted part left unanswered is filled in as deny (a toggle left off).
+    /// Validates an agent's answer against the prompt: a decision for a type not in the prompt, a share part for a type not among prompt.shareTypes, or a read part for a type not among prompt.readTypes → INVALID_ARGUMENT naming them; a limited date < 0 or after `now` → INVALID_ARGUMENT; duplicates → INVALID_ARGUMENT. Returns the complete decision list: every prompted part left unanswered is filled in as deny (a toggle left off).
     ///
     /// The result holds one decision per prompted type, sorted by identifier; every problem found is
-    /// reported in one message, separated by "; ".
-    public static func completeAnswer(_ decisions: [TypeDecision], for prompt: Prompt) throws(BrokerError) -> [TypeDecision] {
+    /// reported in one message, separated by "; ". A limited date after `now` is refused rather than
+    /// given a meaning: "limited from a future date" would let the app read nothing of anyone's yet,
+    /// while EarliestAuthorizedSampleDate told it a date that has not come.
+    public static func completeAnswer(
+        _ decisions: [TypeDecision], for prompt: Prompt, now: Int64 = Microseconds.now()
+    ) throws(BrokerError) -> [TypeDecision] {
         let shareTypes = Set(prompt.shareTypes)
         let readTypes = Set(prompt.readTypes)
         var answered: [ObjectType: TypeDecision] = [:]
@@ -115,6 +119,7 @@ public enum AuthorizationPolicy {
         var shareNotAsked: [ObjectType] = []
         var readNotAsked: [ObjectType] = []
         var negativeDates: [ObjectType] = []
+        var futureDates: [ObjectType] = []
         for decision in decisions {
             let type = decision.type
             if answered.updateValue(decision, forKey: type) != nil { duplicates.append(type) }
@@ -124,7 +129,10 @@ public enum AuthorizationPolicy {
             }
             if decision.share != nil && !shareTypes.contains(type) { shareNotAsked.append(type) }
             if decision.read != nil && !readTypes.contains(type) { readNotAsked.append(type) }
-            if case .limited(let from)? = decision.read, from < 0 { negativeDates.append(type) }
+            if case .limited(let from)? = decision.read {
+                if from < 0 { negativeDates.append(type) }
+                if from > now { futureDates.append(type) }
+            }
         }
 
         var problems: [String] = []
@@ -135,6 +143,7 @@ public enum AuthorizationPolicy {
         report(shareNotAsked, "share decisions for types the prompt does not ask to share")
         report(readNotAsked, "read decisions for types the prompt does not ask to read")
         report(negativeDates, "limited read dates before 1970-01-01T00:00:00Z (negative)")
+        report(futureDates, "limited read dates in the future (after now, \(ISODate.format(now)))")
         report(duplicates, "more than one decision for the same type")
         if !problems.isEmpty { throw .invalidArgument(problems.joined(separator: "; ")) }
 

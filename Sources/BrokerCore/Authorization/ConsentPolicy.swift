@@ -16,7 +16,8 @@
 /// - `"share"`: `"allow"` or `"deny"`.
 /// - `"read"`: `"full"`, `"deny"` or `"limited"`. `"limited"` needs exactly one of `"from"` (an
 ///   ISO-8601 UTC date `"YYYY-MM-DD"`, midnight UTC, or date-time `"YYYY-MM-DDTHH:MM:SS[.fff]Z"`, not
-///   before 1970) or `"last_days"` (a positive whole number). `"last_days": N` is resolved once, when the
+///   before 1970 and not after the moment the file is loaded: a limited read starts at a date that
+///   has come) or `"last_days"` (a positive whole number). `"last_days": N` is resolved once, when the
 ///   decision is made, to the fixed instant now − N days: it is never a rolling window.
 /// - A rule gives `"share"`, `"read"` or both. Each requested (type, part) is decided by the first rule
 ///   in file order that covers the app and the type and gives that part; a part no rule gives goes to a
@@ -26,8 +27,9 @@
 public struct ConsentPolicy: Sendable {
     private let rules: [ConsentRule]
 
-    /// Parses a policy file; errors name the rule index and field, INVALID_ARGUMENT.
-    public init(jsonData: [UInt8]) throws(BrokerError) {
+    /// Parses a policy file; errors name the rule index and field, INVALID_ARGUMENT. `now` is the
+    /// moment a `"from"` date may not be after.
+    public init(jsonData: [UInt8], now: Int64 = Microseconds.now()) throws(BrokerError) {
         let document: JSONValue
         switch JSONValue.parse(jsonData) {
         case .success(let value): document = value
@@ -47,7 +49,7 @@ public struct ConsentPolicy: Sendable {
         }
         var rules: [ConsentRule] = []
         for (index, item) in items.enumerated() {
-            rules.append(try ConsentRule(json: item, index: index))
+            rules.append(try ConsentRule(json: item, index: index, now: now))
         }
         self.rules = rules
     }

@@ -16,8 +16,9 @@ struct ConsentRule: Sendable, Hashable {
 
     private static let knownKeys: Set<String> = ["app", "types", "share", "read", "from", "last_days"]
 
-    /// Reads `rules[index]`; errors are INVALID_ARGUMENT naming `rules[index].field`.
-    init(json: JSONValue, index: Int) throws(BrokerError) {
+    /// Reads `rules[index]`; errors are INVALID_ARGUMENT naming `rules[index].field`. A `"from"` date
+    /// after `now` (the moment the file is loaded) is refused: see `ConsentPolicy`.
+    init(json: JSONValue, index: Int, now: Int64) throws(BrokerError) {
         let path = "rules[\(index)]"
         func fail(_ field: String?, _ text: String) -> BrokerError {
             .invalidArgument("consent policy: \(path)\(field.map { ".\($0)" } ?? ""): \(text)")
@@ -83,6 +84,9 @@ struct ConsentRule: Sendable, Hashable {
                     throw fail("from", "must be an ISO-8601 UTC date \"YYYY-MM-DD\" or date-time \"YYYY-MM-DDTHH:MM:SSZ\", not \(Self.shown(value))")
                 }
                 guard micros >= 0 else { throw fail("from", "must not be before 1970-01-01") }
+                guard micros <= now else {
+                    throw fail("from", "\(ISODate.format(micros)) is in the future (now is \(ISODate.format(now))); a limited read starts at a date that has come")
+                }
                 read = .limitedFrom(micros)
             case (nil, let value?):
                 guard case .integer(let days) = value, (1...ConsentReadRule.maxDays).contains(days) else {

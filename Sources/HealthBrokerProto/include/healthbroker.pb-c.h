@@ -927,7 +927,9 @@ struct  Healthbroker__V1__ReadCharacteristicsResponse
 
 
 /*
- * A person's decision for one type (either part may be undecided).
+ * A person's decision for one type (either part may be undecided). READ_LIMITED needs
+ * limited_from_us from the epoch up to now: a date in the future is INVALID_ARGUMENT (as is one in a
+ * consent policy file, refused when the file is loaded).
  */
 struct  Healthbroker__V1__TypeDecision
 {
@@ -1350,7 +1352,8 @@ struct  Healthbroker__V1__SampleSort
 /*
  * Saves a batch, all or nothing, once committed. Needs share authorization for every type: never
  * asked → FAILED_PRECONDITION (authorization not determined); denied → PERMISSION_DENIED
- * (authorization denied). Invalid samples → INVALID_ARGUMENT naming the sample index. A sample's
+ * (authorization denied). Invalid samples → INVALID_ARGUMENT naming the sample index (samples[i]),
+ * also for a sample without a value or with a value kind this broker does not know. A sample's
  * identity is (source app, uuid): every app has its own uuid namespace. A uuid this app already saved
  * with the same content is unchanged (retries are idempotent); with other content ALREADY_EXISTS.
  * Another app's sample under the same uuid is a different sample and never conflicts, so a save
