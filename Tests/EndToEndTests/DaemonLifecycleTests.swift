@@ -116,7 +116,7 @@ struct DaemonLifecycleTests {
     }
 
     @Test func sighupWithoutAPolicyIsLoggedAndChangesNothing() async throws {
-        let daemon = try await DaemonProcess()
+        let daemon = try await DaemonProcess(defaultSignals: true)
         let store = try await daemon.connectApp("com.example.hangup")
         defer { store.close() }
         kill(daemon.pid, SIGHUP)
@@ -132,7 +132,7 @@ struct DaemonLifecycleTests {
         let policy = { (share: String, types: [ObjectType]) in
             #"{ "rules": [ { "app": "*", "types": [\#(types.map { "\"\($0.identifier)\"" }.joined(separator: ", "))], "share": "\#(share)" } ] }"#
         }
-        let daemon = try await DaemonProcess(policy: policy("deny", [.stepCount, .bodyMass]))
+        let daemon = try await DaemonProcess(policy: policy("deny", [.stepCount, .bodyMass]), defaultSignals: true)
         let path = daemon.directory + "/policy.json"
         let agent = try await ConsentAgentHarness(daemon: daemon)
         let store = try await daemon.connectApp("com.example.reload")
