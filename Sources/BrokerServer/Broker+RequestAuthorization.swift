@@ -52,7 +52,7 @@ extension Broker {
             complete(request, with: nil)
             return
         }
-        let ruled = configuration.consentPolicy?.decide(appID: request.appID, share: open.share, read: open.read, now: Microseconds.now()) ?? []
+        let ruled = consentPolicy?.decide(appID: request.appID, share: open.share, read: open.read, now: Microseconds.now()) ?? []
         guard !ruled.isEmpty else {
             raisePrompt(for: request, share: open.share, read: open.read)
             return

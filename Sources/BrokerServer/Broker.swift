@@ -11,7 +11,8 @@ import Glibc
 /// loop thread, and sends SQLite work to one store worker.
 ///
 /// Create it, then call `run()`, which blocks until a shutdown (SIGINT, SIGTERM or
-/// `requestShutdown()`) has finished. All state below is loop-thread only.
+/// `requestShutdown()`) has finished; SIGHUP reloads the consent policy file and does nothing else.
+/// All state below is loop-thread only.
 public final class Broker {
     /// Where the broker is in its life.
     enum State {
@@ -51,6 +52,11 @@ public final class Broker {
     /// Requests whose prompt is out for an answer, by prompt id.
     var openPrompts: [UInt64: AuthorizationRequest] = [:]
     var nextPromptID: UInt64 = 1
+    /// The consent policy in force: the configuration's, until a SIGHUP reloads the file.
+    var consentPolicy: ConsentPolicy?
+    /// SIGHUP reloads started and the latest one applied (a slower, older read never wins).
+    var policyReloadsStarted: UInt64 = 0
+    var policyReloadsApplied: UInt64 = 0
     /// Consent agents watching prompts.
     var agents: [ObjectIdentifier: ConsentAgent] = [:]
     /// Open Observe streams.
@@ -67,6 +73,7 @@ public final class Broker {
     public init(configuration: BrokerConfiguration) throws(BrokerError) {
         self.configuration = configuration
         logger = Logger(component: "healthbrokerd", minimumLevel: configuration.logLevel)
+        consentPolicy = configuration.consentPolicy
         do {
             loop = try EventLoop()
         } catch {
@@ -151,16 +158,20 @@ public final class Broker {
         loop.execute { this.value.beginShutdown(reason: "requested") }
     }
 
-    /// A parent may have started us with SIGINT/SIGTERM blocked (the mask survives exec): unblock them.
+    /// A parent may have started us with SIGINT/SIGTERM/SIGHUP blocked (the mask survives exec): unblock them.
     private static func unblockShutdownSignals() {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     private func startListening() throws(BrokerError) {
+        // Signals first: a client may connect (and a supervisor signal) as soon as a socket listens,
+        // and until its watcher exists a signal has its default action — SIGHUP's is to exit at once.
+        try watchSignals()
         let limits = OutputLimits(highWater: configuration.outputHighWater, stallTimeoutMicros: configuration.stallTimeoutMicros)
         appListener = try PipeListener(
             loop: loop, path: configuration.appSocketPath, mode: 0o666,
@@ -172,10 +183,18 @@ public final class Broker {
             maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
             frameTimeoutMicros: configuration.frameTimeoutMicros, firstConnectionID: 1 << 48
         ) { [unowned self] connection in self.accept(connection, kind: .admin) }
-        for number in [SIGINT, SIGTERM] {
+    }
+
+    /// SIGINT and SIGTERM shut down; SIGHUP reloads the consent policy.
+    private func watchSignals() throws(BrokerError) {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
             do {
                 let watcher = try SignalWatcher(loop: loop, signal: number) { [unowned self] received in
-                    self.beginShutdown(reason: received == SIGINT ? "SIGINT" : "SIGTERM")
+                    switch received {
+                    case SIGHUP: self.reloadConsentPolicy()
+                    case SIGINT: self.beginShutdown(reason: "SIGINT")
+                    default: self.beginShutdown(reason: "SIGTERM")
+                    }
                 }
                 signalWatchers.append(watcher)
             } catch {

@@ -38,8 +38,10 @@ public struct BrokerConfiguration: Sendable {
     public var adminUID: UInt32?
     /// The store-wide floor: no app reads or writes samples before it (default 2000-01-01T00:00:00Z).
     public var earliestPermittedMicros: Int64 = 946_684_800 * Microseconds.perSecond
-    /// Rules that decide authorization prompts before any person sees them.
+    /// Rules that decide authorization prompts before any person sees them (as read at start).
     public var consentPolicy: ConsentPolicy?
+    /// The file `consentPolicy` was read from: SIGHUP reads it again. Nil: SIGHUP has nothing to reload.
+    public var consentPolicyPath: String?
     /// How long deletions are remembered for anchored queries (default 30 days).
     public var tombstoneRetentionMicros: Int64 = 30 * 86_400 * Microseconds.perSecond
     /// Whether every acknowledged write also survives power loss, not only a killed process.

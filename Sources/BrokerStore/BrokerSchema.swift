@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -357,5 +357,80 @@ public enum BrokerSchema {
         SELECT t.code, a.code, 9223372036854775807, c.pruned_through_seq
         FROM type_codes AS t, app_codes AS a, change_sequence AS c
         WHERE c.pruned_through_seq > 0;
+        """
+
+    /// Version 8: every type identifier in the catalogue's exact spelling.
+    ///
+    /// Earlier brokers stored a type as the bytes the app sent, while memory compared types by
+    /// `String` equality: `H\u{212A}QuantityTypeIdentifierStepCount` (KELVIN SIGN) was stepCount in
+    /// memory but another row on disk, so a revocation of stepCount missed it and a restart brought
+    /// it back. `ObjectType` now canonicalises when it is made; this step repairs what is stored,
+    /// finding odd spellings with `catalogue_type()` (SQLite compares text by bytes):
+    ///
+    /// - `grants`: per (app, type) the row with the most recent decision (`decided_us`) is kept, in
+    ///   the catalogue's spelling; the other spellings' rows go. On a tie the row already spelled
+    ///   as catalogued wins, since that is the row revocations and later decisions addressed.
+    /// - `characteristics`: the same by `updated_us`.
+    /// - `type_spans` (keyed by the text): the longest span of any spelling.
+    /// - `access_log`: respelled.
+    /// - `type_codes`: an odd spelling's code is merged into the catalogued one's (made if missing):
+    ///   its samples and tombstones move over with their seq unchanged, `app_type_spans` keep the
+    ///   longest span, `long_spans` are merged and then reduced to their frontier again,
+    ///   `prune_marks` keep the highest seq per point; then the odd code is deleted, as nothing
+    ///   refers to it any more.
+    static let version8 = """
+        DELETE FROM grants WHERE rowid IN (
+            SELECT rowid FROM (
+                SELECT rowid, row_number() OVER (
+                    PARTITION BY app_id, catalogue_type(type)
+                    ORDER BY decided_us DESC, type = catalogue_type(type) DESC, type
+                ) AS rank
+                FROM grants
+            ) WHERE rank > 1
+        );
+        UPDATE grants SET type = catalogue_type(type) WHERE type <> catalogue_type(type);
+        DELETE FROM characteristics WHERE rowid IN (
+            SELECT rowid FROM (
+                SELECT rowid, row_number() OVER (
+                    PARTITION BY catalogue_type(type)
+                    ORDER BY updated_us DESC, type = catalogue_type(type) DESC, type
+                ) AS rank
+                FROM characteristics
+            ) WHERE rank > 1
+        );
+        UPDATE characteristics SET type = catalogue_type(type) WHERE type <> catalogue_type(type);
+        INSERT INTO type_spans (type, max_duration_us)
+        SELECT catalogue_type(type), max_duration_us FROM type_spans WHERE type <> catalogue_type(type)
+        ON CONFLICT (type) DO UPDATE SET max_duration_us = max(max_duration_us, excluded.max_duration_us);
+        DELETE FROM type_spans WHERE type <> catalogue_type(type);
+        UPDATE access_log SET type = catalogue_type(type) WHERE type <> catalogue_type(type);
+        INSERT OR IGNORE INTO type_codes (identifier)
+        SELECT catalogue_type(identifier) FROM type_codes WHERE identifier <> catalogue_type(identifier);
+        CREATE TEMP TABLE type_code_moves AS
+        SELECT odd.code AS old, canonical.code AS new
+        FROM type_codes AS odd JOIN type_codes AS canonical ON canonical.identifier = catalogue_type(odd.identifier)
+        WHERE odd.identifier <> canonical.identifier;
+        UPDATE samples SET type = (SELECT new FROM type_code_moves WHERE old = samples.type)
+        WHERE type IN (SELECT old FROM type_code_moves);
+        UPDATE tombstones SET type = (SELECT new FROM type_code_moves WHERE old = tombstones.type)
+        WHERE type IN (SELECT old FROM type_code_moves);
+        INSERT INTO app_type_spans (app, type, max_duration_us)
+        SELECT s.app, m.new, s.max_duration_us FROM app_type_spans AS s JOIN type_code_moves AS m ON m.old = s.type WHERE true
+        ON CONFLICT (app, type) DO UPDATE SET max_duration_us = max(max_duration_us, excluded.max_duration_us);
+        DELETE FROM app_type_spans WHERE type IN (SELECT old FROM type_code_moves);
+        INSERT OR IGNORE INTO long_spans (type, end_us, duration_us)
+        SELECT m.new, l.end_us, l.duration_us FROM long_spans AS l JOIN type_code_moves AS m ON m.old = l.type;
+        DELETE FROM long_spans WHERE type IN (SELECT old FROM type_code_moves);
+        DELETE FROM long_spans WHERE type IN (SELECT new FROM type_code_moves) AND EXISTS (
+            SELECT 1 FROM long_spans AS o
+            WHERE o.type = long_spans.type AND o.end_us >= long_spans.end_us AND o.duration_us >= long_spans.duration_us
+              AND (o.end_us > long_spans.end_us OR o.duration_us > long_spans.duration_us)
+        );
+        INSERT INTO prune_marks (type, app, end_us, seq)
+        SELECT m.new, p.app, p.end_us, p.seq FROM prune_marks AS p JOIN type_code_moves AS m ON m.old = p.type WHERE true
+        ON CONFLICT (type, app, end_us) DO UPDATE SET seq = max(seq, excluded.seq);
+        DELETE FROM prune_marks WHERE type IN (SELECT old FROM type_code_moves);
+        DELETE FROM type_codes WHERE code IN (SELECT old FROM type_code_moves);
+        DROP TABLE type_code_moves;
         """
 }

@@ -42,6 +42,8 @@ public final class BrokerStore: @unchecked Sendable {
     let longSpans: LongSpanTable
     /// The second connection that query pages read through (`SampleTable`).
     private let reader: Database
+    /// The data directory's lock, held from before the database opens until `close()`.
+    private let directoryLock: DataDirectoryLock
     /// The durability the database was opened with.
     private let durability: Durability
     /// The background checkpoint thread, once started.
@@ -54,13 +56,23 @@ public final class BrokerStore: @unchecked Sendable {
     /// this commit is durable.
     public private(set) var commits: UInt64 = 0
 
-    /// Prepares `dataDirectory` (0700, files 0600), opens its database and applies pending migrations.
+    /// Prepares `dataDirectory` (0700, files 0600), locks it, opens its database and applies
+    /// pending migrations.
     ///
     /// - Throws: `database_inaccessible` when the directory or database cannot be used;
-    ///   `FAILED_PRECONDITION` when the database was written by a newer broker.
+    ///   `FAILED_PRECONDITION` when another process (or another open store) holds the directory,
+    ///   naming its pid, or when the database was written by a newer broker.
     public init(dataDirectory: String, durability: Durability = .normal) throws(BrokerError) {
         let path = try DataDirectory.prepare(dataDirectory)
-        let database = try Database(path: path, durability: durability)
+        // Before SQLite opens anything: a second broker must not even migrate the first one's file.
+        let lock = try DataDirectoryLock(directory: dataDirectory)
+        let database: Database
+        do {
+            database = try Database(path: path, durability: durability)
+        } catch {
+            lock.release()
+            throw error
+        }
         self.durability = durability
         var reader: Database?
         do {
@@ -92,8 +104,10 @@ public final class BrokerStore: @unchecked Sendable {
         } catch {
             reader?.close()
             database.close()
+            lock.release()
             throw error
         }
+        directoryLock = lock
         self.dataDirectory = dataDirectory
         self.databasePath = path
         self.database = database
@@ -220,5 +234,6 @@ public final class BrokerStore: @unchecked Sendable {
         checkpointer = nil
         reader.close()
         database.close()
+        directoryLock.release()
     }
 }

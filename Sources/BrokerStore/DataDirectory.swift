@@ -3,7 +3,8 @@ import BrokerCore
 import Glibc
 #endif
 
-/// The broker's private data directory: mode 0700, holding `broker.sqlite3` and its WAL files at 0600.
+/// The broker's private data directory: mode 0700, holding `broker.sqlite3` and its WAL files at 0600,
+/// and `broker.lock`, which the one store using the directory holds (`DataDirectoryLock`).
 ///
 /// SQLite creates `-wal` and `-shm` with the main file's permission bits, so creating the main
 /// file at 0600 before SQLite opens it keeps them private too; `restrictDatabaseFiles(_:)` also
@@ -12,6 +13,9 @@ import Glibc
 public enum DataDirectory {
     /// The database file's name inside the data directory.
     public static let databaseFileName = "broker.sqlite3"
+
+    /// The lock file's name inside the data directory (`DataDirectoryLock`).
+    public static let lockFileName = "broker.lock"
 
     /// The permission bits of the directory.
     public static let directoryMode: mode_t = 0o700
@@ -22,6 +26,11 @@ public enum DataDirectory {
     /// The database path inside `directory`.
     public static func databasePath(in directory: String) -> String {
         directory.hasSuffix("/") ? directory + databaseFileName : directory + "/" + databaseFileName
+    }
+
+    /// The lock file path inside `directory`.
+    public static func lockPath(in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + lockFileName : directory + "/" + lockFileName
     }
 
     /// Creates `path` (and missing parents) at 0700, tightens it to 0700 if looser, and creates the

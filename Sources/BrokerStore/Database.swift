@@ -59,7 +59,8 @@ public final class Database: @unchecked Sendable {
         close()
     }
 
-    /// Sets WAL journaling, the durability level and foreign keys, and registers `stored_uuid`.
+    /// Sets WAL journaling, the durability level and foreign keys, and registers `stored_uuid` and
+    /// `catalogue_type`.
     private func configure(_ durability: Durability, cacheKiB: Int) throws(BrokerError) {
         let mode = try withTemporaryStatement("PRAGMA journal_mode=WAL") { statement throws(BrokerError) in
             try statement.step() ? statement.string(at: 0).lowercased() : ""
@@ -75,6 +76,7 @@ public final class Database: @unchecked Sendable {
         try execute("PRAGMA mmap_size=0")
         try execute("PRAGMA temp_store=MEMORY")
         try registerStoredUUIDFunction()
+        try registerCatalogueTypeFunction()
     }
 
     /// The live connection, or an error once closed.

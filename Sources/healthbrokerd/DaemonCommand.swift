@@ -11,7 +11,8 @@ enum DaemonCommand {
         summary: "The HealthBroker daemon: serves apps on the app socket and healthctl on the admin socket.",
         discussion: """
             Logs structured lines to standard error. SIGINT or SIGTERM stop it cleanly: calls in \
-            flight get the grace period, SQLite is closed and the sockets are removed.
+            flight get the grace period, SQLite is closed and the sockets are removed. SIGHUP reads \
+            the --consent-policy file again (an invalid one is refused and logged; the old policy stays).
             """,
         options: [
             .option("socket", value: "PATH", help: "The app socket (mode 0666; identity is the app token).", default: DefaultPaths.appSocket, environment: "HEALTHBROKER_APP_SOCKET"),
@@ -23,7 +24,7 @@ enum DaemonCommand {
             .option("shutdown-grace-ms", value: "MS", help: "How long calls in flight may finish after SIGTERM.", default: "5000"),
             .option("admin-uid", value: "UID", help: "A uid besides the daemon's own allowed on the admin socket."),
             .option("earliest-permitted-date", value: "DATE", help: "The store-wide floor: YYYY-MM-DD or an ISO-8601 UTC instant.", default: "2000-01-01"),
-            .option("consent-policy", value: "FILE", help: "A JSON consent policy that decides prompts before any agent sees them.", environment: "HEALTHBROKER_CONSENT_POLICY"),
+            .option("consent-policy", value: "FILE", help: "A JSON consent policy that decides prompts before any agent sees them; SIGHUP reads it again.", environment: "HEALTHBROKER_CONSENT_POLICY"),
             .option("stall-timeout-ms", value: "MS", help: "Close a connection whose peer leaves replies unread this long.", default: "30000"),
             .option("hello-timeout-ms", value: "MS", help: "Close an app connection that has not said Hello this long after connecting.", default: "10000"),
             .option("frame-timeout-ms", value: "MS", help: "Close a connection whose frame has not arrived whole this long after its first byte.", default: "10000"),
@@ -68,6 +69,7 @@ enum DaemonCommand {
         configuration.maxDatabasePages = try command.int("max-db-pages", in: 0...Int(Int32.max)) ?? 0
         if let path = command.string("consent-policy") {
             configuration.consentPolicy = try loadPolicy(path)
+            configuration.consentPolicyPath = path
         }
         guard configuration.appSocketPath != configuration.adminSocketPath else {
             throw ArgumentError(.invalidValue, "--socket and --admin-socket must differ")
@@ -75,15 +77,12 @@ enum DaemonCommand {
         return configuration
     }
 
-    /// Reads and parses a consent policy file; any problem is a usage error naming the file.
+    /// Reads and parses a consent policy file as SIGHUP will; any problem is a usage error naming the file.
     static func loadPolicy(_ path: String) throws(ArgumentError) -> ConsentPolicy {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ArgumentError(.invalidValue, "cannot read the consent policy \(path)")
-        }
         do throws(BrokerError) {
-            return try ConsentPolicy(jsonData: Array(data))
+            return try Broker.loadConsentPolicy(path)
         } catch {
-            throw ArgumentError(.invalidValue, "consent policy \(path): \(error.message)")
+            throw ArgumentError(.invalidValue, error.message)
         }
     }
 }

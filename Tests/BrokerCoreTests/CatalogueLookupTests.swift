@@ -34,11 +34,32 @@ struct CatalogueLookupTests {
         #expect(Set([Self.kelvinStepCount, .stepCount]).count == 1)
     }
 
-    @Test func aCanonicallyEqualSpellingIsCataloguedButNotSpelledAsCatalogued() {
+    @Test func aCanonicallyEqualSpellingTakesTheCataloguesBytes() {
+        // Issue 15 item 7: the odd spelling was kept, so grants were stored and deleted by it while
+        // memory compared by catalogue type, and a revocation of stepCount missed them.
+        #expect(Array(Self.kelvinStepCount.identifier.utf8) == Array("HKQuantityTypeIdentifierStepCount".utf8))
         #expect(TypeCatalogue.descriptor(for: Self.kelvinStepCount)?.type == .stepCount)
-        #expect(TypeCatalogue.spelledIndex(of: Self.kelvinStepCount) == nil)
-        #expect(TypeCatalogue.byteOrderRank(of: Self.kelvinStepCount) == nil)
+        #expect(TypeCatalogue.spelledIndex(of: Self.kelvinStepCount) == TypeCatalogue.spelledIndex(of: .stepCount))
+        #expect(TypeCatalogue.byteOrderRank(of: Self.kelvinStepCount) == TypeCatalogue.byteOrderRank(of: .stepCount))
         #expect(throws: Never.self) { try TypeCatalogue.requireKnown([Self.kelvinStepCount], field: "types") }
+        // Every catalogued type (each has a K), with each K spelled as KELVIN SIGN.
+        for descriptor in TypeCatalogue.all {
+            var scalars = String.UnicodeScalarView()
+            for scalar in descriptor.type.identifier.unicodeScalars { scalars.append(scalar == "K" ? "\u{212A}" : scalar) }
+            let odd = ObjectType(String(scalars))
+            #expect(Array(String(scalars).utf8) != Array(descriptor.type.identifier.utf8))
+            #expect(Array(odd.identifier.utf8) == Array(descriptor.type.identifier.utf8))
+            #expect(odd.catalogueIndex == descriptor.type.catalogueIndex)
+        }
+    }
+
+    @Test func uncataloguedIdentifiersKeepTheirBytes() {
+        for text in ["ünïcödé", "u\u{308}nïcödé", "H\u{212A}QuantityTypeIdentifierMadeUp", "x", ""] {
+            let type = ObjectType(text)
+            #expect(Array(type.identifier.utf8) == Array(text.utf8))
+            #expect(type.catalogueIndex == -1)
+            #expect(TypeCatalogue.catalogueSpelling(of: type) == nil)
+        }
     }
 
     @Test func knownTypeMatchesExactBytesOnly() {

@@ -71,4 +71,43 @@ struct DataDirectoryTests {
         let error = #expect(throws: BrokerError.self) { try BrokerStore(dataDirectory: temporary.path) }
         #expect(error?.domain == .databaseInaccessible)
     }
+
+    @Test func oneStoreAtATimeHoldsTheDirectoryAndTheRefusalNamesTheHolder() throws {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        let first = try BrokerStore(dataDirectory: temporary.path)
+        let lockPath = DataDirectory.lockPath(in: temporary.path)
+        #expect(readText(lockPath) == "\(getpid())\n")
+        #expect(permissionBits(lockPath) == 0o600)
+        // flock conflicts between two opens even in one process, as it does between two daemons.
+        let error = #expect(throws: BrokerError.self) { try BrokerStore(dataDirectory: temporary.path) }
+        #expect(error?.code == .failedPrecondition)
+        #expect(error?.message.contains("in use by process \(getpid())") == true)
+        #expect(error?.message.contains(lockPath) == true)
+        // The refused store changed nothing: the first still works.
+        _ = try first.addApp(AppRegistration(appID: "x", name: "X"), tokenHash: [1], now: 1)
+        first.close()
+        #expect(readText(lockPath) == "")
+        let second = try BrokerStore(dataDirectory: temporary.path)
+        defer { second.close() }
+        #expect(try second.listApps().map(\.appID) == ["x"])
+    }
+
+    @Test func aLockFileLeftByAnEarlierHolderDoesNotBlock() throws {
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
+        writeFile(DataDirectory.lockPath(in: temporary.path), Array("999999\n".utf8), mode: 0o600)
+        let store = try BrokerStore(dataDirectory: temporary.path)
+        defer { store.close() }
+        #expect(readText(DataDirectory.lockPath(in: temporary.path)) == "\(getpid())\n")
+    }
+
+    private func readText(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptor, &buffer, buffer.count)
+        return count < 0 ? nil : String(decoding: buffer[..<count], as: UTF8.self)
+    }
 }

@@ -43,7 +43,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 7)
+        #expect(BrokerSchema.migrations.steps.count == 8)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -250,5 +250,115 @@ struct SchemaUpgradeTests {
         #expect(try store.saveSamples([same], sourceAppID: "com.example.b", now: 10).saved == 1)
         #expect(try store.saveSamples([same], sourceAppID: "com.example.a", now: 10).unchanged == 1)
         #expect(try store.currentSequence() == 6)
+    }
+
+    /// `identifier` with each K spelled as U+212A KELVIN SIGN: `String` equality treats it as the
+    /// same identifier, SQLite as other bytes.
+    static func kelvin(_ type: ObjectType) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in type.identifier.unicodeScalars { scalars.append(scalar == "K" ? "\u{212A}" : scalar) }
+        return String(scalars)
+    }
+
+    /// Each row of `sql`'s first column as UTF-8 bytes turned into text again (so spellings stay apart).
+    static func texts(_ database: Database, _ sql: String) throws -> [[UInt8]] {
+        let statement = try database.prepare(sql)
+        return try statement.run { statement throws(BrokerError) in
+            var rows: [[UInt8]] = []
+            while try statement.step() { rows.append(Array(statement.string(at: 0).utf8)) }
+            return rows
+        }
+    }
+
+    @Test func version7OddSpellingsAreMergedIntoTheCataloguedOnesInVersion8() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try DataDirectory.prepare(directory.path)
+        let oddSteps = Self.kelvin(.stepCount)
+        let oddHeart = Self.kelvin(.heartRate)
+        let oddMass = Self.kelvin(.bodyMass)
+        let oddBlood = Self.kelvin(.bloodType)
+        let uuid = { (n: Int) in "00000000-0000-4000-8000-00000000000\(n)" }
+        let hour: Int64 = 3_600_000_000
+        do {
+            let database = try Database(path: path)
+            let firstSeven = Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(7)))
+            #expect(try firstSeven.apply(to: database) == 7)
+            // What a version 7 broker could store after apps sent odd spellings: stepCount under two
+            // codes, heartRate only under an odd one, and grants, spans, a characteristic and an
+            // access-log row under both spellings.
+            try database.execute("""
+                INSERT INTO type_codes (code, identifier) VALUES (1, 'HKQuantityTypeIdentifierStepCount'), (2, '\(oddSteps)'), (3, '\(oddHeart)');
+                INSERT INTO app_codes (code, app_id) VALUES (1, 'com.example.a');
+                INSERT INTO samples (seq, uuid, type, start_us, end_us, value_kind, quantity, unit, metadata, app, created_us)
+                VALUES (3, stored_uuid('\(uuid(3))'), 1, 100, 200, 1, 7, 'count', NULL, 1, 9),
+                       (4, stored_uuid('\(uuid(4))'), 2, \(9 * hour), \(10 * hour), 1, 8, 'count', NULL, 1, 9),
+                       (5, stored_uuid('\(uuid(5))'), 3, 100, 200, 1, 60, 'count/min', NULL, 1, 9);
+                INSERT INTO tombstones (seq, uuid, type, start_us, end_us, app, deleted_us)
+                VALUES (6, stored_uuid('\(uuid(6))'), 2, 10, 20, 1, 9);
+                UPDATE change_sequence SET last_seq = 6;
+                INSERT INTO app_type_spans (app, type, max_duration_us) VALUES (1, 1, 100), (1, 2, \(hour)), (1, 3, 100);
+                -- The odd code's long sample dominates the catalogued code's: one frontier point remains.
+                INSERT INTO long_spans (type, end_us, duration_us) VALUES (1, \(5 * hour), \(hour / 3)), (2, \(10 * hour), \(hour));
+                INSERT INTO prune_marks (type, app, end_us, seq) VALUES (1, 1, 50, 2), (2, 1, 50, 4), (2, 1, 70, 1);
+                INSERT INTO type_spans (type, max_duration_us) VALUES ('HKQuantityTypeIdentifierStepCount', 100), ('\(oddSteps)', \(hour));
+                INSERT INTO grants (app_id, type, share, read, read_from_us, decided_us, decided_by) VALUES
+                    ('com.example.a', 'HKQuantityTypeIdentifierStepCount', 2, NULL, NULL, 10, 'agent'),
+                    ('com.example.a', '\(oddSteps)', 1, 1, NULL, 20, 'agent'),
+                    ('com.example.a', '\(oddHeart)', NULL, 2, NULL, 5, 'agent'),
+                    ('com.example.b', 'HKQuantityTypeIdentifierBodyMass', 1, NULL, NULL, 30, 'agent'),
+                    ('com.example.b', '\(oddMass)', 2, NULL, NULL, 10, 'agent'),
+                    ('com.example.c', 'HKQuantityTypeIdentifierStepCount', 2, NULL, NULL, 7, 'agent'),
+                    ('com.example.c', '\(oddSteps)', 1, NULL, NULL, 7, 'policy');
+                INSERT INTO characteristics (type, value, updated_us) VALUES
+                    ('HKCharacteristicTypeIdentifierBloodType', 'A+', 1), ('\(oddBlood)', 'B+', 2);
+                INSERT INTO access_log (at_us, app_id, operation, type, sample_count) VALUES (1, 'com.example.a', 'query', '\(oddSteps)', 3);
+                """)
+            database.close()
+        }
+
+        let store = try BrokerStore(dataDirectory: directory.path)
+        defer { store.close() }
+        // Grants: one row per (app, type), the most recent decision, the catalogue's spelling; a
+        // tie keeps the row that was already spelled as catalogued.
+        #expect(try store.allGrants() == [
+            "com.example.a": [
+                Grant(type: .heartRate, read: .full, decidedMicros: 5, decidedBy: "agent"),
+                Grant(type: .stepCount, share: .deny, read: .deny, decidedMicros: 20, decidedBy: "agent"),
+            ],
+            "com.example.b": [Grant(type: .bodyMass, share: .deny, decidedMicros: 30, decidedBy: "agent")],
+            "com.example.c": [Grant(type: .stepCount, share: .allow, decidedMicros: 7, decidedBy: "agent")],
+        ])
+        // A revocation by the catalogued type now reaches the row (it missed the odd one before).
+        #expect(try store.revokeGrants(appID: "com.example.a", types: [.stepCount]) == 1)
+        #expect(try store.allCharacteristics() == [.bloodType: "B+"])
+        // Samples and tombstones of both codes are read under the catalogued type, seqs unchanged.
+        #expect(try store.exportPage(type: .stepCount, appID: nil, afterSequence: 0, pageSize: 10).samples.map(\.uuid) == [uuid(3), uuid(4)])
+        #expect(try store.exportPage(type: .heartRate, appID: nil, afterSequence: 0, pageSize: 10).samples.map(\.uuid) == [uuid(5)])
+        let changes = try store.changes(type: .stepCount, predicate: .all, scope: .ownSamplesOnly, appID: "com.example.a",
+                                        afterSequence: 5, throughSequence: 6, pageSize: 10)
+        #expect(changes.deleted == [ChangePage.Deletion(uuid: uuid(6), sourceAppID: "com.example.a")])
+        #expect(try store.prunedVisibleSequence(type: .stepCount, scope: .ownSamplesOnly, appID: "com.example.a") == 4)
+        // The odd code's long sample still bounds a limited read: it straddles a floor at 9.5 h.
+        #expect(try Fixture.readAll(store, type: .stepCount, scope: .from(9 * hour + hour / 2), appID: "com.example.b").map(\.uuid) == [uuid(4)])
+        #expect(try store.accessLog(appID: nil, limit: 10).map { Array($0.type.identifier.utf8) } == [Array(ObjectType.stepCount.identifier.utf8)])
+
+        // On disk nothing is left in another spelling, and the merged tables hold what they should.
+        let database = try Database(path: path)
+        defer { database.close() }
+        let catalogued = { (type: ObjectType) in Array(type.identifier.utf8) }
+        #expect(try Self.texts(database, "SELECT identifier FROM type_codes WHERE code <= 3 ORDER BY code") == [catalogued(.stepCount)])
+        #expect(try Self.texts(database, "SELECT type FROM grants ORDER BY app_id, type") ==
+                [catalogued(.heartRate), catalogued(.bodyMass), catalogued(.stepCount)])
+        #expect(try Self.texts(database, "SELECT type FROM characteristics") == [catalogued(.bloodType)])
+        #expect(try Self.texts(database, "SELECT type || ' ' || max_duration_us FROM type_spans") == [Array("HKQuantityTypeIdentifierStepCount \(hour)".utf8)])
+        #expect(try Self.texts(database, "SELECT type FROM access_log") == [catalogued(.stepCount)])
+        #expect(try Self.texts(database, "SELECT DISTINCT t.identifier FROM samples AS s JOIN type_codes AS t ON t.code = s.type ORDER BY 1") ==
+                [catalogued(.heartRate), catalogued(.stepCount)])
+        #expect(try Self.texts(database, "SELECT t.identifier || ' ' || s.max_duration_us FROM app_type_spans AS s JOIN type_codes AS t ON t.code = s.type ORDER BY 1") ==
+                [Array("HKQuantityTypeIdentifierHeartRate 100".utf8), Array("HKQuantityTypeIdentifierStepCount \(hour)".utf8)])
+        #expect(try Self.texts(database, "SELECT end_us || ' ' || duration_us FROM long_spans") == [Array("\(10 * hour) \(hour)".utf8)])
+        #expect(try Self.texts(database, "SELECT end_us || ' ' || seq FROM prune_marks ORDER BY end_us") == [Array("50 4".utf8), Array("70 1".utf8)])
+        #expect(try Self.texts(database, "SELECT count(*) FROM sqlite_temp_master") == [Array("0".utf8)])
     }
 }

@@ -56,6 +56,30 @@ struct WireCodecDirectDecodingTests {
         }
     }
 
+    @Test func anOddSpellingOnTheWireDecodesToTheCataloguesBytes() throws {
+        // `ObjectType` respells on creation, so the odd bytes are swapped into an encoded frame in
+        // place of a same-length stand-in: once for a frame decoded directly, once for protobuf-c.
+        let odd = Array("H\u{212A}QuantityTypeIdentifierStepCount".utf8)
+        let standIn = ObjectType("HxxxQuantityTypeIdentifierStepCount")
+        let requests: [Request] = [.authorizationStatus(standIn), .requestAuthorization(share: [standIn], read: [standIn])]
+        for request in requests {
+            var bytes = encoded(.call(Call(callID: 1, request: request)))
+            while let at = bytes.firstRange(of: Array(standIn.identifier.utf8)) { bytes.replaceSubrange(at, with: odd) }
+            guard case .call(let call) = try WireCodec.decodeClientFrame(bytes[...]) else {
+                Issue.record("not a call")
+                continue
+            }
+            switch call.request {
+            case .authorizationStatus(let type):
+                #expect(Array(type.identifier.utf8) == Array(ObjectType.stepCount.identifier.utf8))
+            case .requestAuthorization(let share, let read):
+                #expect((share + read).map { Array($0.identifier.utf8) } == Array(repeating: Array(ObjectType.stepCount.identifier.utf8), count: 2))
+            default:
+                Issue.record("unexpected \(call.request)")
+            }
+        }
+    }
+
     @Test func catalogueTypesDecodeToTheSharedValues() throws {
         let frame = ClientFrame.call(Call(callID: 1, request: .earliestAuthorizedSampleDate([.stepCount, ObjectType("x")])))
         guard case .call(let call)? = checkAgreement(encoded(frame)), case .earliestAuthorizedSampleDate(let types) = call.request else {

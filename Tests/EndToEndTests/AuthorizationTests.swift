@@ -191,6 +191,45 @@ struct AuthorizationTests {
         try await again
     }
 
+    @Test func anOddSpellingOfATypeIsTheCataloguedTypeAndARevocationReachesIt() async throws {
+        let daemon = try await DaemonProcess()
+        let credentials = try await daemon.registerApp("com.example.kelvin")
+        let agent = try await ConsentAgentHarness(daemon: daemon)
+        let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.kelvin", appToken: credentials.token)
+        // Steps with its K as U+212A KELVIN SIGN. `ObjectType` would respell it in this process
+        // too, so the frame is made with a same-length stand-in and the bytes swapped in.
+        let odd = Array("H\u{212A}QuantityTypeIdentifierStepCount".utf8)
+        let standIn = Array("HxxxQuantityTypeIdentifierStepCount".utf8)
+        #expect(odd.count == standIn.count)
+        var frame: [UInt8] = []
+        let request = Request.requestAuthorization(share: [ObjectType(String(decoding: standIn, as: UTF8.self))], read: [])
+        WireCodec.append(ClientFrame.call(Call(callID: 9_000, request: request)), to: &frame)
+        let at = try #require(frame.firstRange(of: standIn))
+        frame.replaceSubrange(at, with: odd)
+        try store.connection.sendRaw(frame)
+
+        // The prompt shows the catalogued type, and the answer is stored under it.
+        let prompt = try await agent.prompt(0)
+        #expect(prompt.shareTypes.map { Array($0.identifier.utf8) } == [Array(ObjectType.stepCount.identifier.utf8)])
+        try await agent.answer(prompt, [TypeDecision(type: .stepCount, share: .allow)])
+        #expect(try await agent.resolution(of: prompt.id) == .answered)
+        #expect(try await store.authorizationStatus(for: .stepCount) == .sharingAuthorized)
+        // Revoking stepCount reaches that grant (before, it answered 0 and left the odd row behind).
+        #expect(try await agent.admin.revoke(appID: "com.example.kelvin", types: [.stepCount]) == 1)
+        #expect(try await store.authorizationStatus(for: .stepCount) == .notDetermined)
+        store.close()
+
+        // And it stays revoked across a restart (the odd row used to come back from SQLite).
+        #expect(try await daemon.stop() == 0)
+        try await daemon.start()
+        let again = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.kelvin", appToken: credentials.token)
+        defer { again.close() }
+        #expect(try await again.authorizationStatus(for: .stepCount) == .notDetermined)
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        #expect(try await admin.grants(for: "com.example.kelvin").isEmpty)
+    }
+
     @Test func decisionsSurviveARestart() async throws {
         let daemon = try await DaemonProcess()
         let credentials = try await daemon.registerApp("com.example.persist")

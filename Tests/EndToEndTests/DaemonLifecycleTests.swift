@@ -82,6 +82,88 @@ struct DaemonLifecycleTests {
         _ = try await store.ping()
     }
 
+    @Test func aSecondDaemonOnALiveDataDirectoryIsRefusedNamingTheHolder() async throws {
+        let daemon = try await DaemonProcess()
+        _ = try await daemon.registerApp("com.example.owner")
+        // Other sockets, the same data directory: before the lock this one started and served.
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: try DaemonProcess.binaryPath())
+        let otherApp = daemon.directory + "/app2.sock"
+        second.arguments = ["--socket", otherApp, "--admin-socket", daemon.directory + "/admin2.sock", "--data-dir", daemon.dataDirectory]
+        let errors = Pipe()
+        second.standardError = errors
+        try second.run()
+        let deadline = Date().addingTimeInterval(10)
+        while second.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let refused = !second.isRunning
+        if !refused { kill(second.processIdentifier, SIGTERM) }
+        await second.exited()
+        #expect(refused, "the second daemon kept running on a data directory in use")
+        #expect(second.terminationStatus != 0)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("in use by process \(daemon.pid)"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: otherApp))
+        // The first daemon still serves, with its registry intact.
+        let admin = try await daemon.admin()
+        #expect(try await admin.listApps().map(\.appID) == ["com.example.owner"])
+        admin.close()
+        // Once it has stopped, the directory is free again.
+        #expect(try await daemon.stop() == 0)
+        try await daemon.start()
+        let again = try await daemon.admin()
+        defer { again.close() }
+        #expect(try await again.listApps().map(\.appID) == ["com.example.owner"])
+    }
+
+    @Test func sighupWithoutAPolicyIsLoggedAndChangesNothing() async throws {
+        let daemon = try await DaemonProcess(defaultSignals: true)
+        let store = try await daemon.connectApp("com.example.hangup")
+        defer { store.close() }
+        kill(daemon.pid, SIGHUP)
+        try await waitUntil(seconds: 10) { daemon.log().contains("no consent policy file to reload") || !daemon.isRunning }
+        #expect(daemon.isRunning, "SIGHUP killed the daemon")
+        _ = try await store.ping()
+        #expect(try await daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.appSocket))
+        #expect(!FileManager.default.fileExists(atPath: daemon.adminSocket))
+    }
+
+    @Test func sighupReloadsTheConsentPolicyAndKeepsTheOldOneWhenTheFileIsInvalid() async throws {
+        let policy = { (share: String, types: [ObjectType]) in
+            #"{ "rules": [ { "app": "*", "types": [\#(types.map { "\"\($0.identifier)\"" }.joined(separator: ", "))], "share": "\#(share)" } ] }"#
+        }
+        let daemon = try await DaemonProcess(policy: policy("deny", [.stepCount, .bodyMass]), defaultSignals: true)
+        let path = daemon.directory + "/policy.json"
+        let agent = try await ConsentAgentHarness(daemon: daemon)
+        let store = try await daemon.connectApp("com.example.reload")
+        defer { store.close() }
+
+        // An invalid file is refused with a log line; the policy read at start still decides.
+        try "{ \"rules\": [ { \"app\": \"*\", \"share\": \"maybe\" } ] }".write(toFile: path, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        try await waitUntil(seconds: 10) { daemon.log().contains("consent policy reload refused") || !daemon.isRunning }
+        #expect(daemon.isRunning, "SIGHUP killed the daemon")
+        try await store.requestAuthorization(toShare: [.stepCount], read: [], timeout: .seconds(5))
+        #expect(try await store.authorizationStatus(for: .stepCount) == .sharingDenied)
+
+        // A valid file replaces it: its rule decides, and the old rule is gone.
+        try policy("allow", [.heartRate]).write(toFile: path, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        try await waitUntil(seconds: 10) { daemon.log().contains("consent policy reloaded") || !daemon.isRunning }
+        try await store.requestAuthorization(toShare: [.heartRate], read: [], timeout: .seconds(5))
+        #expect(try await store.authorizationStatus(for: .heartRate) == .sharingAuthorized)
+        #expect(agent.raisedPrompts.isEmpty)
+        async let asked: Void = store.requestAuthorization(toShare: [.bodyMass], read: [])
+        let prompt = try await agent.prompt(0)
+        #expect(prompt.shareTypes == [.bodyMass])
+        try await agent.answerAll(prompt, share: .allow, read: .full)
+        try await asked
+
+        // Nothing else happened: the same session still works and SIGTERM still stops it cleanly.
+        _ = try await store.ping()
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test func aStaleSocketFileIsReplaced() async throws {
         let daemon = try await DaemonProcess()
         try await daemon.stop(signal: SIGKILL)

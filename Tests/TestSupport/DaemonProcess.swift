@@ -18,12 +18,18 @@ public final class DaemonProcess: @unchecked Sendable {
     public let logPath: String
     /// Extra flags passed on every start.
     public let extraArguments: [String]
+    /// Whether the daemon starts with every signal at its default action.
+    public let defaultSignals: Bool
     private var process: Process?
 
     /// Starts a daemon in a fresh temporary folder and waits until both sockets answer.
     ///
-    /// `policy` is the text of a consent policy file the daemon decides prompts with.
-    public init(extraArguments: [String] = [], policy: String? = nil) async throws {
+    /// `policy` is the text of a consent policy file the daemon decides prompts with. With
+    /// `defaultSignals` the daemon starts through `env --default-signal` with every signal at its
+    /// default action, as from a shell: a test runner may ignore SIGHUP, and an ignored signal
+    /// stays ignored across exec, which would hide what SIGHUP does to a daemon.
+    public init(extraArguments: [String] = [], policy: String? = nil, defaultSignals: Bool = false) async throws {
+        self.defaultSignals = defaultSignals
         var template = Array("/tmp/hb-test-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw DaemonError("mkdtemp failed") }
         directory = String(cString: created)
@@ -60,10 +66,18 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Starts (or restarts) the daemon on the same paths and waits for its sockets.
     public func start(arguments extra: [String] = []) async throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
-        process.arguments = [
+        let binary = try Self.binaryPath()
+        let arguments = [
             "--socket", appSocket, "--admin-socket", adminSocket, "--data-dir", dataDirectory, "--log-level", "debug",
         ] + extraArguments + extra
+        if defaultSignals {
+            // env execs the daemon, so the pid is the daemon's.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["--default-signal", binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
         if !FileManager.default.fileExists(atPath: logPath) {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         }

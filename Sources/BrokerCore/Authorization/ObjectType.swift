@@ -1,6 +1,11 @@
 /// A HealthKit data type, named by its HealthKit identifier (e.g. `HKQuantityTypeIdentifierStepCount`).
 ///
-/// Any identifier can be held; `TypeCatalogue` says which ones the broker knows.
+/// Any identifier can be held; `TypeCatalogue` says which ones the broker knows. An identifier that
+/// `String` equality treats as a catalogued one but spells with other bytes (U+212A KELVIN SIGN for
+/// `K`, a decomposed accent) is canonicalised to the catalogue's bytes when the value is made, so
+/// every catalogued type that exists anywhere (decoded from the wire, loaded from SQLite, parsed
+/// from a policy) has exactly one spelling: the one stored, deleted, listed, shown and bound into
+/// anchors. Two spellings of one type could otherwise be one type in memory and two rows on disk.
 ///
 /// Equality is the identifier's (`String` equality); a catalogued type also carries its position in
 /// the catalogue, found once when the value is made, so that comparing, hashing and looking up
@@ -11,18 +16,17 @@ public struct ObjectType: Hashable, Sendable, Comparable, CustomStringConvertibl
     public let identifier: String
     /// The position in `TypeCatalogue.knownIdentifiers` of the identifier this one equals, or -1.
     @usableFromInline let storedCatalogueIndex: Int32
-    /// True when `identifier` has exactly the catalogue's bytes (not just a canonically equal spelling).
-    let hasCatalogueSpelling: Bool
 
     /// The position in `TypeCatalogue.knownIdentifiers` of the identifier this one equals, or -1.
     @inlinable var catalogueIndex: Int { Int(storedCatalogueIndex) }
 
-    /// Wraps an identifier.
+    /// Wraps an identifier; one equal to a catalogued identifier gets the catalogue's exact bytes.
     public init(_ identifier: String) {
-        self.identifier = identifier
         let found = TypeCatalogue.index(of: identifier)
+        // The only place a spelling is chosen: the catalogue's, whatever bytes the caller had.
+        self.identifier = found.index >= 0 && !found.exactBytes
+            ? TypeCatalogue.knownIdentifiers[found.index].description : identifier
         storedCatalogueIndex = Int32(found.index)
-        hasCatalogueSpelling = found.exactBytes
     }
 
     /// Equal identifiers (`String` equality). Catalogued types compare by index: two values equal to

@@ -71,18 +71,17 @@ public enum TypeCatalogue {
     }()
 
     /// Where `type`'s identifier falls when catalogued identifiers are sorted by their bytes (as
-    /// strcmp sorts them), when its identifier is the catalogue's own bytes; nil otherwise (an
-    /// uncatalogued type, or a canonically equal spelling with other bytes).
+    /// strcmp sorts them); nil for an uncatalogued type.
     @inline(__always)
     public static func byteOrderRank(of type: ObjectType) -> Int? {
-        type.hasCatalogueSpelling ? byteOrderRanks[type.catalogueIndex] : nil
+        type.catalogueIndex >= 0 ? byteOrderRanks[type.catalogueIndex] : nil
     }
 
-    /// `type`'s index in `all` (and `knownIdentifiers`) when its identifier is exactly the catalogue's
-    /// bytes; nil otherwise (an uncatalogued type, or a canonically equal spelling with other bytes).
+    /// `type`'s index in `all` (and `knownIdentifiers`); nil for an uncatalogued type. A catalogued
+    /// type's identifier is always exactly the catalogue's bytes (`ObjectType(_:)` canonicalises).
     @inline(__always)
     public static func spelledIndex(of type: ObjectType) -> Int? {
-        type.hasCatalogueSpelling ? type.catalogueIndex : nil
+        type.catalogueIndex >= 0 ? type.catalogueIndex : nil
     }
 
     /// Bit `i` is set when the type at index `i` is a characteristic.
@@ -100,11 +99,10 @@ public enum TypeCatalogue {
         return index >= 0 && characteristicBits & (1 << UInt64(index)) != 0
     }
 
-    /// The catalogue's bytes of `type`'s identifier (static storage) when its identifier is exactly
-    /// those bytes; nil otherwise.
+    /// The catalogue's bytes of `type`'s identifier (static storage); nil for an uncatalogued type.
     @inline(__always)
     public static func catalogueSpelling(of type: ObjectType) -> UnsafeBufferPointer<UInt8>? {
-        guard type.hasCatalogueSpelling else { return nil }
+        guard type.catalogueIndex >= 0 else { return nil }
         let identifier = knownIdentifiers[type.catalogueIndex]
         return UnsafeBufferPointer(start: identifier.utf8Start, count: identifier.utf8CodeUnitCount)
     }
