@@ -138,7 +138,9 @@ extension PipeConnection {
     /// Frames not yet handed to the kernel are dropped and a call-id-0 RESOURCE_EXHAUSTED status
     /// takes their place, behind the write already under way (which ends on a frame boundary): a
     /// peer that starts reading again sees whole frames, then the status, then the end. One that
-    /// still reads nothing is closed a second later (`closeAfterSending`).
+    /// still reads nothing is closed `stalledPeerGraceMicros` later: long enough for a peer that was
+    /// only slow (a busy machine) to drain the write under way and read why; its memory here stays
+    /// what it was meanwhile (nothing more is queued).
     func cutOffStalledPeer() {
         let error = BrokerError(code: .resourceExhausted, message: "the peer stopped reading replies")
         if closeWhenFlushed {
@@ -148,8 +150,11 @@ extension PipeConnection {
         }
         closingError = error
         pendingOutput.removeAll()
-        closeAfterSending(ServerFrame(callID: 0, status: Status(error)))
+        closeAfterSending(ServerFrame(callID: 0, status: Status(error)), graceMicros: Self.stalledPeerGraceMicros)
     }
+
+    /// How long a cut-off peer has to take the rest of the write under way and its final status (5 s).
+    static let stalledPeerGraceMicros: Int64 = 5_000_000
 
     /// Runs parked producers while there is room, then reads again once queued output has drained
     /// below the low-water mark and held bytes leave room under the high-water mark.

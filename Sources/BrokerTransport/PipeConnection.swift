@@ -161,15 +161,16 @@ public final class PipeConnection {
         closeAfterSending(ServerFrame(callID: 0, status: Status(error)))
     }
 
-    /// Queues `frame`, stops reading, and closes once everything queued is written (or after 1 s).
-    public func closeAfterSending(_ frame: ServerFrame) {
+    /// Queues `frame`, stops reading, and closes once everything queued is written (or after
+    /// `graceMicros`, 1 s unless given).
+    public func closeAfterSending(_ frame: ServerFrame, graceMicros: Int64 = 1_000_000) {
         guard !isClosed, !closeWhenFlushed else { return }
         send(frame)
         closeWhenFlushed = true
         dropParkedProducers()
         stopReading()
         // A peer that never reads must not keep the connection open.
-        loop.schedule(afterMicros: 1_000_000) { [weak self] in self?.close() }
+        loop.schedule(afterMicros: graceMicros) { [weak self] in self?.close() }
     }
 
     /// Sends `error` as the connection's status, tries one write, and closes at once (for shutdown).
