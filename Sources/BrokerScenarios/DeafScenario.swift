@@ -70,6 +70,8 @@ struct DeafScenario {
         var pour: DeafClients.Pour
         /// The documented bound per connection at the daemon's flags.
         var bound: ConnectionBound
+        /// That bound, 2H + 3F + 64 KiB + two pages, bytes (in the JSON for other readers).
+        var boundBytesPerConnection: Int
         /// Broker RSS before the deaf clients connected, bytes.
         var brokerRSSBefore: Int
         /// Its peak from their connecting to the end of the timed pings (max of polled VmRSS and VmHWM), bytes.
@@ -168,7 +170,7 @@ struct DeafScenario {
             clients: clients, helloAccepted: accepted, brokerAppConnections: counted, stallTimeoutMs: stall,
             pingPayloadBytes: traffic.pingPayloadBytes, pingDelayMicros: traffic.pingDelayMicros,
             streamPayloadBytes: traffic.streamPayloadBytes, queryPageSize: Int(traffic.queryPageSize), samples: samples,
-            pour: pour, bound: bound, brokerRSSBefore: before, brokerRSSPeak: peak, brokerRSSHeld: held, brokerRSSClosed: closed,
+            pour: pour, bound: bound, boundBytesPerConnection: bound.bytes, brokerRSSBefore: before, brokerRSSPeak: peak, brokerRSSHeld: held, brokerRSSClosed: closed,
             growthPerClient: Double(peak - before) / Double(max(clients, 1)), peakResetWorked: peakReset, memoryPolls: polls,
             baseline: baseline, during: during, answeredAfterClose: answered)
     }

@@ -130,7 +130,7 @@ struct ScenarioReport {
         for deaf in deafRuns {
             let bound = Double(deaf.bound.bytes)
             rows.append(Row(
-                scenario: "\(grouped(deaf.clients)) client\(deaf.clients == 1 ? "" : "s") that never read (\(grouped(deaf.helloAccepted)) said Hello; each poured \(kib(deaf.pour.bytesMedian)) of pipelined queries, a huge PingStream, big delayed pings): broker memory",
+                scenario: "\(grouped(deaf.clients)) client\(deaf.clients == 1 ? "" : "s") that never read (\(grouped(deaf.helloAccepted)) said Hello; each poured pipelined queries, a huge PingStream and big delayed pings, median \(kib(deaf.pour.bytesMedian))): broker memory",
                 figure: "\(kib(Int(deaf.growthPerClient))) peak growth each; broker RSS \(kib(deaf.brokerRSSBefore)) → peak \(kib(deaf.brokerRSSPeak)) (\(kib(deaf.brokerRSSClosed)) once closed)",
                 target: "≤ bound \(kib(deaf.bound.bytes)) each (H \(kib(deaf.bound.highWater)), F \(kib(deaf.bound.maxFrame)))",
                 verdict: verdict(deaf.growthPerClient <= bound && deaf.helloAccepted == deaf.clients, deaf.growthPerClient / bound, "× bound")))
