@@ -11,14 +11,23 @@
 #           (the default) and with the daemon's --synchronous-full (each acknowledgement after an fsync of
 #           the WAL, made off the writing thread), each with random (v4) UUIDs and
 #           with HealthStore's default time-ordered (v7) ones
+#   deaf    (only with --only deaf; about 30 s, peaks near 700 MiB of broker memory) C app connections that
+#           never read a reply (default runs: C = 1 and 200), each pouring pipelined queries of 20,000 step
+#           samples, a PingStream of count and credit 2^32-1 and 1 MiB pings delayed 250 ms until its socket
+#           takes no more: broker peak RSS growth per connection against the documented bound
+#           2H + 3F + 64 KiB + two pages (docs/RELIABILITY.md) at the flags below, and another client's
+#           ping p50/p99/max meanwhile (target p99 < 100 ms). A fresh daemon per C (after one import)
+#           with --output-high-water 1048576 --max-frame-bytes 4194304 (the defaults, given explicitly)
+#           and --stall-timeout-ms 300000 (the default 30 s would cut the deaf clients off mid-run on a
+#           slow machine); --max-connections-per-uid stays at its default, 8,192, above any C here.
 # Builds release, starts each daemon on temporary sockets and a temporary data directory (one for
-# idle+query, restarted on the same data after each import; a fresh one per ingest run), runs the
+# idle+query, restarted on the same data after each import; a fresh one per ingest run and per deaf C), runs the
 # scenarios with BrokerScenarios, prints one table of figures against the targets, and stops the
 # daemons. Local Unix sockets only.
 #
 # usage: benchmarks/scenarios.sh [--samples N] [--scale K] [--runs R] [--latency-rounds L] [--page-size P] [--extra-page-size P|""]
 #          [--idle-connections C] [--ingest-batches B] [--ingest-shapes "1x1 1x2 4x1"] (connections x saves in flight each)
-#          [--only "idle query ingest latency"] [--out DIR] [--scratch-path DIR] [--no-build]
+#          [--deaf-connections "1 200"] [--only "idle query ingest latency deaf"] [--out DIR] [--scratch-path DIR] [--no-build]
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,12 +42,14 @@ extra_page_size=4096
 idle_connections=5000
 ingest_batches=200
 ingest_shapes="1x1 1x2 4x1"
+deaf_connections="1 200"
+deaf_flags=(--output-high-water 1048576 --max-frame-bytes 4194304 --stall-timeout-ms 300000)
 only="idle query ingest latency"
 out=""
 scratch="$repo/.build-scen"
 build=1
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --samples) samples="$2"; shift 2 ;;
@@ -50,6 +61,7 @@ while [ $# -gt 0 ]; do
     --idle-connections) idle_connections="$2"; shift 2 ;;
     --ingest-batches) ingest_batches="$2"; shift 2 ;;
     --ingest-shapes) ingest_shapes="$2"; shift 2 ;;
+    --deaf-connections) deaf_connections="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --scratch-path) scratch="$2"; shift 2 ;;
@@ -167,6 +179,18 @@ if wants ingest; then
       done
     done
   done
+fi
+
+if wants deaf; then
+  # Import once, then a fresh daemon on the same data per C: each baseline holds nothing an earlier
+  # run left behind (the broker keeps much of a run's peak resident after the clients close).
+  start_daemon deaf "${deaf_flags[@]}"
+  scenario deaf --import-only >&2
+  for c in $deaf_connections; do
+    stop_daemon; start_daemon deaf "${deaf_flags[@]}"
+    scenario deaf --connections "$c" --no-import --json "$out/deaf-$c.json"
+  done
+  stop_daemon
 fi
 
 echo

@@ -46,6 +46,18 @@ enum ResultLine {
             + " nofile_driver=\(result.driverFileLimit) nofile_broker=\(result.brokerFileLimit)"
     }
 
+    /// The deaf-clients scenario's line.
+    static func deaf(_ result: DeafScenario.Result) -> String {
+        let growth = result.brokerRSSPeak - result.brokerRSSBefore
+        return "deaf clients=\(result.clients) hello_ok=\(result.helloAccepted) broker_counted=\(result.brokerAppConnections)"
+            + " poured_kib=\(result.pour.bytesMin / 1024)..\(result.pour.bytesMax / 1024) pour_s=\(fixed(result.pour.seconds, 2)) wrote_all=\(result.pour.wroteAll)"
+            + " broker_rss_kib=\(result.brokerRSSBefore / 1024)->peak \(result.brokerRSSPeak / 1024) held=\(result.brokerRSSHeld / 1024) closed=\(result.brokerRSSClosed / 1024)"
+            + " growth_kib=\(growth / 1024) growth_per_client_kib=\(fixed(result.growthPerClient / 1024))"
+            + " bound_per_conn_kib=\(result.bound.bytes / 1024) (H=\(result.bound.highWater) F=\(result.bound.maxFrame) page=\(result.bound.pageBytes) from \(result.bound.source))"
+            + " | other client ping: p50_us=\(fixed(result.during.p50Micros)) p99_us=\(fixed(result.during.p99Micros)) max_us=\(fixed(result.during.maxMicros))"
+            + " pings=\(result.during.pings) broker_cpu_pct=\(fixed(result.during.brokerCPUPercent)) target_p99_us=100000 (alone: p50_us=\(fixed(result.baseline.p50Micros)) p99_us=\(fixed(result.baseline.p99Micros)) max_us=\(fixed(result.baseline.maxMicros)) broker_cpu_pct=\(fixed(result.baseline.brokerCPUPercent)))"
+    }
+
     /// `value` as pretty-printed JSON with sorted keys.
     static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Files read (any may be missing): `idle.json`, `import.json` and `import-Kx.json` (the seeding),
 /// `query.json` (N samples), `query-Kx.json` (K × N), `query-pageP.json` (N in pages of P), every
-/// `ingest-*.json` in name order, and the latency rounds `latency-R.json` with `latency-echo-R.json`.
+/// `ingest-*.json` in name order, the latency rounds `latency-R.json` with `latency-echo-R.json`, and
+/// the deaf-client runs `deaf-C.json` (C connections), fewest first.
 struct ScenarioReport {
     /// The query target, ms end to end.
     static let queryTargetMs = 150.0
@@ -13,6 +14,8 @@ struct ScenarioReport {
     static let ingestTarget = 200_000.0
     /// The idle-connection target, bytes of broker memory each.
     static let idleTargetBytes = 20.0 * 1024
+    /// Another client's p99 ping latency while deaf clients sit there, µs.
+    static let deafPingTargetMicros = 100_000.0
     /// Extra peak growth the 10× query may show over the 1× one and still count as flat, bytes.
     static let flatSlackBytes = 2 * 1024 * 1024
 
@@ -121,6 +124,21 @@ struct ScenarioReport {
                 target: "≤ 20 KiB each",
                 verdict: verdict(idle.bytesPerConnection <= Self.idleTargetBytes && idle.pingsAnswered == idle.connections && idle.opened == idle.connections,
                                  idle.bytesPerConnection / Self.idleTargetBytes, "×")))
+        }
+        let deafRuns = try names.filter { $0.hasPrefix("deaf-") && $0.hasSuffix(".json") }
+            .compactMap { try load($0, as: DeafScenario.Result.self) }.sorted { $0.clients < $1.clients }
+        for deaf in deafRuns {
+            let bound = Double(deaf.bound.bytes)
+            rows.append(Row(
+                scenario: "\(grouped(deaf.clients)) client\(deaf.clients == 1 ? "" : "s") that never read (\(grouped(deaf.helloAccepted)) said Hello; each poured pipelined queries, a huge PingStream and big delayed pings, median \(kib(deaf.pour.bytesMedian))): broker memory",
+                figure: "\(kib(Int(deaf.growthPerClient))) peak growth each; broker RSS \(kib(deaf.brokerRSSBefore)) → peak \(kib(deaf.brokerRSSPeak)) (\(kib(deaf.brokerRSSClosed)) once closed)",
+                target: "≤ bound \(kib(deaf.bound.bytes)) each (H \(kib(deaf.bound.highWater)), F \(kib(deaf.bound.maxFrame)))",
+                verdict: verdict(deaf.growthPerClient <= bound && deaf.helloAccepted == deaf.clients, deaf.growthPerClient / bound, "× bound")))
+            rows.append(Row(
+                scenario: "another client's ping, 1 in flight, beside \(grouped(deaf.clients)) that never read",
+                figure: "p50 \(fixed(deaf.during.p50Micros)) µs, p99 \(fixed(deaf.during.p99Micros)) µs, max \(fixed(deaf.during.maxMicros)) µs over \(grouped(deaf.during.pings)) (alone: p99 \(fixed(deaf.baseline.p99Micros)) µs)",
+                target: "p99 < 100 ms",
+                verdict: verdict(deaf.during.p99Micros < Self.deafPingTargetMicros, deaf.during.p99Micros / Self.deafPingTargetMicros, "×")))
         }
         return table(rows)
     }

@@ -6,7 +6,7 @@ enum ScenarioSpec {
     /// The whole grammar.
     static let spec = CommandSpec(
         "BrokerScenarios",
-        summary: "Measure a running HealthBroker: the big clamped query, durable ingest, idle connections, latency, privacy.",
+        summary: "Measure a running HealthBroker: the big clamped query, durable ingest, idle connections, latency, clients that never read, privacy.",
         discussion: """
             Talks to a running daemon over its Unix sockets and sets up what it needs through the admin \
             socket (apps registered or re-keyed, their step-count decisions revoked and asked again, with \
@@ -71,6 +71,36 @@ enum ScenarioSpec {
                     .option("settle-ms", value: "MS", help: "How long to wait before reading the broker's RSS.", default: "1000"),
                 ]),
             CommandSpec(
+                "deaf",
+                summary: "C app connections that never read pour pipelined calls; broker RSS per connection against its documented bound, and another client's ping latency meanwhile.",
+                discussion: """
+                    Each deaf connection says Hello, then writes until its socket takes no more: a \
+                    PingStream of count and credit 2^32-1 with items of --stream-payload-bytes, groups of 64 \
+                    pipelined Queries of step count in pages of 4,096 (credit 2^32-1; the store holds \
+                    --samples samples, imported first as scenarios.watch), and Pings of --ping-payload-bytes \
+                    delayed --ping-delay-ms; the connections are dealt three orders of these in turn. While \
+                    they sit there (none ever reads), the broker's peak RSS is watched (VmRSS polled, VmHWM \
+                    reset first) and a well-behaved client pings through HealthStore, one in flight, \
+                    --pings times with --ping-interval-us between (p50, p99, max). The result sets the peak \
+                    growth per deaf connection beside the bound of docs/RELIABILITY.md, 2H + 3F + 64 KiB + \
+                    two pages, with H and F read from the daemon's command line (/proc/PID/cmdline; its \
+                    defaults when absent). Needs the daemon's --max-connections-per-uid above C and its \
+                    --stall-timeout-ms longer than the run, or the broker cuts the deaf clients off.
+                    """,
+                options: [
+                    .option("connections", short: "c", value: "C", help: "Deaf connections.", default: "200"),
+                    .option("samples", value: "N", help: "Minute step samples in the store, each query's answer.", default: "20000"),
+                    .option("pings", value: "N", help: "The other client's timed pings while the deaf ones sit there.", default: "3000"),
+                    .option("baseline-pings", value: "N", help: "Its timed pings before they connect.", default: "1000"),
+                    .option("ping-interval-us", value: "US", help: "Its pause after each ping.", default: "2000"),
+                    .option("ping-payload-bytes", value: "B", help: "Each deaf Ping's payload.", default: "1048576"),
+                    .option("ping-delay-ms", value: "MS", help: "Each deaf Ping's delay.", default: "250"),
+                    .option("stream-payload-bytes", value: "B", help: "The deaf PingStream's item payload.", default: "131072"),
+                    .option("settle-ms", value: "MS", help: "How long to wait before reading the broker's RSS.", default: "1000"),
+                    .flag("no-import", help: "Skip the import (the samples are already there)."),
+                    .flag("import-only", help: "Import the samples and stop (measure later with --no-import on a restarted daemon)."),
+                ]),
+            CommandSpec(
                 "privacy",
                 summary: "Whether a read-denied app can tell its store from one holding only its own samples, by answers or by time.",
                 discussion: """
@@ -104,7 +134,7 @@ enum ScenarioSpec {
                 ]),
             CommandSpec(
                 "report",
-                summary: "Print the table of figures and targets from a run's JSON files (idle, import*, query*, ingest-*).",
+                summary: "Print the table of figures and targets from a run's JSON files (idle, import*, query*, ingest-*, latency-*, deaf-*).",
                 positionals: [PositionalSpec("DIR", help: "The directory the JSON files are in.")]),
         ],
         version: BrokerVersion.broker

@@ -1,5 +1,6 @@
 // BrokerScenarios: measures a running HealthBroker in the scenarios of the load-testing issue (the
-// 129,600-sample clamped query, durable ingest in batches, memory per idle connection, latency) and
+// 129,600-sample clamped query, durable ingest in batches, memory per idle connection, latency,
+// clients that never read) and
 // prints one result line each, optionally JSON. benchmarks/scenarios.sh runs them against a fresh
 // daemon; benchmarks/privacy.sh runs the privacy scenario against two.
 import CommandLineSupport
@@ -64,8 +65,10 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
         let result = try await scenario.run()
         print(ResultLine.idle(result))
         json = try ResultLine.encode(result)
+    case "deaf":
+        json = try await runDeaf(command, socket: socket, adminSocket: adminSocket, pid: pid, log: log)
     default:
-        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, latency, idle, privacy or report")
+        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, latency, idle, deaf, privacy or report")
     }
     if let path = command.string("json") {
         try json.write(to: URL(fileURLWithPath: path))
@@ -107,4 +110,30 @@ func runPrivacy(_ command: ParsedCommand, socket: String, adminSocket: String, l
     if let path = command.string("json") {
         try ResultLine.encode(result).write(to: URL(fileURLWithPath: path))
     }
+}
+
+/// The deaf-clients scenario (or only its import); prints its line and returns its JSON.
+func runDeaf(_ command: ParsedCommand, socket: String, adminSocket: String, pid: Int32, log: @escaping @Sendable (String) -> Void) async throws -> Data {
+    let scenario = DeafScenario(
+        socketPath: socket, adminSocketPath: adminSocket, brokerPID: pid,
+        clients: try command.int("connections", in: 1...100_000) ?? 200,
+        samples: try command.int("samples", in: 1...10_000_000) ?? 20_000,
+        pings: try command.int("pings", in: 1...1_000_000) ?? 3_000,
+        baselinePings: try command.int("baseline-pings", in: 1...1_000_000) ?? 1_000,
+        pingIntervalMicros: try command.int("ping-interval-us", in: 0...1_000_000) ?? 2_000,
+        settleMs: try command.int("settle-ms", in: 0...600_000) ?? 1_000,
+        importFirst: !command.flag("no-import"),
+        traffic: DeafTraffic(
+            streamPayloadBytes: try command.int("stream-payload-bytes", in: 0...(16 << 20)) ?? 128 << 10,
+            pingPayloadBytes: try command.int("ping-payload-bytes", in: 0...(16 << 20)) ?? 1 << 20,
+            pingDelayMicros: Int64(try command.int("ping-delay-ms", in: 0...60_000) ?? 250) * 1_000),
+        log: log)
+    if command.flag("import-only") {
+        let (rate, saved) = try await scenario.importSamples()
+        print("import samples=\(scenario.samples) new=\(saved) samples_per_s=\(Int(rate))")
+        return try ResultLine.encode(["samples": scenario.samples, "imported": saved, "samplesPerSecond": Int(rate)])
+    }
+    let result = try await scenario.run()
+    print(ResultLine.deaf(result))
+    return try ResultLine.encode(result)
 }
