@@ -37,7 +37,22 @@ enum PrivacyTable {
         let band = result.aaAcrossDaemons ? "A/A: A against a second daemon filled as A (Hello: within A)" : "A/A: A against itself (a second connection)"
         return (["privacy: \(result.otherSamples) other-app samples in A, \(result.calls) calls per arm per round, \(result.rounds) round(s); \(band)"]
             + [lines[0], String(repeating: "-", count: lines[0].count)] + lines.dropFirst()
-            + ["privacy: \(passed)/\(result.verdicts.count) calls PASS"]).joined(separator: "\n")
+            + ["privacy: \(passed)/\(result.verdicts.count) calls PASS"]
+            + noiseLines(result)).joined(separator: "\n")
+    }
+
+    /// The all-rounds comparison of A÷B against the A/A band, in wall time and in broker CPU.
+    static func noiseLines(_ result: PrivacyScenario.Result) -> [String] {
+        let rounds = result.figures.filter { $0.comparison == "A÷B" }
+        var lines: [String] = []
+        if let wall = PrivacyNoiseComparison(ab: rounds.map(\.ratio), aa: rounds.map(\.ratioAA)) {
+            lines.append("privacy: all calls, wall time: " + wall.line("").dropFirst(2))
+        }
+        let cpu = rounds.filter { $0.cpuRatio != nil && $0.cpuRatioAA != nil }
+        if let work = PrivacyNoiseComparison(ab: cpu.compactMap(\.cpuRatio), aa: cpu.compactMap(\.cpuRatioAA)) {
+            lines.append("privacy: all calls, broker CPU: " + work.line("").dropFirst(2))
+        }
+        return lines
     }
 
     /// `value` with `digits` decimals, or "-" when not measured.
