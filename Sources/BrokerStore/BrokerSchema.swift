@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -432,5 +432,19 @@ public enum BrokerSchema {
         DELETE FROM prune_marks WHERE type IN (SELECT old FROM type_code_moves);
         DELETE FROM type_codes WHERE code IN (SELECT old FROM type_code_moves);
         DROP TABLE type_code_moves;
+        """
+
+    /// Version 9: an app's own rows read from one index, in order, without visiting the table.
+    ///
+    /// `samples_by_app_type_start` carries, after its key (app, type, start_us, seq), every column
+    /// a quantity page and an own-row statistics read need. An app's own rows lie in the table
+    /// wherever their seqs put them, between everything other apps saved meanwhile; read through
+    /// the table they cost more pages in a crowded store than in one that holds only them. Read
+    /// from this index they cost the same wherever the rest of the store is (docs/PRIVACY.md).
+    /// `seq` is spelled out in the key so the (start_us, seq) order pages rely on stays the index's order.
+    static let version9 = """
+        DROP INDEX samples_by_app_type_start;
+        CREATE INDEX samples_by_app_type_start
+            ON samples (app, type, start_us, seq, end_us, quantity, unit, uuid, metadata, created_us, value_kind);
         """
 }
