@@ -47,6 +47,9 @@ swift build -c release --scratch-path .build-fuzz --product FrameFuzzer \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 fuzzer="$root/.build-fuzz/release/FrameFuzzer"
 
+# The seed frames are process-long statics that LeakSanitizer misreads as leaks (see the file).
+export LSAN_OPTIONS="suppressions=$root/fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
 # --- Corpus: the seeds are regenerated (same names, same bytes) so they follow the codec.
 mkdir -p fuzz/corpus fuzz/corpus-generated fuzz/crashes fuzz/logs
 FRAMEFUZZER_WRITE_CORPUS="$root/fuzz/corpus" "$fuzzer"
