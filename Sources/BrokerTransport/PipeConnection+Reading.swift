@@ -50,7 +50,7 @@ extension PipeConnection {
             isReceiving = false
         } catch {
             isReceiving = false
-            close(with: error)
+            closeForUndecodableFrame(error)
             return
         }
         notePartialFrame()
@@ -68,10 +68,21 @@ extension PipeConnection {
                 delegate?.connection(self, didReceiveFrame: payload.span)
             }
         } catch {
-            close(with: error)
+            closeForUndecodableFrame(error)
             return
         }
         notePartialFrame()
+    }
+
+    /// Ends the connection over bytes that are not a frame: with a call-id-0 status, or, for a peer
+    /// that opened with HTTP/2's preface (a gRPC client), a line of text it can show, as our frames
+    /// mean nothing to it.
+    private func closeForUndecodableFrame(_ error: BrokerError) {
+        if decoder.startsWithHTTP2Preface {
+            close(with: error, plainText: "healthbrokerd: \(error.message)\n")
+        } else {
+            close(with: error)
+        }
     }
 
     // MARK: Frame deadline

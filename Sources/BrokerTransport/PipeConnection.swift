@@ -154,6 +154,18 @@ public final class PipeConnection {
         }
     }
 
+    /// Sends `text` as is (not a frame: for a peer that does not speak the framing), then closes once
+    /// it is written; `error` is what the close reports (and the broker logs).
+    public func close(with error: BrokerError, plainText text: String) {
+        guard !isClosed, !closeWhenFlushed else { return }
+        closingError = error
+        send(encodedBy: { $0.append(contentsOf: text.utf8) })
+        closeWhenFlushed = true
+        dropParkedProducers()
+        stopReading()
+        loop.schedule(afterMicros: 1_000_000) { [weak self] in self?.close() }
+    }
+
     /// Sends `error` as the connection's status (call id 0), then closes once it is written.
     public func close(with error: BrokerError) {
         guard !isClosed, !closeWhenFlushed else { return }

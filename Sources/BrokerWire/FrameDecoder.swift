@@ -102,11 +102,25 @@ public struct FrameDecoder: Sendable {
         }
     }
 
+    /// The first bytes an HTTP/2 client sends (its connection preface, RFC 9113 §3.4), as far as a frame header reaches.
+    static let http2PrefacePrefix = Array("PRI *".utf8)
+
+    /// The error for a connection that opened with HTTP/2's preface: a gRPC client, most likely.
+    public static let http2Refusal = BrokerError(
+        code: .unimplemented, domain: .protocolError,
+        message: "this is HealthBroker's own framing, not gRPC over HTTP/2 (the HTTP/2 connection preface was received); see docs/PROTOCOL.md")
+
+    /// Whether the first bytes of the connection were HTTP/2's preface (nothing was taken yet).
+    public var startsWithHTTP2Preface: Bool {
+        readIndex == 0 && storage.count >= Self.headerSize && storage.prefix(Self.headerSize).elementsEqual(Self.http2PrefacePrefix)
+    }
+
     /// The message length a 5-byte frame header declares, checked: flags 0 and at most `maxFrameBytes`.
     @inline(__always)
     private func messageLength(header: UnsafeBufferPointer<UInt8>) throws(BrokerError) -> Int {
         let flags = header[0]
         guard flags == 0 else {
+            if header.elementsEqual(Self.http2PrefacePrefix) { throw Self.http2Refusal }
             throw BrokerError(code: .invalidArgument, domain: .protocolError, message: "frame flags byte is \(flags), expected 0")
         }
         let length = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])

@@ -192,3 +192,29 @@ struct FrameDecoderTests {
         #expect(decoder.storageByteCount <= 2 * 100_005 + 65_536)
     }
 }
+
+/// A connection that opens with HTTP/2's preface gets its own refusal, not "flags byte is 80".
+@Suite struct FrameDecoderHTTP2Tests {
+    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    @Test func theHTTP2PrefaceIsRecognisedAndRefusedByName() {
+        var decoder = FrameDecoder(maxFrameBytes: 1 << 20)
+        decoder.append(contentsOf: Self.preface)
+        #expect(decoder.startsWithHTTP2Preface)
+        #expect(throws: FrameDecoder.http2Refusal) { _ = try decoder.nextFrame() }
+        #expect(FrameDecoder.http2Refusal.message.contains("not gRPC over HTTP/2"))
+    }
+
+    @Test func otherBadFlagsKeepTheirMessageAndAreNotThePreface() throws {
+        var decoder = FrameDecoder(maxFrameBytes: 1 << 20)
+        decoder.append(contentsOf: Array("POST / HTTP/1.1\r\n".utf8))
+        #expect(!decoder.startsWithHTTP2Preface)
+        let error = #expect(throws: BrokerError.self) { _ = try decoder.nextFrame() }
+        #expect(error?.message == "frame flags byte is 80, expected 0")
+        // Four bytes of the preface are not yet a header: nothing to say.
+        var short = FrameDecoder(maxFrameBytes: 1 << 20)
+        short.append(contentsOf: Array(Self.preface.prefix(4)))
+        #expect(!short.startsWithHTTP2Preface)
+        #expect(try short.nextFrame() == nil)
+    }
+}
