@@ -45,7 +45,7 @@ enum AnswerParser {
         case 0:
             return .invalid("limited from when? type 'limited YYYY-MM-DD' or 'last N days'")
         case 1 where words[0].contains("-"):
-            return limited(fromDate: words[0])
+            return limited(fromDate: words[0], now: now)
         case 2...3 where words[0] == "last" && (words.count == 2 || ["days", "day"].contains(words[2])):
             return limited(lastDays: words[1], now: now)
         default:
@@ -53,12 +53,14 @@ enum AnswerParser {
         }
     }
 
-    /// `limited from DATE` (midnight UTC), refusing malformed dates and dates before 1970.
-    private static func limited(fromDate text: String) -> ParsedReply<ReadDecision> {
+    /// `limited from DATE` (midnight UTC), refusing malformed dates, dates before 1970 and dates
+    /// after `now` (the broker refuses those too: asked here, the person can type another at once).
+    private static func limited(fromDate text: String, now: Int64) -> ParsedReply<ReadDecision> {
         guard let micros = UTCTimestamp.micros(fromDate: text) else {
             return .invalid("'\(text)' is not a date: type it as YYYY-MM-DD, e.g. 2026-01-31")
         }
         guard micros >= 0 else { return .invalid("the date must be 1970-01-01 or later") }
+        guard micros <= now else { return .invalid("\(text) is in the future: give today or an earlier day") }
         return .decided(.limited(fromMicros: micros))
     }
 

@@ -55,6 +55,9 @@ import Testing
             == .invalid("'2026-02-30' is not a date: type it as YYYY-MM-DD, e.g. 2026-01-31"))
         #expect(AnswerParser.read("limited 1969-12-31", now: Self.now) == .invalid("the date must be 1970-01-01 or later"))
         #expect(AnswerParser.read("limited", now: Self.now) == .invalid("limited from when? type 'limited YYYY-MM-DD' or 'last N days'"))
+        // After now (2026-06-15 01:00 UTC): refused here; today's midnight is not.
+        #expect(AnswerParser.read("limited 2026-06-16", now: Self.now) == .invalid("2026-06-16 is in the future: give today or an earlier day"))
+        #expect(AnswerParser.read("limited 2026-06-15", now: Self.now) == .decided(.limited(fromMicros: UTCTimestamp.micros(fromDate: "2026-06-15")!)))
     }
 
     @Test func badDayCountsAreExplained() {
