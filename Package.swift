@@ -60,6 +60,7 @@ let package = Package(
 
         .testTarget(name: "BrokerCoreTests", dependencies: ["BrokerCore"]),
         .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore", "TestSupport"]),
+        .testTarget(name: "BrokerTransportTests", dependencies: ["BrokerTransport", "BrokerCore", "BrokerWire", "TestSupport"]),
         .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerCore"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"]),

@@ -16,6 +16,7 @@ extension Broker {
     /// in force stays. Without `--consent-policy` there is nothing to reload; that is logged too.
     /// Loop thread only.
     func reloadConsentPolicy() {
+        loop.assertInLoop()
         guard let path = configuration.consentPolicyPath else {
             logger.info("SIGHUP: no consent policy file to reload (started without --consent-policy)")
             return
@@ -26,7 +27,7 @@ extension Broker {
         }
         policyReloadsStarted &+= 1
         let reload = policyReloadsStarted
-        let this = LoopBound(self)
+        let this = LoopBound(self, loop: loop)
         let loop = self.loop
         // The file is read and parsed off the loop: the loop never waits on disk (a policy on a
         // slow or hung mount must not stall every connection).

@@ -4,6 +4,7 @@ import BrokerWire
 extension Broker {
     /// Stops accepting, refuses new calls, and lets calls in flight finish within the grace period.
     func beginShutdown(reason: String) {
+        loop.assertInLoop()
         guard state == .running else { return }
         state = .draining
         let inFlight = sessions.values.reduce(0) { $0 + $1.calls.count }
@@ -28,6 +29,7 @@ extension Broker {
 
     /// Fails what is left with UNAVAILABLE, closes connections, the store and the loop.
     func finishShutdown() {
+        loop.assertInLoop()
         guard state == .draining else { return }
         state = .stopped
         logger.info("closing connections", ["calls_failed": sessions.values.reduce(0) { $0 + $1.calls.count }])

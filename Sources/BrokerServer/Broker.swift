@@ -34,7 +34,8 @@ public final class Broker {
     var connectionsByUID: [UInt32: Int] = [:]
     /// Open admin-socket connections, for their own limit.
     var adminConnections = 0
-    /// Calls answered; counted per call, loop-thread only, so without the runtime exclusivity check.
+    /// Calls answered. Counted per call, so without the run-time exclusivity check (~75 instructions
+    /// an access, benchmarks/PROFILE.md item 9); loop thread only, each access one statement.
     @exclusivity(unchecked) var callsServed: UInt64 = 0
     let startedMicros = Microseconds.now()
     var shutdownTimer: TimerToken?
@@ -154,8 +155,10 @@ public final class Broker {
 
     /// Asks the broker to shut down as SIGTERM would; callable from any thread.
     public func requestShutdown() {
-        let this = LoopBound(self)
-        loop.execute { this.value.beginShutdown(reason: "requested") }
+        // Handed to the loop, not bound to it: this may run on any thread. The caller's thread only
+        // reads `loop` (a constant) here; the broker's state is touched by the loop thread alone.
+        let this = HandOff(self)
+        loop.execute { this.take().beginShutdown(reason: "requested") }
     }
 
     /// A parent may have started us with SIGINT/SIGTERM/SIGHUP blocked (the mask survives exec): unblock them.
@@ -204,6 +207,7 @@ public final class Broker {
     }
 
     private func accept(_ connection: PipeConnection, kind: Session.Kind) {
+        loop.assertInLoop()
         let session = Session(kind: kind, connection: connection)
         connection.context = session
         connection.delegate = self
@@ -271,6 +275,7 @@ public final class Broker {
 extension Broker: PipeConnectionDelegate {
     /// Decodes one client frame and routes it.
     public func connection(_ connection: PipeConnection, didReceiveFrame payload: Span<UInt8>) {
+        loop.assertInLoop()
         guard let session = connection.context as? Session else { return }
         let frame: ClientFrame
         do throws(BrokerError) {
@@ -298,6 +303,7 @@ extension Broker: PipeConnectionDelegate {
 
     /// Ends every call of the closed connection and forgets its session.
     public func connectionDidClose(_ connection: PipeConnection, error: BrokerError?) {
+        loop.assertInLoop()
         guard let session = sessions.removeValue(forKey: ObjectIdentifier(connection)) else { return }
         switch session.kind {
         case .app:

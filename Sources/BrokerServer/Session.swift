@@ -20,13 +20,17 @@ final class Session {
         didSet { cachedGrants = nil }
     }
     /// The app's grants as of `cachedGrantsGeneration` (see `Broker.appGrants(_:)`).
+    ///
+    /// Read for every authorized call, so without the run-time exclusivity check (~75 instructions
+    /// an access, benchmarks/PROFILE.md item 9); loop thread only, each access one statement.
     @exclusivity(unchecked) var cachedGrants: AppGrants?
-    /// The `Broker.grantsGeneration` at which `cachedGrants` was taken.
+    /// The `Broker.grantsGeneration` at which `cachedGrants` was taken; read beside it, for the same
+    /// reason.
     @exclusivity(unchecked) var cachedGrantsGeneration: UInt64 = 0
     /// Calls in flight, by the client's call id.
     ///
     /// Looked up for every call; loop-thread only and never accessed overlapping, so without the
-    /// runtime exclusivity check.
+    /// run-time exclusivity check (~75 instructions an access, benchmarks/PROFILE.md item 9).
     @exclusivity(unchecked) var calls: [UInt64: CallContext] = [:]
     /// Store reads started for this connection's streams whose results are not yet queued.
     var storeReadsInFlight = 0

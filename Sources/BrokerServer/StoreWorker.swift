@@ -49,6 +49,7 @@ final class StoreWorker: @unchecked Sendable {
         _ job: @escaping @Sendable (BrokerStore) throws(BrokerError) -> T,
         completion: @escaping (Result<T, BrokerError>) -> Void
     ) {
+        loop.assertInLoop()
         outstanding += 1
         let store = self.store
         let deliver = onLoop(completion)
@@ -67,6 +68,7 @@ final class StoreWorker: @unchecked Sendable {
     /// Saves `samples` as `appID` on the worker, in one transaction with any other saves queued
     /// behind the same wake-up (group commit), and runs `completion` with its own result on the loop.
     func submitSave(_ samples: [Sample], as appID: String, completion: @escaping (Result<SaveOutcome, BrokerError>) -> Void) {
+        loop.assertInLoop()
         outstanding += 1
         let save = SaveJob(request: SaveRequest(samples: samples, sourceAppID: appID), deliver: onLoop(completion))
         enqueue(.save(save)) { completion(.failure(.shuttingDown())) }
@@ -74,21 +76,25 @@ final class StoreWorker: @unchecked Sendable {
 
     /// A function for the worker thread that hands a result to `completion` on the loop thread
     /// (and counts the job done there). Called on the loop thread.
+    ///
+    /// `completion` is bound to the loop: made there, called there (both asserted). The result is
+    /// not: the worker makes it and hands it on, through the syncer's thread when there is one, to
+    /// the loop, each thread letting go of it as it passes it on.
     private func onLoop<T>(_ completion: @escaping (Result<T, BrokerError>) -> Void) -> (Result<T, BrokerError>) -> Void {
-        let bound = LoopBound(completion)
         let loop = self.loop
+        let bound = LoopBound(completion, loop: loop)
         let hop: @Sendable (Result<T, BrokerError>) -> Void = { [self] result in
-            let carried = LoopBound(result)
+            let carried = HandOff(result)
             loop.execute { [self] in
                 self.outstanding -= 1
-                bound.value(carried.value)
+                bound.value(carried.take())
             }
         }
         guard let syncer else { return hop }
         let store = self.store
         return { result in
-            let carried = LoopBound(result)
-            let delivery = WALSyncer.Delivery(release: { hop(carried.value) }, fail: { hop(.failure($0)) })
+            let carried = HandOff(result)
+            let delivery = WALSyncer.Delivery(release: { hop(carried.take()) }, fail: { hop(.failure($0)) })
             syncer.deliver(afterCommit: store.commits, delivery)
         }
     }

@@ -1,26 +1,43 @@
 import BrokerCore
 import CLibUV
 import Foundation
+import Synchronization
 
 /// A libuv event loop and the services built on it: cross-thread hand-off, timers, and the
 /// end-of-turn flush of connection output.
 ///
-/// Everything except `execute(_:)` must be called on the loop thread (the thread running `run()`).
-/// `execute(_:)` is the thread-safe way in: it queues work and wakes the loop with `uv_async_send`.
+/// Everything except `execute(_:)` and `isInLoop` must be called on the loop thread: the thread
+/// that created the loop until `run()` starts, then the thread running it (so a loop may be set up
+/// on one thread and run on another). `execute(_:)` is the thread-safe way in: it queues work and
+/// wakes the loop with `uv_async_send`. Loop-confined entry points call `assertInLoop()`, which
+/// checks that in debug builds and costs nothing in release builds.
 public final class EventLoop: @unchecked Sendable {
     let rawLoop: UnsafeMutablePointer<uv_loop_t>
+    /// `pthread_self()` of the loop thread. Atomic because `isInLoop` may be asked on any thread;
+    /// relaxed suffices: a thread only ever needs to recognise its own id, which it stored itself
+    /// (or which was stored before the loop was handed to it).
+    private let loopThread = Atomic<UInt>(0)
+    /// `uv_loop_close`'s result once `run()` has returned after `close()`; nil until then.
+    private var closeResult: Int32?
     private var waker: LoopWaker!
     private var turnHook: LoopTurnHook!
     private var timer: LoopTimer!
     private var timers = TimerHeap<() -> Void>()
-    // Loop-thread only and never accessed overlapping: no runtime exclusivity check (see PipeConnection).
+    // Touched for every reply: without the run-time exclusivity check, measured at ~75 instructions
+    // per access (benchmarks/PROFILE.md, item 9). Safe: loop thread only, and `markDirty` and
+    // `flushDirtyConnections` each touch it in single statements (the batch is a copy).
     @exclusivity(unchecked) private var dirtyConnections: [PipeConnection] = []
     private var armedDeadline: Int64?
     private var isClosing = false
 
     /// Frames queued for writing since the loop started (all connections).
+    ///
+    /// Counted per frame, so without the run-time exclusivity check (PROFILE.md, item 9); each
+    /// access is one statement on the loop thread.
     @exclusivity(unchecked) public internal(set) var framesSent: UInt64 = 0
     /// Write syscalls made for them (`uv_try_write` and `uv_write`); far fewer than frames under load.
+    ///
+    /// Counted per flush, beside `framesSent` and for the same reason (PROFILE.md, item 9).
     @exclusivity(unchecked) public internal(set) var writeCalls: UInt64 = 0
 
     /// A shared receive buffer: libuv fills it and the read callback consumes it before the next read.
@@ -29,7 +46,12 @@ public final class EventLoop: @unchecked Sendable {
     /// Creates a loop with its wake-up, timer and flush handles.
     public init() throws(UVError) {
         rawLoop = uvAllocate(uv_loop_t.self)
-        try uvCheck(uv_loop_init(rawLoop), "uv_loop_init")
+        let initResult = uv_loop_init(rawLoop)
+        if initResult < 0 {
+            rawLoop.deallocate()
+            throw UVError(code: initResult, operation: "uv_loop_init")
+        }
+        loopThread.store(Self.currentThread, ordering: .relaxed)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         waker = try LoopWaker(loop: rawLoop)
         timer = try LoopTimer(loop: rawLoop)
@@ -37,17 +59,53 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
-        uv_loop_close(rawLoop)
-        rawLoop.deallocate()
         readBuffer.deallocate()
+        if closeResult == 0 {
+            rawLoop.deallocate()
+            return
+        }
+        let result = uv_loop_close(rawLoop)
+        guard result == 0 else {
+            // A handle is still open (UV_EBUSY): its memory points into the loop, so the loop's
+            // memory is kept rather than freed under it. A bug in whoever left the handle open.
+            Logger(component: "healthbrokerd").error("event loop dropped with handles still open; its memory is kept", [
+                "error": UVError(code: result, operation: "uv_loop_close").description,
+            ])
+            return
+        }
+        rawLoop.deallocate()
     }
 
-    /// Runs the loop on the calling thread until every handle is closed.
+    /// Runs the loop on the calling thread until every handle is closed; the calling thread becomes
+    /// the loop thread.
+    ///
+    /// Once `close()` has been called and the last handle is closed, the loop itself is closed
+    /// (`uv_loop_close`); `closedCleanly` tells whether that found every handle closed.
     public func run() {
+        loopThread.store(Self.currentThread, ordering: .relaxed)
         uv_run(rawLoop, UV_RUN_DEFAULT)
         // Let close callbacks queued by the last turn run.
         uv_run(rawLoop, UV_RUN_NOWAIT)
+        if isClosing, closeResult != 0 { closeResult = uv_loop_close(rawLoop) }
     }
+
+    /// True once the loop has run to its end after `close()` and `uv_loop_close` found no handle
+    /// open, so every handle's close callback has run and freed it.
+    public var closedCleanly: Bool { closeResult == 0 }
+
+    // MARK: Loop thread
+
+    /// True on the loop thread (swift-nio's `inEventLoop`); thread-safe.
+    public var isInLoop: Bool { loopThread.load(ordering: .relaxed) == Self.currentThread }
+
+    /// Traps in debug builds when called off the loop thread; compiled out of release builds, as
+    /// swift-nio's `assertInEventLoop` is. Every loop-confined entry point calls it.
+    @inlinable
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isInLoop, "a loop-confined method was called off the event loop's thread", file: file, line: line)
+    }
+
+    private static var currentThread: UInt { UInt(pthread_self()) }
 
     /// Queues `work` to run on the loop thread; thread-safe. Returns false once the loop is closing.
     @discardableResult
@@ -59,6 +117,7 @@ public final class EventLoop: @unchecked Sendable {
     ///
     /// Runs work already queued through `execute` first; later `execute` calls return false.
     public func close() {
+        assertInLoop()
         guard !isClosing else { return }
         isClosing = true
         flushDirtyConnections()
@@ -73,6 +132,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `action` on the loop thread after `micros` microseconds; returns a token for `cancelTimer`.
     @discardableResult
     public func schedule(afterMicros micros: Int64, _ action: @escaping () -> Void) -> TimerToken {
+        assertInLoop()
         let deadline = Microseconds.monotonic() + max(0, micros)
         let id = timers.insert(deadline: deadline, action)
         armTimer()
@@ -81,6 +141,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Cancels a scheduled action; a no-op when it already ran.
     public func cancelTimer(_ token: TimerToken) {
+        assertInLoop()
         timers.cancel(token.id)
     }
 
@@ -110,6 +171,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Marks a connection as having output to flush at the end of this loop turn.
     func markDirty(_ connection: PipeConnection) {
+        assertInLoop()
         dirtyConnections.append(connection)
     }
 

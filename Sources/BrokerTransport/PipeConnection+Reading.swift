@@ -4,6 +4,7 @@ import CLibUV
 
 extension PipeConnection {
     func startReading() {
+        loop.assertInLoop()
         guard !isClosed, !isReading, !closeWhenFlushed else { return }
         let result = uv_read_start(stream, { handle, _, buffer in
             let connection = uvOwner(handle!.pointee.data, as: PipeConnection.self)

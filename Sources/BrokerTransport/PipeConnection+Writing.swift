@@ -3,6 +3,7 @@ import CLibUV
 extension PipeConnection {
     /// Hands the turn's gathered output to the kernel: one `uv_try_write`, and a queued write for the rest.
     func flush() {
+        loop.assertInLoop()
         isDirty = false
         guard !isClosed else { return }
         if writeInFlight == nil, !pendingOutput.isEmpty {
@@ -19,12 +20,24 @@ extension PipeConnection {
             } else {
                 let start = max(written, 0)
                 loop.writeCalls &+= 1
-                writeInFlight = pendingOutput.withUnsafeBytes { bytes in
-                    WriteRequest(stream: stream, copying: UnsafeRawBufferPointer(rebasing: bytes[start...])) { [unowned self] status in
-                        self.writeDidFinish(status: status)
+                // A `uv_write` that fails at once throws rather than calling back: the failure is
+                // handled below, once the borrow of `pendingOutput` has ended (closing replaces it).
+                let started = pendingOutput.withUnsafeBytes { bytes in
+                    Result { () throws(UVError) in
+                        try WriteRequest(stream: stream, copying: UnsafeRawBufferPointer(rebasing: bytes[start...])) { [unowned self] status in
+                            self.writeDidFinish(status: status)
+                        }
                     }
                 }
                 pendingOutput.removeAll(keepingCapacity: true)
+                switch started {
+                case .success(let request):
+                    writeInFlight = request
+                case .failure:
+                    // As for a write that fails later (`writeDidFinish`): the peer is gone.
+                    closeNow()
+                    return
+                }
             }
         }
         afterOutputChange()

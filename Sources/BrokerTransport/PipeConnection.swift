@@ -4,7 +4,7 @@ import CLibUV
 
 /// Owns one accepted `uv_pipe_t`: reads and unframes client frames, batches and writes replies.
 ///
-/// Loop thread only. The handle keeps the object alive (a retained `Unmanaged` in `handle.data`)
+/// Loop thread only (public entry points `assertInLoop()`). The handle keeps the object alive (a retained `Unmanaged` in `handle.data`)
 /// until libuv's close callback, which frees the handle memory.
 public final class PipeConnection {
     /// A number unique among this listener's connections.
@@ -19,55 +19,80 @@ public final class PipeConnection {
     /// drops the runtime exclusivity check does not reach a stored property's direct accesses from
     /// other modules.
     public var context: AnyObject? {
-        get { storedContext }
-        set { storedContext = newValue }
+        get {
+            loop.assertInLoop()
+            return storedContext
+        }
+        set {
+            loop.assertInLoop()
+            storedContext = newValue
+        }
     }
-    /// Loop-thread only and never accessed overlapping: no runtime exclusivity check.
+    /// Read for every frame, so without the run-time exclusivity check (benchmarks/PROFILE.md, item
+    /// 9: ~75 instructions per access). Loop thread only, and only `context` touches it, in one
+    /// statement per access.
     @exclusivity(unchecked) private var storedContext: AnyObject?
 
     let loop: EventLoop
     let handle: UnsafeMutablePointer<uv_pipe_t>
     var stream: UnsafeMutablePointer<uv_stream_t> { uvCast(handle, to: uv_stream_t.self) }
-    // Loop-thread state touched for every frame: `@exclusivity(unchecked)` drops the runtime
-    // exclusivity check (a thread-local access-set insert and remove per access). One thread, and
-    // no access to these overlaps another: each is read or changed in one statement.
+    // Loop-thread state touched for every frame or reply is marked `@exclusivity(unchecked)`: the
+    // run-time exclusivity check (a thread-local access-set insert and remove per access) cost ~75
+    // instructions each, measured with callgrind (benchmarks/PROFILE.md, item 9), on a ~2,000
+    // instruction ping. Sound because they are loop-thread only (asserted at the entry points) and
+    // no access overlaps another: each is read or changed in one statement, except the two noted.
+    // State touched once per read or per turn keeps the check.
+
+    /// Per frame. `decoder.receive` is one long access; its frame callback must not reach the decoder
+    /// (`isReceiving` keeps `deliverBufferedFrames` out meanwhile).
     @exclusivity(unchecked) var decoder: FrameDecoder
     /// True while `decoder.receive` hands frames from a read to the delegate: nothing may reach the
     /// decoder meanwhile (`deliverBufferedFrames` waits; that receive goes on delivering instead).
-    @exclusivity(unchecked) var isReceiving = false
+    var isReceiving = false
     let outputLimits: OutputLimits
     /// How long a frame may take to arrive once its first byte came (0: no limit).
     let frameTimeoutMicros: Int64
 
     /// Encoded replies gathered during this loop turn, not yet handed to the kernel.
+    ///
+    /// Per reply. `send(encodedBy:)` and `flush` hold it across a call: the encoder must not touch
+    /// the connection, and `flush` calls nothing inside its borrows that could (a `uv_write` that
+    /// fails at once throws instead of running the completion; see `WriteRequest`).
     @exclusivity(unchecked) var pendingOutput: [UInt8] = []
+    /// Per reply (through `queuedOutputBytes`).
     @exclusivity(unchecked) var writeInFlight: WriteRequest?
+    /// Per reply.
     @exclusivity(unchecked) var isDirty = false
     var isReading = false
     /// True while frames are not read: queued output and held bytes together are at the mark.
     var isPausedForOutput = false
     /// True from the moment queued output reaches the high-water mark until it drains to the
     /// low-water mark. Producers wait meanwhile (`hasRoomForOutput`), and the stall timer runs.
+    /// Per reply (`hasRoomForOutput`, `send`).
     @exclusivity(unchecked) var isOutputFull = false
     /// Bytes the server holds for this connection's calls in flight (`hold`, `release`): reading
-    /// stops while they and the queued output together reach the high-water mark.
+    /// stops while they and the queued output together reach the high-water mark. Per reply
+    /// (`isOverReadingBudget` in `send`).
     @exclusivity(unchecked) public private(set) var heldBytes = 0
     /// Producers waiting for room in the output queue, run in order as it drains (`whenRoomForOutput`).
-    @exclusivity(unchecked) var parkedProducers: [(() -> Void)?] = []
+    var parkedProducers: [(() -> Void)?] = []
     /// The first parked producer not yet run.
-    @exclusivity(unchecked) var parkedHead = 0
+    var parkedHead = 0
     /// Frames handed to the delegate so far; tells the frame timer whether its frame completed.
+    /// Per frame.
     @exclusivity(unchecked) var framesReceived: UInt64 = 0
     /// When the partial frame in the decoder started to arrive, and `framesReceived` then.
     var partialFrameStart: (micros: Int64, frames: UInt64)?
     /// The timer that enforces `frameTimeoutMicros`, while armed.
     var frameTimer: TimerToken?
+    /// True once a final frame is queued: the connection closes when its output is written. Per
+    /// frame and reply.
     @exclusivity(unchecked) var closeWhenFlushed = false
     /// Counts output stalls, so a stall timer knows whether its stall is still the current one.
     var stallEpisode: UInt64 = 0
     /// The error that is closing the connection, reported to the delegate on close.
     var closingError: BrokerError?
-    /// True once `close` ran.
+    /// True once `close` ran. Per frame and reply.
     @exclusivity(unchecked) public private(set) var isClosed = false
 
     /// Output bytes queued and not yet accepted by the kernel.
@@ -88,6 +113,7 @@ public final class PipeConnection {
     }
 
     func didAccept() {
+        loop.assertInLoop()
         var fd: uv_os_fd_t = -1
         if uv_fileno(uvCast(handle, to: uv_handle_t.self), &fd) == 0 {
             peer = PeerCredentials.read(fd: fd)
@@ -107,6 +133,7 @@ public final class PipeConnection {
     /// so the queue passes the high-water mark by at most the one frame that reached it.
     @inline(__always)
     public func send(encodedBy encode: (inout [UInt8]) -> Void) {
+        loop.assertInLoop()
         guard !isClosed, !closeWhenFlushed else { return }
         encode(&pendingOutput)
         loop.framesSent &+= 1
@@ -117,7 +144,10 @@ public final class PipeConnection {
 
     /// True while a producer may queue a frame: the output has not reached the high-water mark since
     /// it last drained to the low-water mark.
-    public var hasRoomForOutput: Bool { !isOutputFull && !isClosed && !closeWhenFlushed }
+    public var hasRoomForOutput: Bool {
+        loop.assertInLoop()
+        return !isOutputFull && !isClosed && !closeWhenFlushed
+    }
 
     /// Runs `producer` on the loop thread once the output has room, after the producers parked
     /// before it; dropped if the connection closes first.
@@ -125,6 +155,7 @@ public final class PipeConnection {
     /// A producer finding no room calls this instead of queuing: so replies from timers and the
     /// store, and stream items, wait for the peer instead of growing the broker's memory.
     public func whenRoomForOutput(_ producer: @escaping () -> Void) {
+        loop.assertInLoop()
         guard !isClosed, !closeWhenFlushed else { return }
         parkedProducers.append(producer)
         // With room already, run it at the end of this turn (`flush` runs parked producers).
@@ -134,12 +165,14 @@ public final class PipeConnection {
     /// Counts `bytes` the server keeps for a call of this connection (its request, say) until
     /// `release`: reading stops while held and queued bytes together reach the high-water mark.
     public func hold(_ bytes: Int) {
+        loop.assertInLoop()
         heldBytes += bytes
         if isOverReadingBudget { pauseForOutput() }
     }
 
     /// Gives back bytes counted by `hold`; reading resumes at the end of the turn if it may.
     public func release(_ bytes: Int) {
+        loop.assertInLoop()
         heldBytes -= bytes
         if isPausedForOutput, !isClosed { markDirty() }
     }
@@ -168,6 +201,7 @@ public final class PipeConnection {
 
     /// Sends `error` as the connection's status (call id 0), then closes once it is written.
     public func close(with error: BrokerError) {
+        loop.assertInLoop()
         guard !isClosed, !closeWhenFlushed else { return }
         closingError = error
         closeAfterSending(ServerFrame(callID: 0, status: Status(error)))
@@ -176,6 +210,7 @@ public final class PipeConnection {
     /// Queues `frame`, stops reading, and closes once everything queued is written (or after
     /// `graceMicros`, 1 s unless given).
     public func closeAfterSending(_ frame: ServerFrame, graceMicros: Int64 = 1_000_000) {
+        loop.assertInLoop()
         guard !isClosed, !closeWhenFlushed else { return }
         send(frame)
         closeWhenFlushed = true
@@ -187,6 +222,7 @@ public final class PipeConnection {
 
     /// Sends `error` as the connection's status, tries one write, and closes at once (for shutdown).
     public func closeNow(with error: BrokerError) {
+        loop.assertInLoop()
         guard !isClosed else { return }
         if !closeWhenFlushed { send(ServerFrame(callID: 0, status: Status(error))) }
         closingError = closingError ?? error
@@ -200,6 +236,7 @@ public final class PipeConnection {
     }
 
     func closeNow() {
+        loop.assertInLoop()
         guard !isClosed else { return }
         isClosed = true
         stopReading()

@@ -5,6 +5,8 @@ import Glibc
 #endif
 
 /// Owns a listening `uv_pipe_t` bound to a Unix socket path; hands each accepted peer to `onAccept`.
+///
+/// Loop thread only (`assertInLoop()` in `init`, `accept` and `close`).
 public final class PipeListener {
     private let loop: EventLoop
     private let handle: UnsafeMutablePointer<uv_pipe_t>
@@ -22,6 +24,7 @@ public final class PipeListener {
         loop: EventLoop, path: String, mode: mode_t, maxFrameBytes: Int, outputLimits: OutputLimits,
         frameTimeoutMicros: Int64 = 0, firstConnectionID: UInt64 = 1, onAccept: @escaping (PipeConnection) -> Void
     ) throws(BrokerError) {
+        loop.assertInLoop()
         self.loop = loop
         self.path = path
         self.onAccept = onAccept
@@ -56,6 +59,7 @@ public final class PipeListener {
     }
 
     private func accept(status: Int32) {
+        loop.assertInLoop()
         guard status >= 0, !isClosed else { return }
         let id = nextConnectionID
         nextConnectionID += 1
@@ -71,6 +75,7 @@ public final class PipeListener {
 
     /// Stops listening and removes the socket file; the handle is freed in its close callback.
     public func close() {
+        loop.assertInLoop()
         guard !isClosed else { return }
         isClosed = true
         SocketPath.remove(path)

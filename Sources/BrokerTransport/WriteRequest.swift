@@ -9,8 +9,12 @@ final class WriteRequest {
     /// The number of bytes this request writes.
     var byteCount: Int { bytes.count }
 
-    /// Copies `source` and starts writing it to `stream`; `completion` gets libuv's status.
-    init(stream: UnsafeMutablePointer<uv_stream_t>, copying source: UnsafeRawBufferPointer, completion: @escaping (Int32) -> Void) {
+    /// Copies `source` and starts writing it to `stream`; `completion` gets libuv's status later.
+    ///
+    /// Throws, without ever calling `completion`, when `uv_write` fails at once: the caller may still
+    /// be borrowing what `completion` would change (`PipeConnection.flush` borrows its output
+    /// buffer while this runs, and closing the connection replaces that buffer).
+    init(stream: UnsafeMutablePointer<uv_stream_t>, copying source: UnsafeRawBufferPointer, completion: @escaping (Int32) -> Void) throws(UVError) {
         self.completion = completion
         request = uvAllocate(uv_write_t.self)
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: source.count, alignment: 1)
@@ -22,9 +26,9 @@ final class WriteRequest {
             owner.completion(status)
         }
         if result < 0 {
-            // libuv will not call back: finish here, on the next use of the loop by the caller.
+            // libuv will not call back: drop the handle's reference; deinit frees the memory.
             Unmanaged<WriteRequest>.fromOpaque(request.pointee.data!).release()
-            completion(result)
+            throw UVError(code: result, operation: "uv_write")
         }
     }
 
