@@ -190,6 +190,7 @@ public final class PipeConnection {
     /// Sends `text` as is (not a frame: for a peer that does not speak the framing), then closes once
     /// it is written; `error` is what the close reports (and the broker logs).
     public func close(with error: BrokerError, plainText text: String) {
+        loop.assertInLoop()
         guard !isClosed, !closeWhenFlushed else { return }
         closingError = error
         send(encodedBy: { $0.append(contentsOf: text.utf8) })
