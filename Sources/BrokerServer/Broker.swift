@@ -118,7 +118,10 @@ public final class Broker {
             "data_dir": configuration.dataDirectory, "apps": apps.count, "version": BrokerVersion.broker,
         ])
         loop.run()
-        logger.info("broker stopped", ["calls_served": callsServed])
+        // Every handle closed before the loop did (libuv's uv_loop_close found none open): nothing
+        // was left half torn down. A handle still open is a bug in this broker, so it is an error.
+        if !loop.closedCleanly { logger.error("the event loop closed with handles still open") }
+        logger.info("broker stopped", ["calls_served": callsServed, "loop_closed_cleanly": loop.closedCleanly])
     }
 
     /// Checks no live broker serves the sockets, opens the store and loads the in-memory copies.

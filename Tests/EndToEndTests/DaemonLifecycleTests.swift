@@ -34,6 +34,9 @@ struct DaemonLifecycleTests {
         let error = await #expect(throws: BrokerError.self) { _ = try await store.ping() }
         #expect(error?.code == .unavailable)
         #expect(daemon.log().contains("broker stopped"))
+        // Every libuv handle was closed before the loop: uv_loop_close returned 0.
+        #expect(daemon.log().contains("loop_closed_cleanly=true"))
+        #expect(!daemon.log().contains("handles still open"))
     }
 
     @Test func sigtermLetsCallsInFlightFinishWithinTheGrace() async throws {
