@@ -290,7 +290,9 @@ struct PolicyHardeningTests {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
+        // 30 s, as DaemonProcess waits for a start: with every suite starting daemons at once, a
+        // fresh clone's first runs were seen to take over 10 s to get this far.
+        let deadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning {
             process.terminate()
