@@ -58,46 +58,24 @@ extension Broker {
         }
         let grants = appGrants(session)
         let earliestPermitted = configuration.earliestPermittedMicros
-        // At most one entry per catalogued type, on the stack: no dictionary. Types spelled exactly as
-        // catalogued (all but a canonically equal odd spelling) go by index, with no string touched.
+        // At most one entry per catalogued type, on the stack: no dictionary. `ObjectType` spells every
+        // catalogued type as the catalogue does, so each goes by its index, with no string touched.
         let capacity = max(min(types.count, TypeCatalogue.count), 1)
-        let sent = withUnsafeTemporaryAllocation(of: (catalogueIndex: Int, dateMicros: Int64).self, capacity: capacity) {
-            scratch -> Bool in
+        withUnsafeTemporaryAllocation(of: (catalogueIndex: Int, dateMicros: Int64).self, capacity: capacity) { scratch in
             var count = 0
-            var allSpelled = true
             AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(
                 forCatalogued: types, grants: grants, earliestPermitted: earliestPermitted
             ) { type, date in
                 precondition(count < scratch.count, "more distinct types than the catalogue holds")
                 guard let index = TypeCatalogue.spelledIndex(of: type) else {
-                    allSpelled = false
-                    return
+                    preconditionFailure("\(type.identifier) is catalogued but not spelled as the catalogue spells it")
                 }
                 scratch[count] = (index, date)
                 count += 1
             }
-            guard allSpelled else { return false }
             session.connection.send { output in
                 WireCodec.appendEarliestAuthorizedSampleDateReply(
                     callID: callID, catalogued: UnsafeMutableBufferPointer(rebasing: scratch[..<count]), to: &output)
-            }
-            return true
-        }
-        if sent { return }
-        withUnsafeTemporaryAllocation(of: (type: ObjectType, dateMicros: Int64).self, capacity: capacity) { scratch in
-            let first = scratch.baseAddress.unsafelyUnwrapped
-            var count = 0
-            AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(
-                forCatalogued: types, grants: grants, earliestPermitted: earliestPermitted
-            ) { type, date in
-                precondition(count < scratch.count, "more distinct types than the catalogue holds")
-                (first + count).initialize(to: (type, date))
-                count += 1
-            }
-            defer { first.deinitialize(count: count) }
-            session.connection.send { output in
-                WireCodec.appendEarliestAuthorizedSampleDateReply(
-                    callID: callID, dates: UnsafeMutableBufferPointer(start: first, count: count), to: &output)
             }
         }
     }

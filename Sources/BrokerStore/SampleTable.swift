@@ -138,7 +138,8 @@ final class SampleTable {
     /// The statistics SQL: one row (lo, hi, count, sum, avg, min, max) per bucket with samples.
     ///
     /// Parameters: ?1 the boundaries as a JSON array of integers (ascending); ?2 type code; ?3 … ?6
-    /// `SampleBounds`; ?7, ?8 a floor and an app code (bound to .min and NULL: every row passes). Each bucket [b_i, b_i+1) is clipped to the start
+    /// `SampleBounds`. No scope filter: it reads every app's rows, for full access or for the part of a
+    /// floor's read that starts at or after the floor (`statistics`). Each bucket [b_i, b_i+1) is clipped to the start
     /// range, and for each one (CROSS JOIN keeps buckets outside) the (type, start_us) index is
     /// searched for the samples starting in it.
     static let statisticsSQL = """
@@ -151,7 +152,6 @@ final class SampleTable {
         FROM clipped CROSS JOIN samples AS s
         WHERE s.type = ?2 AND s.start_us BETWEEN clipped.first_us AND clipped.last_us
           AND +s.end_us BETWEEN ?5 AND ?6
-          AND (+s.end_us >= ?7 OR +s.app = ?8)
           AND +s.value_kind = 1
         GROUP BY clipped.i
         ORDER BY clipped.i
@@ -239,12 +239,13 @@ final class SampleTable {
         }
         self.straddlingPages = straddlingPages
         self.straddlingQuantityPages = straddlingQuantityPages
-        // The scan is by (type, seq) (the samples_by_type_seq index); dates and scope only filter.
+        // Full access: the scan is by (type, seq) (the samples_by_type_seq index); dates only filter.
+        // Parameters: ?1 type code; ?2, ?3 the seq range (after, through]; ?4 … ?7 `SampleBounds`;
+        // ?10 the row limit (?8 and ?9 are the other added statements' own).
         selectAdded = try database.prepare("""
             SELECT \(Self.columns) FROM samples
             WHERE type = ?1 AND seq > ?2 AND seq <= ?3
               AND +start_us BETWEEN ?4 AND ?5 AND +end_us BETWEEN ?6 AND ?7
-              AND (+end_us >= ?8 OR +app = ?9)
             ORDER BY seq LIMIT ?10
             """)
         // Parameters as selectAdded's; ?8 is unused. Only the reading app's rows are read.
@@ -570,19 +571,12 @@ final class SampleTable {
             case .all(let bounds): (selectAdded, bounds, nil)
             case .visible(let bounds): (selectVisibleAdded, bounds, nil)
             }
-            let unfiltered = statement === selectAdded
             return try statement.run { statement throws(BrokerError) in
                 try statement.bind(typeCode, at: 1)
                 try statement.bind(after, at: 2)
                 try statement.bind(through, at: 3)
                 try bounds.bind(to: statement, from: 4)
-                if unfiltered {
-                    // selectAdded's scope filter, bound so every row passes (full access).
-                    try statement.bind(Int64.min, at: 8)
-                    try statement.bind(nil as Int64?, at: 9)
-                } else if let appCode {
-                    try statement.bind(appCode, at: 9)
-                }
+                if let appCode { try statement.bind(appCode, at: 9) }
                 try statement.bind(Int64(limit), at: 10)
                 var rows: [(sequence: Int64, sample: Sample)] = []
                 while try statement.step() {
@@ -658,12 +652,7 @@ final class SampleTable {
                 try statement.bind(json, at: 1)
                 try statement.bind(typeCode, at: 2)
                 try bounds.bind(to: statement, from: 3)
-                if let appCode {
-                    try statement.bind(appCode, at: 7)
-                } else {
-                    try statement.bind(Int64.min, at: 7)
-                    try statement.bind(nil as Int64?, at: 8)
-                }
+                if let appCode { try statement.bind(appCode, at: 7) }
                 var buckets: [StatisticsBucket] = []
                 while try statement.step() {
                     buckets.append(StatisticsBucket(
