@@ -51,31 +51,14 @@ struct HardeningTests {
         let bystander = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.deaf", appToken: credentials.token)
         defer { bystander.close() }
         // A raw client: Hello, then thousands of pings with 4 KiB payloads, never reading a reply.
-        let fd = try #require(RawUnixSocket.connect(daemon.appSocket))
-        defer { close(fd) }
-        var hello: [UInt8] = []
-        WireCodec.append(ClientFrame.call(Call(callID: 1, request: .hello(HelloRequest(appID: "com.example.deaf", appToken: credentials.token, protocolVersion: 1)))), to: &hello)
-        _ = hello.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.deaf", token: credentials.token)
+        let fd = client.fd
         var frames: [UInt8] = []
         for id in 2..<2_000 {
-            WireCodec.append(ClientFrame.call(Call(callID: UInt64(id), request: .ping(PingRequest(payload: [UInt8](repeating: 7, count: 4_096))))), to: &frames)
+            DeafClient.frame(.call(Call(callID: UInt64(id), request: .ping(PingRequest(payload: [UInt8](repeating: 7, count: 4_096))))), to: &frames)
         }
         // Keep writing until the broker has stopped reading for a while (its socket buffers stay full).
-        var offset = 0
-        var blockedSince: Date?
-        while offset < frames.count {
-            let sent = frames.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if sent > 0 {
-                offset += sent
-                blockedSince = nil
-                continue
-            }
-            let since = blockedSince ?? Date()
-            blockedSince = since
-            if Date().timeIntervalSince(since) > 0.3 { break }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let offset = try client.pour(frames)
         #expect(offset < frames.count)
         // Everyone else is still served meanwhile.
         #expect(try await bystander.ping(payload: [5]).payload == [5])
