@@ -13,16 +13,10 @@ struct PrivacyGrants {
     /// Registers `appID` (or rotates its token and forgets its decisions), asks to share and read
     /// `types`, answers share allow and read `read`, checks the recorded grants, and returns the token.
     func prepare(_ appID: String, types: Set<ObjectType>, read: ReadDecision?) async throws -> String {
-        let credentials: AppCredentials
-        if try await admin.listApps().contains(where: { $0.appID == appID }) {
-            credentials = try await admin.rotateToken(appID)
-            _ = try await admin.revoke(appID: appID)
-        } else {
-            credentials = try await admin.addApp(AppRegistration(
-                appID: appID, name: "BrokerScenarios \(appID)",
-                readUsage: "Reads health samples to measure what the broker reveals.",
-                shareUsage: "Writes health samples to measure what the broker reveals."))
-        }
+        let credentials = try await ScenarioApps.registerAfresh(
+            appID, admin: admin,
+            readUsage: "Reads health samples to measure what the broker reveals.",
+            shareUsage: "Writes health samples to measure what the broker reveals.")
         let agent = Task { [admin] in
             for try await event in admin.watchPrompts() {
                 guard case .raised(let prompt) = event, prompt.appID == appID else { continue }

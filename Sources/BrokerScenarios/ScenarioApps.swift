@@ -25,19 +25,24 @@ struct ScenarioApps {
     /// The admin session used for setup.
     let admin: BrokerAdmin
 
+    /// Registers `appID`, or when it is registered already rotates its token and forgets its
+    /// decisions, so every run starts from an app that has asked for nothing; returns its credentials.
+    static func registerAfresh(_ appID: String, admin: BrokerAdmin, readUsage: String, shareUsage: String) async throws -> AppCredentials {
+        if try await admin.listApps().contains(where: { $0.appID == appID }) {
+            let credentials = try await admin.rotateToken(appID)
+            _ = try await admin.revoke(appID: appID)
+            return credentials
+        }
+        return try await admin.addApp(AppRegistration(
+            appID: appID, name: "BrokerScenarios \(appID)", readUsage: readUsage, shareUsage: shareUsage))
+    }
+
     /// Registers `appID` (or rotates its token), applies `grant`, and returns its token.
     func prepare(_ appID: String, grant: StepGrant) async throws -> String {
-        let existing = Set(try await admin.listApps().map(\.appID))
-        let credentials: AppCredentials
-        if existing.contains(appID) {
-            credentials = try await admin.rotateToken(appID)
-            _ = try await admin.revoke(appID: appID)
-        } else {
-            credentials = try await admin.addApp(AppRegistration(
-                appID: appID, name: "BrokerScenarios \(appID)",
-                readUsage: "Reads step samples to measure the broker.",
-                shareUsage: "Writes step samples to measure the broker."))
-        }
+        let credentials = try await Self.registerAfresh(
+            appID, admin: admin,
+            readUsage: "Reads step samples to measure the broker.",
+            shareUsage: "Writes step samples to measure the broker.")
         if case .none = grant { return credentials.token }
 
         let agent = Task { [admin] in
