@@ -340,8 +340,8 @@ extension BrokerStore {
     /// Deletes tombstones of deletions before `before` (µs) and remembers what was pruned; returns how many.
     ///
     /// Per (type, source app) the pruned points go to `prune_marks` (an anchor then expires only
-    /// for readers who could have seen one of them); the store-wide highest pruned seq is kept for
-    /// the operator (`prunedThroughSequence`).
+    /// for readers who could have seen one of them); the store-wide highest pruned seq is still kept
+    /// (`prunedThroughSequence`), which nothing an app sees depends on.
     @discardableResult
     public func pruneTombstones(deletedBefore before: Int64) throws(BrokerError) -> Int {
         try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> Int in
@@ -365,7 +365,11 @@ extension BrokerStore {
         return try pruneMarks.highestVisible(typeCode: typeCode, scope: filter, ownCode: filter.ownCode)
     }
 
-    /// The highest sequence number whose tombstone was pruned, over every app (0 when none was); for the operator.
+    /// The highest sequence number whose tombstone was pruned, over every app (0 when none was).
+    ///
+    /// Since schema version 7 no anchor is judged by it (`prunedVisibleSequence` is): it is the
+    /// store-wide figure the version 7 upgrade carried into `prune_marks`, kept in step for the tests
+    /// that check pruning and for an operator view that does not exist yet.
     public func prunedThroughSequence() throws(BrokerError) -> Int64 {
         try sequenceTable.current().prunedThrough
     }
