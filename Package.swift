@@ -62,6 +62,8 @@ let package = Package(
         .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore", "TestSupport"]),
         .testTarget(name: "BrokerTransportTests", dependencies: ["BrokerTransport", "BrokerCore", "BrokerWire", "TestSupport"]),
         .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerCore"]),
+        // The broker in process: real Broker, store and loop, with test connections instead of sockets.
+        .testTarget(name: "BrokerServerTests", dependencies: ["BrokerServer", "BrokerTransport", "BrokerWire", "BrokerCore"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"]),
         .testTarget(name: "HealthctlTests", dependencies: ["healthctl"]),

@@ -88,6 +88,26 @@ public final class Broker {
         // Let the daemon hold as many connections as the hard file limit allows.
         FileDescriptorLimit.raiseToHardLimit()
         Self.unblockShutdownSignals()
+        try start(listening: true)
+        logger.info("broker started", [
+            "app_socket": configuration.appSocketPath, "admin_socket": configuration.adminSocketPath,
+            "data_dir": configuration.dataDirectory, "apps": apps.count, "version": BrokerVersion.broker,
+        ])
+        loop.run()
+        // Every handle closed before the loop did (libuv's uv_loop_close found none open): nothing
+        // was left half torn down. A handle still open is a bug in this broker, so it is an error.
+        if !loop.closedCleanly { logger.error("the event loop closed with handles still open") }
+        logger.info("broker stopped", ["calls_served": callsServed, "loop_closed_cleanly": loop.closedCleanly])
+    }
+
+    /// Opens the store, starts the worker and, when `listening`, binds both sockets and watches
+    /// signals; the broker is then running, and serves once its loop runs.
+    ///
+    /// On failure the loop is closed and run to its end, so that its handles are freed.
+    /// In-process tests start without listening and hand the broker their own connections
+    /// (`accept(_:kind:)`).
+    func start(listening: Bool) throws(BrokerError) {
+        loop.assertInLoop()
         let store: BrokerStore
         do throws(BrokerError) {
             store = try openStore()
@@ -99,29 +119,22 @@ public final class Broker {
         }
         worker = StoreWorker(store: store, loop: loop, syncer: configuration.durableAgainstPowerLoss ? store.makeWALSyncer() : nil)
         worker.start()
-        do throws(BrokerError) {
-            try startListening()
-        } catch {
-            appListener?.close()
-            adminListener?.close()
-            for watcher in signalWatchers { watcher.close() }
-            signalWatchers.removeAll()
-            worker.stopAndWait()
-            loop.close()
-            loop.run()
-            throw error
+        if listening {
+            do throws(BrokerError) {
+                try startListening()
+            } catch {
+                appListener?.close()
+                adminListener?.close()
+                for watcher in signalWatchers { watcher.close() }
+                signalWatchers.removeAll()
+                worker.stopAndWait()
+                loop.close()
+                loop.run()
+                throw error
+            }
         }
         state = .running
         schedulePruning()
-        logger.info("broker started", [
-            "app_socket": configuration.appSocketPath, "admin_socket": configuration.adminSocketPath,
-            "data_dir": configuration.dataDirectory, "apps": apps.count, "version": BrokerVersion.broker,
-        ])
-        loop.run()
-        // Every handle closed before the loop did (libuv's uv_loop_close found none open): nothing
-        // was left half torn down. A handle still open is a bug in this broker, so it is an error.
-        if !loop.closedCleanly { logger.error("the event loop closed with handles still open") }
-        logger.info("broker stopped", ["calls_served": callsServed, "loop_closed_cleanly": loop.closedCleanly])
     }
 
     /// Checks no live broker serves the sockets, opens the store and loads the in-memory copies.
@@ -183,12 +196,12 @@ public final class Broker {
             loop: loop, path: configuration.appSocketPath, mode: 0o666,
             maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
             frameTimeoutMicros: configuration.frameTimeoutMicros
-        ) { [unowned self] connection in self.accept(connection, kind: .app) }
+        ) { [unowned self] connection in self.accept(pipe: connection, kind: .app) }
         adminListener = try PipeListener(
             loop: loop, path: configuration.adminSocketPath, mode: 0o600,
             maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
             frameTimeoutMicros: configuration.frameTimeoutMicros, firstConnectionID: 1 << 48
-        ) { [unowned self] connection in self.accept(connection, kind: .admin) }
+        ) { [unowned self] connection in self.accept(pipe: connection, kind: .admin) }
     }
 
     /// SIGINT and SIGTERM shut down; SIGHUP reloads the consent policy.
@@ -209,11 +222,19 @@ public final class Broker {
         }
     }
 
-    private func accept(_ connection: PipeConnection, kind: Session.Kind) {
+    /// Takes a connection a listener accepted: its frames and its close come to this broker.
+    private func accept(pipe connection: PipeConnection, kind: Session.Kind) {
+        connection.delegate = self
+        accept(connection, kind: kind)
+    }
+
+    /// Opens a session for a new connection on the `kind` socket, or refuses it (shutting down,
+    /// admin peer, connection limits). Its frames must then reach `receive(_:on:)`, and its close
+    /// `didClose(_:error:)`.
+    func accept(_ connection: any FrameConnection, kind: Session.Kind) {
         loop.assertInLoop()
         let session = Session(kind: kind, connection: connection)
         connection.context = session
-        connection.delegate = self
         sessions[ObjectIdentifier(connection)] = session
         // App and admin connections are counted apart: apps cannot take the admin socket's places.
         switch kind {
@@ -278,6 +299,16 @@ public final class Broker {
 extension Broker: PipeConnectionDelegate {
     /// Decodes one client frame and routes it.
     public func connection(_ connection: PipeConnection, didReceiveFrame payload: Span<UInt8>) {
+        receive(payload, on: connection)
+    }
+
+    /// Ends every call of the closed connection and forgets its session.
+    public func connectionDidClose(_ connection: PipeConnection, error: BrokerError?) {
+        didClose(connection, error: error)
+    }
+
+    /// Decodes one client frame of `connection` and routes it.
+    func receive(_ payload: Span<UInt8>, on connection: any FrameConnection) {
         loop.assertInLoop()
         guard let session = connection.context as? Session else { return }
         let frame: ClientFrame
@@ -304,8 +335,8 @@ extension Broker: PipeConnectionDelegate {
         }
     }
 
-    /// Ends every call of the closed connection and forgets its session.
-    public func connectionDidClose(_ connection: PipeConnection, error: BrokerError?) {
+    /// Ends every call of the closed `connection` and forgets its session.
+    func didClose(_ connection: any FrameConnection, error: BrokerError?) {
         loop.assertInLoop()
         guard let session = sessions.removeValue(forKey: ObjectIdentifier(connection)) else { return }
         switch session.kind {

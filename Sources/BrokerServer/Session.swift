@@ -14,7 +14,8 @@ final class Session {
     }
 
     let kind: Kind
-    let connection: PipeConnection
+    /// The connection: a `PipeConnection` in the daemon, an in-process one in tests.
+    let connection: any FrameConnection
     /// The app this connection proved to be, once Hello succeeded.
     var appID: String? {
         didSet { cachedGrants = nil }
@@ -37,7 +38,7 @@ final class Session {
     /// Streams waiting for a store-read slot, in order.
     var storeReadWaiters: [CallContext] = []
 
-    init(kind: Kind, connection: PipeConnection) {
+    init(kind: Kind, connection: any FrameConnection) {
         self.kind = kind
         self.connection = connection
     }

@@ -89,6 +89,15 @@ public final class EventLoop: @unchecked Sendable {
         if isClosing, closeResult != 0 { closeResult = uv_loop_close(rawLoop) }
     }
 
+    /// Runs one turn of the loop on the calling thread, which becomes the loop thread: waits for at
+    /// least one event (I/O, a timer, `execute` work) unless `waiting` is false, handles what is
+    /// due, and returns. For in-process tests, which drive the loop step by step between feeding
+    /// frames and checking replies; the daemon uses `run()`.
+    func runOnce(waiting: Bool = true) {
+        loopThread.store(Self.currentThread, ordering: .relaxed)
+        uv_run(rawLoop, waiting ? UV_RUN_ONCE : UV_RUN_NOWAIT)
+    }
+
     /// True once the loop has run to its end after `close()` and `uv_loop_close` found no handle
     /// open, so every handle's close callback has run and freed it.
     public var closedCleanly: Bool { closeResult == 0 }

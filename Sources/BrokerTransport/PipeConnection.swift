@@ -6,7 +6,7 @@ import CLibUV
 ///
 /// Loop thread only (public entry points `assertInLoop()`). The handle keeps the object alive (a retained `Unmanaged` in `handle.data`)
 /// until libuv's close callback, which frees the handle memory.
-public final class PipeConnection {
+public final class PipeConnection: FrameConnection {
     /// A number unique among this listener's connections.
     public let id: UInt64
     /// Who connected, from `SO_PEERCRED`.
