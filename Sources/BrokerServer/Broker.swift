@@ -308,6 +308,10 @@ extension Broker: PipeConnectionDelegate {
     }
 
     /// Decodes one client frame of `connection` and routes it.
+    ///
+    /// Inlined into the `PipeConnectionDelegate` method, so that a daemon's frame costs no extra
+    /// call for the seam (and `connection` is a concrete `PipeConnection` there).
+    @inline(__always)
     func receive(_ payload: Span<UInt8>, on connection: any FrameConnection) {
         loop.assertInLoop()
         guard let session = connection.context as? Session else { return }
