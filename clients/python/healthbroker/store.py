@@ -221,10 +221,11 @@ class HealthStore:
         response = self._connection.unary("statistics", request, timeout).statistics
         return Statistics(response.unit, [StatisticsBucket.from_proto(bucket) for bucket in response.buckets])
 
-    def observe(self, types: Iterable[str]) -> BrokerStream[ObserveEvent]:
+    def observe(self, types: Iterable[str], timeout: Optional[Duration] = None) -> BrokerStream[ObserveEvent]:
         """An endless stream of :class:`ObserveEvent`, one each time a type this app may read changes in
-        a way it may see. Close it to stop observing."""
-        call = self._connection.open_stream("observe", pb.ObserveRequest(types=list(types)), 0, None)
+        a way it may see. Close it to stop observing; ``timeout`` bounds the whole stream (it then
+        raises DEADLINE_EXCEEDED)."""
+        call = self._connection.open_stream("observe", pb.ObserveRequest(types=list(types)), 0, timeout)
         return BrokerStream(self._connection, call,
                             lambda item: [ObserveEvent(item.observed.type, from_micros(item.observed.changed_us))])
 
