@@ -80,8 +80,8 @@ def test_save_then_query_round_trip_clamped_by_a_limited_grant(
     expected = [s.uuid for s in saved if s.end >= limited_from]
     assert len(expected) == 11  # the samples of days 10 ago to today
     assert [s.uuid for s in seen] == expected
-    # Sorting, limit and unit go through.
-    newest = list(reader.query(STEP_COUNT, day_start(90), None, limit=3, sort=SortKey.END, descending=True))
+    # Sorting and limit go through (the owner's view holds only its own samples).
+    newest = list(owner.query(STEP_COUNT, day_start(90), None, limit=3, sort=SortKey.END, descending=True))
     assert [s.uuid for s in newest] == [s.uuid for s in saved[::-1][:3]]
     strict = list(owner.query(STEP_COUNT, saved[5].start, saved[8].start, options=QueryOptions.STRICT_START_DATE))
     assert [s.uuid for s in strict] == [s.uuid for s in saved[5:8]]
