@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Optional
+from typing import Optional, Type
 
 from . import healthbroker_pb2 as pb
 
@@ -47,7 +47,7 @@ class DomainCode(IntEnum):
     PROTOCOL_ERROR = 11
 
 
-def _enum_or_int(kind: type, value: int) -> int:
+def _enum_or_int(kind: Type[IntEnum], value: int) -> int:
     """A known value as its enum member; a value from a newer broker stays a plain int."""
     try:
         return kind(value)

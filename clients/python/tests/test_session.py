@@ -110,7 +110,11 @@ def test_many_calls_from_threads_share_one_connection(register: Callable[..., Ap
         thread.start()
     # Meanwhile a slow call does not hold back a fast one sent after it.
     order: List[str] = []
-    slow = threading.Thread(target=lambda: (store.ping(b"slow", delay=0.5), order.append("slow")))
+    def slow_ping() -> None:
+        store.ping(b"slow", delay=0.5)
+        order.append("slow")
+
+    slow = threading.Thread(target=slow_ping)
     slow.start()
     time.sleep(0.05)
     store.ping(b"fast")
