@@ -135,6 +135,14 @@ def test_deadline_exceeded_and_the_connection_goes_on(register: Callable[..., Ap
     assert late.value.code == StatusCode.DEADLINE_EXCEEDED
     assert time.monotonic() - started < 2
     assert store.ping(b"next") == b"next"
+    # A stream's deadline covers the whole stream: a slow consumer meets it part way.
+    taken = 0
+    with pytest.raises(BrokerError) as slow_stream:
+        for _ in store.ping_stream(100_000, window=2, timeout=0.3):
+            taken += 1
+            time.sleep(0.01)
+    assert slow_stream.value.code == StatusCode.DEADLINE_EXCEEDED and 0 < taken < 100_000
+    assert store.connection.calls_in_flight == 0
 
 
 def test_closing_the_connection_fails_calls_in_flight(register: Callable[..., App], daemon: Daemon) -> None:
