@@ -111,7 +111,7 @@ def test_many_calls_from_threads_share_one_connection(register: Callable[..., Ap
     # Meanwhile a slow call does not hold back a fast one sent after it.
     order: List[str] = []
     def slow_ping() -> None:
-        store.ping(b"slow", delay=0.5)
+        store.ping(b"slow", delay=1.0)
         order.append("slow")
 
     slow = threading.Thread(target=slow_ping)
