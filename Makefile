@@ -1,16 +1,22 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
-#   make test   install, check the generated code, build, run every test
+#   make test   install, check the generated code, build, run every test (Swift, then the Python client's)
 .PHONY: demo test build deps proto proto-check clean
+
+# Debian's python3, which sees python3-protobuf and python3-pytest from scripts/install-deps.sh (a
+# pyenv or venv python3 first on PATH would not). Override: make test PYTHON=python3
+PYTHON ?= /usr/bin/python3
 
 deps:
 	scripts/install-deps.sh
 
 proto: deps
 	scripts/generate-proto.sh
+	clients/python/generate.sh
 
 proto-check: deps
 	scripts/generate-proto.sh --check
+	clients/python/generate.sh --check
 
 build: deps
 	swift build
@@ -21,6 +27,7 @@ demo: deps
 test: proto-check
 	swift build --build-tests
 	swift test --skip-build
+	$(PYTHON) -m pytest -q clients/python/tests
 
 clean:
 	rm -rf .build run data

@@ -3,7 +3,11 @@
 # not fetched again. Uses sudo only when not running as root.
 set -euo pipefail
 
-packages=(libuv1-dev libprotobuf-c-dev protobuf-c-compiler libsqlite3-dev libsodium-dev pkg-config)
+# protobuf-compiler, python3-protobuf (the same 3.21.12 release) and python3-pytest: the Python client
+# (clients/python: its generated module is checked by clients/python/generate.sh --check, its tests run
+# by make test).
+packages=(libuv1-dev libprotobuf-c-dev protobuf-c-compiler libsqlite3-dev libsodium-dev pkg-config
+  protobuf-compiler python3-protobuf python3-pytest)
 
 missing=()
 for p in "${packages[@]}"; do
