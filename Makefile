@@ -1,7 +1,7 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
 #   make test   install, check the generated code, build, run every test
-.PHONY: demo test build deps proto proto-check clean
+.PHONY: demo test build deps proto proto-check clean install
 
 deps:
 	scripts/install-deps.sh
@@ -30,3 +30,9 @@ clean:
 .PHONY: bench
 bench:
 	benchmarks/run.sh $(BENCH_ARGS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]   binaries, man pages, bash completions, systemd units
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: deps
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh
