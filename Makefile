@@ -1,7 +1,7 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
 #   make test   install, check the generated code, build, run every test (Swift, then the Python client's)
-.PHONY: demo test build deps proto proto-check clean
+.PHONY: demo test build deps proto proto-check clean install
 
 # Debian's python3, which sees python3-protobuf and python3-pytest from scripts/install-deps.sh (a
 # pyenv or venv python3 first on PATH would not). Override: make test PYTHON=python3
@@ -37,3 +37,9 @@ clean:
 .PHONY: bench
 bench:
 	benchmarks/run.sh $(BENCH_ARGS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]   binaries, man pages, bash completions, systemd units
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: deps
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh
