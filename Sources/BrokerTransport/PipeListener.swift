@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import CLibUV
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Dispatch
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 extension BrokerConnection {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// The items of one server-streaming call, as an `AsyncSequence` that throws `BrokerError`.

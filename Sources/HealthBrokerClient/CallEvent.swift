@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// What a waiting call is handed: a unary result, a stream item, a stream's end, or an error.

@@ -1,5 +1,5 @@
 import Foundation
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 extension HealthStore {

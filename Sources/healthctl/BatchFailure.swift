@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// A batch the broker refused (or that never got an answer); nothing of it was stored.
 struct BatchFailure: Error {

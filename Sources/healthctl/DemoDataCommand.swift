@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 import CommandLineSupport
 
 /// `healthctl demo-data --app APP_ID`: generates a history and imports it (or writes it as JSON lines).

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerPolicy
 import CommandLineSupport
 
 /// `healthctl import FILE --app APP_ID`: JSON lines or CSV into the store, batch by batch.

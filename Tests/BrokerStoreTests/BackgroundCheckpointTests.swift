@@ -1,4 +1,3 @@
-import BrokerCore
 import BrokerStore
 import Foundation
 import Testing

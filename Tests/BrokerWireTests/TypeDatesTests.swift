@@ -1,4 +1,3 @@
-import BrokerCore
 import Testing
 @testable import BrokerWire
 

@@ -1,4 +1,3 @@
-import BrokerCore
 @testable import healthctl
 import Testing
 

@@ -1,4 +1,3 @@
-import BrokerCore
 import Foundation
 @testable import healthctl
 import Testing
