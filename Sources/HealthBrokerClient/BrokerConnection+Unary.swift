@@ -1,6 +1,6 @@
 import Dispatch
 import BrokerModel
-import BrokerWire
+package import BrokerWire
 
 extension BrokerConnection {
     /// Runs one unary call and returns its response.

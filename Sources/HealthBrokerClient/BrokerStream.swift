@@ -1,5 +1,5 @@
 import BrokerModel
-import BrokerWire
+package import BrokerWire
 
 /// The items of one server-streaming call, as an `AsyncSequence` that throws `BrokerError`.
 package struct BrokerStream: AsyncSequence, Sendable {

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import BrokerModel
-import BrokerWire
+package import BrokerWire
 
 extension HealthStore {
     /// The earliest date the person lets the app read samples from, for each of `types` with limited read access.

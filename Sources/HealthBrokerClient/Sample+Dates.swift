@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import BrokerModel
 
 /// `Date` conveniences for samples; each initialiser's `uuid` defaults to a fresh time-ordered UUID (`SampleUUID`).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import BrokerModel
 
 /// An observer notification: samples of `type` the app may read changed (read them with an anchored query).

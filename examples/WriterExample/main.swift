@@ -99,7 +99,7 @@ await CommandLineTool.run(spec: spec) { command in
         let start = today.addingTimeInterval(Double(-workout.daysAgo) * 86_400 + workout.startHour * 3_600)
         let end = start.addingTimeInterval(Double(workout.minutes) * 60)
         let details = WorkoutDetails(
-            activityType: workout.activity, durationMicros: Int64(workout.minutes) * 60_000_000,
+            activityType: workout.activity, duration: .seconds(workout.minutes * 60),
             totalEnergy: Quantity(workout.kilocalories, "kcal"), totalDistance: Quantity(workout.kilometres, "km"))
         workouts.append(Sample(
             workout: details, start: start, end: end,

@@ -3,14 +3,14 @@ public struct Explanation: Sendable, Hashable {
     /// The recorded grant; nil when the app never asked for the type.
     public var grant: Grant?
     /// The store's earliest permitted date.
-    public var earliestPermittedMicros: Int64
+    package var earliestPermittedMicros: Int64
     /// The first instant the app may read from (nil: it reads only its own samples, or never asked).
-    public var effectiveReadFromMicros: Int64?
+    package var effectiveReadFromMicros: Int64?
     /// One paragraph for people.
     public var text: String
 
     /// Creates an explanation.
-    public init(grant: Grant?, earliestPermittedMicros: Int64, effectiveReadFromMicros: Int64?, text: String) {
+    package init(grant: Grant?, earliestPermittedMicros: Int64, effectiveReadFromMicros: Int64?, text: String) {
         self.grant = grant
         self.earliestPermittedMicros = earliestPermittedMicros
         self.effectiveReadFromMicros = effectiveReadFromMicros

@@ -7,12 +7,12 @@ public struct Grant: Sendable, Hashable {
     /// The read decision; nil when reading was never asked.
     public var read: ReadDecision?
     /// When the latest part was decided.
-    public var decidedMicros: Int64
+    package var decidedMicros: Int64
     /// Who decided: "policy", "agent", …
     public var decidedBy: String
 
     /// Creates a grant.
-    public init(type: ObjectType, share: ShareDecision? = nil, read: ReadDecision? = nil, decidedMicros: Int64, decidedBy: String) {
+    package init(type: ObjectType, share: ShareDecision? = nil, read: ReadDecision? = nil, decidedMicros: Int64, decidedBy: String) {
         self.type = type
         self.share = share
         self.read = read

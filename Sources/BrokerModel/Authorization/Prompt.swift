@@ -15,10 +15,10 @@ public struct Prompt: Sendable, Hashable {
     /// Types to decide reading for.
     public var readTypes: [ObjectType]
     /// When the prompt was raised.
-    public var createdMicros: Int64
+    package var createdMicros: Int64
 
     /// Creates a prompt.
-    public init(id: UInt64, appID: String, appName: String, readUsage: String, shareUsage: String, shareTypes: [ObjectType], readTypes: [ObjectType], createdMicros: Int64) {
+    package init(id: UInt64, appID: String, appName: String, readUsage: String, shareUsage: String, shareTypes: [ObjectType], readTypes: [ObjectType], createdMicros: Int64) {
         self.id = id
         self.appID = appID
         self.appName = appName

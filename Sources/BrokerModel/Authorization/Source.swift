@@ -5,14 +5,14 @@ public struct Source: Sendable, Hashable {
     /// Its display name when it last asked.
     public var appName: String
     /// Its first request.
-    public var firstRequestMicros: Int64
+    package var firstRequestMicros: Int64
     /// Its latest request.
-    public var lastRequestMicros: Int64
+    package var lastRequestMicros: Int64
     /// False once the app was removed from the registry.
     public var isRegistered: Bool
 
     /// Creates a source.
-    public init(appID: String, appName: String, firstRequestMicros: Int64, lastRequestMicros: Int64, isRegistered: Bool) {
+    package init(appID: String, appName: String, firstRequestMicros: Int64, lastRequestMicros: Int64, isRegistered: Bool) {
         self.appID = appID
         self.appName = appName
         self.firstRequestMicros = firstRequestMicros

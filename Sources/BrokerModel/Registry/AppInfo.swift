@@ -11,12 +11,12 @@ public struct AppInfo: Sendable, Hashable {
     /// The peer uid the app must connect as, if pinned.
     public var pinnedUID: UInt32?
     /// When the app was registered.
-    public var createdMicros: Int64
+    package var createdMicros: Int64
     /// When its token was last issued.
-    public var tokenRotatedMicros: Int64
+    package var tokenRotatedMicros: Int64
 
     /// Creates app info.
-    public init(appID: String, name: String, readUsage: String = "", shareUsage: String = "", pinnedUID: UInt32? = nil, createdMicros: Int64 = 0, tokenRotatedMicros: Int64 = 0) {
+    package init(appID: String, name: String, readUsage: String = "", shareUsage: String = "", pinnedUID: UInt32? = nil, createdMicros: Int64 = 0, tokenRotatedMicros: Int64 = 0) {
         self.appID = appID
         self.name = name
         self.readUsage = readUsage

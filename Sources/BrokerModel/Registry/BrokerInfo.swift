@@ -3,7 +3,7 @@ public struct BrokerInfo: Sendable, Hashable {
     /// The broker's release version.
     public var brokerVersion: String
     /// When the daemon started.
-    public var startedMicros: Int64
+    package var startedMicros: Int64
     /// App connections open now.
     public var appConnections: UInt32
     /// Admin connections open now.
@@ -13,7 +13,7 @@ public struct BrokerInfo: Sendable, Hashable {
     /// The data directory.
     public var dataDirectory: String
     /// The broker's wall clock.
-    public var brokerTimeMicros: Int64
+    package var brokerTimeMicros: Int64
     /// Reply frames written since start.
     public var framesSent: UInt64 = 0
     /// Write syscalls that carried them (fewer than frames when replies are batched).
@@ -24,7 +24,7 @@ public struct BrokerInfo: Sendable, Hashable {
     public var walFsyncs: UInt64 = 0
 
     /// Creates broker info.
-    public init(brokerVersion: String, startedMicros: Int64, appConnections: UInt32, adminConnections: UInt32, callsServed: UInt64, dataDirectory: String, brokerTimeMicros: Int64) {
+    package init(brokerVersion: String, startedMicros: Int64, appConnections: UInt32, adminConnections: UInt32, callsServed: UInt64, dataDirectory: String, brokerTimeMicros: Int64) {
         self.brokerVersion = brokerVersion
         self.startedMicros = startedMicros
         self.appConnections = appConnections

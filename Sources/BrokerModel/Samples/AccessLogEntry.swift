@@ -1,7 +1,7 @@
 /// One line of the access log the person can read: who read or wrote which type, when, how many.
 public struct AccessLogEntry: Sendable, Hashable {
     /// When.
-    public var atMicros: Int64
+    package var atMicros: Int64
     /// Which app.
     public var appID: String
     /// "read", "write" or "delete".
@@ -12,7 +12,7 @@ public struct AccessLogEntry: Sendable, Hashable {
     public var sampleCount: UInt64
 
     /// Creates an entry.
-    public init(atMicros: Int64, appID: String, operation: String, type: ObjectType, sampleCount: UInt64) {
+    package init(atMicros: Int64, appID: String, operation: String, type: ObjectType, sampleCount: UInt64) {
         self.atMicros = atMicros
         self.appID = appID
         self.operation = operation

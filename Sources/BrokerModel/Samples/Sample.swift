@@ -5,9 +5,9 @@ public struct Sample: Sendable, Hashable {
     /// The sample's type.
     public var type: ObjectType
     /// Start, µs since the epoch.
-    public var startMicros: Int64
+    package var startMicros: Int64
     /// End, µs since the epoch (≥ start).
-    public var endMicros: Int64
+    package var endMicros: Int64
     /// The payload.
     public var value: SampleValue
     /// Free-form string metadata.
@@ -15,10 +15,10 @@ public struct Sample: Sendable, Hashable {
     /// The app that saved it; set by the broker on reads.
     public var sourceAppID: String
     /// When the broker stored it; set by the broker on reads.
-    public var createdMicros: Int64
+    package var createdMicros: Int64
 
     /// Creates a sample.
-    public init(uuid: String, type: ObjectType, startMicros: Int64, endMicros: Int64, value: SampleValue, metadata: [String: String] = [:], sourceAppID: String = "", createdMicros: Int64 = 0) {
+    package init(uuid: String, type: ObjectType, startMicros: Int64, endMicros: Int64, value: SampleValue, metadata: [String: String] = [:], sourceAppID: String = "", createdMicros: Int64 = 0) {
         self.uuid = uuid
         self.type = type
         self.startMicros = startMicros

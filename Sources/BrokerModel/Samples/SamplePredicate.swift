@@ -16,14 +16,14 @@ public struct SamplePredicate: Sendable, Hashable {
     }
 
     /// The range start (µs), or nil for open.
-    public var startMicros: Int64?
+    package var startMicros: Int64?
     /// The range end (µs, exclusive), or nil for open.
-    public var endMicros: Int64?
+    package var endMicros: Int64?
     /// How samples must fall in the range.
     public var options: Options
 
     /// Creates a predicate.
-    public init(startMicros: Int64? = nil, endMicros: Int64? = nil, options: Options = []) {
+    package init(startMicros: Int64? = nil, endMicros: Int64? = nil, options: Options = []) {
         self.startMicros = startMicros
         self.endMicros = endMicros
         self.options = options

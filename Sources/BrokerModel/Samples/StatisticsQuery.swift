@@ -39,14 +39,20 @@ public struct StatisticsQuery: Sendable, Hashable {
     /// How to group.
     public var interval: StatisticsInterval
     /// An instant buckets align to (e.g. a local midnight).
-    public var anchorMicros: Int64
+    package var anchorMicros: Int64
     /// An IANA time zone name; empty means UTC.
     public var timeZone: String
     /// The result unit; empty: canonical.
     public var unit: String
 
-    /// Creates a statistics query.
-    public init(type: ObjectType, predicate: SamplePredicate, options: StatisticsOptions, interval: StatisticsInterval = .none, anchorMicros: Int64 = 0, timeZone: String = "", unit: String = "") {
+    /// Creates a statistics query whose buckets align to the Unix epoch (apps set an anchor `Date`
+    /// with HealthBrokerClient's `init(type:predicate:options:interval:anchor:timeZone:unit:)`).
+    public init(type: ObjectType, predicate: SamplePredicate, options: StatisticsOptions, interval: StatisticsInterval = .none, timeZone: String = "", unit: String = "") {
+        self.init(type: type, predicate: predicate, options: options, interval: interval, anchorMicros: 0, timeZone: timeZone, unit: unit)
+    }
+
+    /// Creates a statistics query aligned to `anchorMicros` (µs since the epoch; the wire's form).
+    package init(type: ObjectType, predicate: SamplePredicate, options: StatisticsOptions, interval: StatisticsInterval = .none, anchorMicros: Int64, timeZone: String = "", unit: String = "") {
         self.type = type
         self.predicate = predicate
         self.options = options
@@ -60,9 +66,9 @@ public struct StatisticsQuery: Sendable, Hashable {
 /// One interval's statistics.
 public struct StatisticsBucket: Sendable, Hashable {
     /// Interval start (µs).
-    public var startMicros: Int64
+    package var startMicros: Int64
     /// Interval end (µs, exclusive).
-    public var endMicros: Int64
+    package var endMicros: Int64
     /// Samples counted.
     public var sampleCount: UInt64
     /// Sum, when asked and defined.
@@ -75,7 +81,7 @@ public struct StatisticsBucket: Sendable, Hashable {
     public var maximum: Double?
 
     /// Creates a bucket.
-    public init(startMicros: Int64, endMicros: Int64, sampleCount: UInt64, sum: Double? = nil, average: Double? = nil, minimum: Double? = nil, maximum: Double? = nil) {
+    package init(startMicros: Int64, endMicros: Int64, sampleCount: UInt64, sum: Double? = nil, average: Double? = nil, minimum: Double? = nil, maximum: Double? = nil) {
         self.startMicros = startMicros
         self.endMicros = endMicros
         self.sampleCount = sampleCount
