@@ -1,6 +1,6 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
-#   make test   install, check the generated code, build, run every test
+#   make test   install, check the generated code, build, check the client's public API, run every test
 .PHONY: demo test build deps proto proto-check clean
 
 deps:
@@ -20,6 +20,7 @@ demo: deps
 
 test: proto-check
 	swift build --build-tests
+	scripts/check-public-api.sh
 	swift test --skip-build
 
 clean:

@@ -1,4 +1,4 @@
-import CSodium
+public import CSodium
 
 /// Deterministic authenticated encryption (SIV style) of short secrets such as anchor positions.
 ///

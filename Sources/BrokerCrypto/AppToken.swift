@@ -1,4 +1,4 @@
-import CSodium
+public import CSodium
 
 /// App tokens: generation, hashing for storage, and constant-time verification.
 ///

@@ -1,4 +1,4 @@
-import CSodium
+public import CSodium
 
 /// Initialises libsodium exactly once, from any thread.
 ///

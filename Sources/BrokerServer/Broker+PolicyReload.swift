@@ -1,6 +1,6 @@
-import BrokerModel
-import BrokerPolicy
-import Foundation
+public import BrokerModel
+public import BrokerPolicy
+public import Foundation
 
 extension Broker {
     /// Reads and parses a consent policy file, as SIGHUP does (the daemon's flag parsing uses it too).

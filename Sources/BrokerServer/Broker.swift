@@ -1,12 +1,12 @@
-import BrokerModel
-import BrokerPolicy
-import BrokerSupport
-import BrokerCrypto
-import BrokerStore
-import BrokerTransport
-import BrokerWire
+public import BrokerModel
+public import BrokerPolicy
+public import BrokerSupport
+public import BrokerCrypto
+public import BrokerStore
+public import BrokerTransport
+public import BrokerWire
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// The broker service: listens on the app and admin sockets, runs sessions and calls on one libuv

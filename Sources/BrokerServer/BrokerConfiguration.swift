@@ -1,5 +1,5 @@
-import BrokerPolicy
-import BrokerSupport
+public import BrokerPolicy
+public import BrokerSupport
 
 /// Everything the daemon is told at start: paths, limits and logging.
 public struct BrokerConfiguration: Sendable {

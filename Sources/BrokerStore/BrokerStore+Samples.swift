@@ -1,5 +1,5 @@
-import BrokerModel
-import BrokerPolicy
+public import BrokerModel
+public import BrokerPolicy
 
 extension BrokerStore {
     /// Saves a batch of validated, canonical samples as `sourceAppID`, all or nothing, in one transaction.

@@ -1,4 +1,4 @@
-import BrokerModel
+public import BrokerModel
 #if canImport(Glibc)
 import Glibc
 #endif

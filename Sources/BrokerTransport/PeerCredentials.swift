@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// Who is on the other end of a Unix socket, from `SO_PEERCRED`.

@@ -1,6 +1,6 @@
-import BrokerModel
-import BrokerWire
-import CLibUV
+public import BrokerModel
+public import BrokerWire
+public import CLibUV
 
 /// Owns one accepted `uv_pipe_t`: reads and unframes client frames, batches and writes replies.
 ///

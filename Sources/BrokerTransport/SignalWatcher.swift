@@ -1,4 +1,4 @@
-import CLibUV
+public import CLibUV
 
 /// Owns one `uv_signal_t`: runs a callback on the loop thread when the process gets a signal.
 public final class SignalWatcher {

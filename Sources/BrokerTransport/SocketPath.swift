@@ -1,6 +1,6 @@
-import BrokerModel
+public import BrokerModel
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// Checks and cleans a Unix socket path before a listener binds it.

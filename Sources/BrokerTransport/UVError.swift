@@ -1,5 +1,5 @@
-import BrokerModel
-import CLibUV
+public import BrokerModel
+public import CLibUV
 
 /// A failed libuv call: the operation, libuv's error number and its name (e.g. `EADDRINUSE`).
 public struct UVError: Error, Sendable, CustomStringConvertible {

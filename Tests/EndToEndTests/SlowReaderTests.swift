@@ -1,3 +1,4 @@
+import BrokerModel
 import BrokerWire
 import Foundation
 import TestSupport
