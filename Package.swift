@@ -76,7 +76,6 @@ let package = Package(
         // Shared test helpers: start a daemon on a temporary socket, register apps.
         .target(name: "TestSupport", dependencies: ["HealthBrokerClient", "BrokerSupport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
-        .testTarget(name: "BrokerModelTests", dependencies: ["BrokerModel"], swiftSettings: swiftSettings),
         .testTarget(name: "BrokerPolicyTests", dependencies: ["BrokerModel", "BrokerPolicy", "BrokerSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BrokerSupportTests", dependencies: ["BrokerSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerModel", "TestSupport"], swiftSettings: swiftSettings),

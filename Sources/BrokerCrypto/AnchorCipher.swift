@@ -1,4 +1,4 @@
-public import CSodium
+import CSodium
 
 /// Deterministic authenticated encryption (SIV style) of short secrets such as anchor positions.
 ///

@@ -1,5 +1,5 @@
 public import BrokerModel
-public import BrokerPolicy
+import BrokerPolicy
 
 /// Makes and reads anchored-query anchors under the broker's stored anchor key: the one entry point the server calls.
 ///

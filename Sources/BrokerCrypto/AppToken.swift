@@ -1,4 +1,4 @@
-public import CSodium
+import CSodium
 
 /// App tokens: generation, hashing for storage, and constant-time verification.
 ///

@@ -1,4 +1,4 @@
-public import CSodium
+import CSodium
 
 /// HMAC-SHA512-256 (libsodium `crypto_auth`) under one secret key, e.g. for signing sync anchors.
 public struct MessageAuthenticator: Sendable {

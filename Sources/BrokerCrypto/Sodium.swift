@@ -1,4 +1,4 @@
-public import CSodium
+import CSodium
 
 /// Initialises libsodium exactly once, from any thread.
 ///

@@ -2,6 +2,7 @@ import BrokerModel
 import BrokerSupport
 import BrokerCrypto
 import BrokerStore
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

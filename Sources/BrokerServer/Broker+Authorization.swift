@@ -1,5 +1,6 @@
 import BrokerModel
 import BrokerPolicy
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

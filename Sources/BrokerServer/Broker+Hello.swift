@@ -1,6 +1,8 @@
 import BrokerModel
+import BrokerStore
 import BrokerSupport
 import BrokerCrypto
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

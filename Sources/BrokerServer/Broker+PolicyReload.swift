@@ -1,6 +1,8 @@
 public import BrokerModel
 public import BrokerPolicy
-public import Foundation
+import BrokerSupport
+import BrokerTransport
+import Foundation
 
 extension Broker {
     /// Reads and parses a consent policy file, as SIGHUP does (the daemon's flag parsing uses it too).

@@ -1,5 +1,6 @@
 import BrokerModel
 import BrokerPolicy
+import BrokerStore
 import BrokerSupport
 import BrokerWire
 

@@ -1,3 +1,4 @@
+import BrokerCrypto
 import BrokerModel
 import BrokerPolicy
 import BrokerSupport

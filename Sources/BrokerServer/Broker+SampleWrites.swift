@@ -2,6 +2,7 @@ import BrokerModel
 import BrokerPolicy
 import BrokerSupport
 import BrokerStore
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

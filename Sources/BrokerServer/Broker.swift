@@ -1,12 +1,12 @@
 public import BrokerModel
-public import BrokerPolicy
-public import BrokerSupport
-public import BrokerCrypto
-public import BrokerStore
+import BrokerPolicy
+import BrokerSupport
+import BrokerCrypto
+import BrokerStore
 public import BrokerTransport
-public import BrokerWire
+import BrokerWire
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// The broker service: listens on the app and admin sockets, runs sessions and calls on one libuv

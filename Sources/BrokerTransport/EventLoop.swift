@@ -1,7 +1,7 @@
-public import BrokerSupport
-public import CLibUV
-public import Foundation
-public import Synchronization
+import BrokerSupport
+import CLibUV
+import Foundation
+import Synchronization
 
 /// A libuv event loop and the services built on it: cross-thread hand-off, timers, and the
 /// end-of-turn flush of connection output.

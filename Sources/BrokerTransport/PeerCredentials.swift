@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// Who is on the other end of a Unix socket, from `SO_PEERCRED`.

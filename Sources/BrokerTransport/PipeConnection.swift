@@ -1,6 +1,6 @@
 public import BrokerModel
 public import BrokerWire
-public import CLibUV
+import CLibUV
 
 /// Owns one accepted `uv_pipe_t`: reads and unframes client frames, batches and writes replies.
 ///

@@ -1,7 +1,7 @@
 public import BrokerModel
 public import CLibUV
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// Owns a listening `uv_pipe_t` bound to a Unix socket path; hands each accepted peer to `onAccept`.

@@ -1,4 +1,4 @@
-public import CLibUV
+import CLibUV
 
 /// Owns one `uv_signal_t`: runs a callback on the loop thread when the process gets a signal.
 public final class SignalWatcher {

@@ -1,6 +1,6 @@
 public import BrokerModel
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// Checks and cleans a Unix socket path before a listener binds it.

@@ -1,5 +1,5 @@
 public import BrokerModel
-public import CLibUV
+import CLibUV
 
 /// A failed libuv call: the operation, libuv's error number and its name (e.g. `EADDRINUSE`).
 public struct UVError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerPolicy
 import BrokerStore
 import Testing
 

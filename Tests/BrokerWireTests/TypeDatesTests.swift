@@ -1,3 +1,4 @@
+import BrokerModel
 import Testing
 @testable import BrokerWire
 

@@ -1,3 +1,4 @@
+import BrokerModel
 @testable import healthctl
 import Testing
 

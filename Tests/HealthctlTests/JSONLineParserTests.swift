@@ -1,4 +1,5 @@
 import BrokerModel
+import Foundation
 @testable import healthctl
 import Testing
 
