@@ -1,3 +1,4 @@
+import BrokerModel
 import BrokerStore
 import Foundation
 import Testing
