@@ -2,6 +2,13 @@
 // HealthBroker: a local health-data authorization broker. One target per layer; see docs/ARCHITECTURE.md.
 import PackageDescription
 
+/// Every Swift target: imports are internal unless a file says `public import` (so a module's public
+/// API shows exactly what it re-exports), and a member is visible only where its module is imported.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "HealthBroker",
     products: [
@@ -24,50 +31,62 @@ let package = Package(
         // protoc-c output for proto/healthbroker.proto, checked in (scripts/generate-proto.sh).
         .target(name: "HealthBrokerProto", dependencies: ["CProtobufC"]),
 
-        // Status codes, errors, time and (later) the authorization policy: pure Swift, no I/O.
-        .target(name: "BrokerCore"),
+        // The model apps see: object types and the type catalogue, samples, queries, statistics,
+        // authorization and request status, the registry and consent records the admin API shows,
+        // and the errors (BrokerError, StatusCode, DomainCode). Pure Swift, no I/O.
+        .target(name: "BrokerModel", swiftSettings: swiftSettings),
+        // The broker's policy: authorization, consent rules, sample and statistics rules, units,
+        // anchor layout. Pure Swift, no I/O (callers pass the time).
+        .target(name: "BrokerPolicy", dependencies: ["BrokerModel"], swiftSettings: swiftSettings),
+        // Process support that touches the system: logging to fd 2, clocks, the fd limit, default
+        // paths from the environment, the seedable generator the tools share.
+        .target(name: "BrokerSupport", swiftSettings: swiftSettings),
         // Framing and the message codec: bytes in, Swift values out. No I/O.
-        .target(name: "BrokerWire", dependencies: ["BrokerCore", "HealthBrokerProto"]),
+        .target(name: "BrokerWire", dependencies: ["BrokerModel", "HealthBrokerProto"], swiftSettings: swiftSettings),
         // Tokens, hashes and anchor sealing through libsodium: the only code that imports it.
-        // BrokerCore only for the anchor model (SyncAnchor, ObjectType, BrokerError).
-        .target(name: "BrokerCrypto", dependencies: ["BrokerCore", "CSodium"]),
+        // BrokerModel and BrokerPolicy only for the anchor (SyncAnchor, ObjectType, BrokerError).
+        .target(name: "BrokerCrypto", dependencies: ["BrokerModel", "BrokerPolicy", "CSodium"], swiftSettings: swiftSettings),
         // SQLite storage: the only code that imports SQLite.
-        .target(name: "BrokerStore", dependencies: ["BrokerCore", "CSQLite"]),
+        .target(name: "BrokerStore", dependencies: ["BrokerModel", "BrokerPolicy", "CSQLite"], swiftSettings: swiftSettings),
         // The libuv event loop, sockets, timers and cross-thread hand-off: the only code that imports libuv.
-        .target(name: "BrokerTransport", dependencies: ["BrokerCore", "BrokerWire", "CLibUV"]),
+        .target(name: "BrokerTransport", dependencies: ["BrokerModel", "BrokerSupport", "BrokerWire", "CLibUV"], swiftSettings: swiftSettings),
         // The broker service: sessions, calls, dispatch, workers.
-        .target(name: "BrokerServer", dependencies: ["BrokerCore", "BrokerWire", "BrokerTransport", "BrokerStore", "BrokerCrypto"]),
-        // The public Swift client.
-        .target(name: "HealthBrokerClient", dependencies: ["BrokerCore", "BrokerWire"]),
+        .target(
+            name: "BrokerServer",
+            dependencies: ["BrokerModel", "BrokerPolicy", "BrokerSupport", "BrokerWire", "BrokerTransport", "BrokerStore", "BrokerCrypto"],
+            swiftSettings: swiftSettings),
+        // The public Swift client. Re-exports BrokerModel and nothing else.
+        .target(name: "HealthBrokerClient", dependencies: ["BrokerModel", "BrokerSupport", "BrokerWire"], swiftSettings: swiftSettings),
         // The small argument parser shared by the executables.
-        .target(name: "CommandLineSupport"),
+        .target(name: "CommandLineSupport", swiftSettings: swiftSettings),
 
-        .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerCore", "CommandLineSupport"]),
-        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "CommandLineSupport"]),
+        .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // The load driver (issue: load testing); talks to a running broker over its real sockets.
-        .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "CommandLineSupport"]),
+        .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // Scenario measurements for BENCHMARKS: big clamped query, durable ingest, idle connections.
-        .executableTarget(name: "BrokerScenarios", dependencies: ["HealthBrokerClient", "BrokerWire", "CommandLineSupport"]),
+        .executableTarget(name: "BrokerScenarios", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // libFuzzer entry point for the frame decoder and codec (built only by scripts/fuzz.sh).
-        .executableTarget(name: "FrameFuzzer", dependencies: ["BrokerWire", "BrokerCore"]),
-        .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample"),
-        .executableTarget(name: "AuthorizationExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/AuthorizationExample"),
-        .executableTarget(name: "StepsExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/StepsExample"),
-        .executableTarget(name: "WriterExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/WriterExample"),
+        .executableTarget(name: "FrameFuzzer", dependencies: ["BrokerWire", "BrokerModel"], swiftSettings: swiftSettings),
+        .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample", swiftSettings: swiftSettings),
+        .executableTarget(name: "AuthorizationExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/AuthorizationExample", swiftSettings: swiftSettings),
+        .executableTarget(name: "StepsExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/StepsExample", swiftSettings: swiftSettings),
+        .executableTarget(name: "WriterExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/WriterExample", swiftSettings: swiftSettings),
 
         // Shared test helpers: start a daemon on a temporary socket, register apps.
-        .target(name: "TestSupport", dependencies: ["HealthBrokerClient"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HealthBrokerClient", "BrokerSupport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
-        .testTarget(name: "BrokerCoreTests", dependencies: ["BrokerCore"]),
-        .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerCore", "TestSupport"]),
-        .testTarget(name: "BrokerTransportTests", dependencies: ["BrokerTransport", "BrokerCore", "BrokerWire", "TestSupport"]),
-        .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerCore"]),
+        .testTarget(name: "BrokerPolicyTests", dependencies: ["BrokerModel", "BrokerPolicy", "BrokerSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "BrokerSupportTests", dependencies: ["BrokerSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerModel", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "BrokerTransportTests", dependencies: ["BrokerTransport", "BrokerModel", "BrokerWire", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerModel", "BrokerPolicy", "BrokerSupport"], swiftSettings: swiftSettings),
         // The broker in process: real Broker, store and loop, with test connections instead of sockets.
-        .testTarget(name: "BrokerServerTests", dependencies: ["BrokerServer", "BrokerTransport", "BrokerWire", "BrokerCore"]),
-        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-        .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"]),
-        .testTarget(name: "HealthctlTests", dependencies: ["healthctl"]),
-        .testTarget(name: "HealthloadTests", dependencies: ["healthload", "TestSupport", "HealthBrokerClient", "BrokerCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire"]),
+        .testTarget(name: "BrokerServerTests", dependencies: ["BrokerServer", "BrokerTransport", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthctlTests", dependencies: ["healthctl", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthloadTests", dependencies: ["healthload", "TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerModel"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,5 @@
-import BrokerCore
+public import BrokerModel
+import BrokerPolicy
 
 /// Makes and reads anchored-query anchors under the broker's stored anchor key: the one entry point the server calls.
 ///

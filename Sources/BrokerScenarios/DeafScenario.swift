@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BrokerSupport
 import Glibc
 #endif
 import BrokerWire

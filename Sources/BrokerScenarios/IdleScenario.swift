@@ -1,3 +1,4 @@
+import BrokerSupport
 import BrokerWire
 import Foundation
 import HealthBrokerClient

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// One RequestAuthorization call on its way through the app's queue, the policy and the person.
 ///

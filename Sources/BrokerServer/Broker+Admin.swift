@@ -1,6 +1,8 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import BrokerCrypto
 import BrokerStore
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

@@ -1,4 +1,6 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

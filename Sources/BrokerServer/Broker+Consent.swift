@@ -1,4 +1,6 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import BrokerWire
 
 extension Broker {
@@ -46,7 +48,7 @@ extension Broker {
         }
         let complete: [TypeDecision]
         do throws(BrokerError) {
-            complete = try AuthorizationPolicy.completeAnswer(decisions, for: prompt)
+            complete = try AuthorizationPolicy.completeAnswer(decisions, for: prompt, now: Microseconds.now())
         } catch {
             finish(context, error: error)
             return

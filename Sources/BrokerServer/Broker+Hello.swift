@@ -1,5 +1,8 @@
-import BrokerCore
+import BrokerModel
+import BrokerStore
+import BrokerSupport
 import BrokerCrypto
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

@@ -1,4 +1,7 @@
-import BrokerCore
+public import BrokerModel
+public import BrokerPolicy
+import BrokerSupport
+import BrokerTransport
 import Foundation
 
 extension Broker {

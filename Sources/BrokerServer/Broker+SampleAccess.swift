@@ -1,4 +1,7 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerStore
+import BrokerSupport
 import BrokerWire
 
 extension Broker {

@@ -1,4 +1,7 @@
-import BrokerCore
+import BrokerCrypto
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import BrokerStore
 import BrokerWire
 

@@ -1,5 +1,8 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import BrokerStore
+import BrokerTransport
 import BrokerWire
 
 extension Broker {

@@ -1,7 +1,9 @@
-import BrokerCore
+public import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import BrokerCrypto
 import BrokerStore
-import BrokerTransport
+public import BrokerTransport
 import BrokerWire
 #if canImport(Glibc)
 import Glibc

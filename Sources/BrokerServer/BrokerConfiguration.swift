@@ -1,4 +1,5 @@
-import BrokerCore
+public import BrokerPolicy
+public import BrokerSupport
 
 /// Everything the daemon is told at start: paths, limits and logging.
 public struct BrokerConfiguration: Sendable {

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 
 /// Which values each characteristic type accepts.
 enum CharacteristicRules {

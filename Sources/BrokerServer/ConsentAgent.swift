@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// A consent agent's open AdminWatchPrompts stream and the events it has not been sent yet.
 ///

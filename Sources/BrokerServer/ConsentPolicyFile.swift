@@ -1,4 +1,6 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +18,7 @@ enum ConsentPolicyFile {
     static func load(_ path: String) throws(BrokerError) -> ConsentPolicy {
         let bytes = try read(path)
         do throws(BrokerError) {
-            return try ConsentPolicy(jsonData: bytes)
+            return try ConsentPolicy(jsonData: bytes, now: Microseconds.now())
         } catch {
             throw .invalidArgument("consent policy \(path): \(error.message)")
         }

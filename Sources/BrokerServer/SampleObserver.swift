@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// An app's open Observe stream: the types it watches and the changes not yet sent.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerPolicy
 import BrokerTransport
 
 /// What the broker knows about one connection: which socket, which app, and its calls in flight.

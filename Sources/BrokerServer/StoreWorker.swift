@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import BrokerStore
 import BrokerTransport
 import Foundation

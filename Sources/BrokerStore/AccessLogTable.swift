@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `access_log` table: which app read, wrote or deleted how many samples of which type, when.
 final class AccessLogTable {

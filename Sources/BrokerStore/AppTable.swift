@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `apps` table: the app registry's prepared statements and row mapping.
 final class AppTable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `app_type_spans` table: per (source app, type), the longest end − start of any sample that app stored.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 extension BrokerStore {
     /// Every recorded grant, by app id; each app's grants sorted by type identifier (the daemon loads these at start).

@@ -1,4 +1,5 @@
-import BrokerCore
+public import BrokerModel
+public import BrokerPolicy
 
 extension BrokerStore {
     /// Saves a batch of validated, canonical samples as `sourceAppID`, all or nothing, in one transaction.

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// The broker's durable state in one SQLite database: the app registry, broker metadata,
 /// authorization grants, sources, characteristics, samples with their tombstones, and the access log.

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// One page of anchored changes: readable samples added and samples deleted, in change-sequence order.
 public struct ChangePage: Sendable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `change_sequence` table: the one counter that numbers samples and tombstones, and the
 /// highest sequence number whose tombstone has been pruned.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `characteristics` table: the person's date of birth, biological sex, blood type and the like.
 final class CharacteristicTable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import Foundation
 
 /// Checkpoints the WAL on a thread and connection of its own, so a commit never waits while pages

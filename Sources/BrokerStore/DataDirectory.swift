@@ -1,6 +1,6 @@
-import BrokerCore
+public import BrokerModel
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// The broker's private data directory: mode 0700, holding `broker.sqlite3` and its WAL files at 0600,

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import CSQLite
 
 extension Database {

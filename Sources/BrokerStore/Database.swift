@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 import CSQLite
 
 /// One SQLite connection, confined to one thread at a time.

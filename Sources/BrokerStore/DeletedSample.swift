@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// A sample a delete removed: enough to notify observers and clamp its tombstone (never its value).
 public struct DeletedSample: Sendable, Hashable {

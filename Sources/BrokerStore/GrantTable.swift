@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `grants` table: each app's recorded share and read decisions, one row per type.
 ///

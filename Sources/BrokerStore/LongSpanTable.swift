@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `long_spans` table: per type, the (end date, duration) of samples longer than `threshold`
 /// that no other such sample dominates (one ending no earlier and lasting no less).

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `broker_meta` table: small named blobs such as the anchor MAC key.
 final class MetaTable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The stored form of sample metadata: a JSON object of strings with keys sorted by UTF-8 bytes.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// Ordered schema migrations tracked by `PRAGMA user_version`.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// A table that gives each name (a type identifier, an app id) a small integer code, cached in memory.
 ///

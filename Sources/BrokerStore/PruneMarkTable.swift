@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `prune_marks` table: which pruned deletions each reader could have seen, per (type, source app).
 ///

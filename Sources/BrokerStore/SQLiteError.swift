@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 import CSQLite
 
 /// A failed SQLite call: its (extended) result code and SQLite's own message, never bound values.

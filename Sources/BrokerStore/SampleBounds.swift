@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 
 /// A `SamplePredicate` as inclusive ranges on a sample's start and end, bound to SQL parameters.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// A sample's canonical content as stored: its value columns and metadata text, and with the sample its canonical encoding.
 ///

@@ -1,4 +1,5 @@
-import BrokerCore
+public import BrokerModel
+public import BrokerPolicy
 
 /// A position in a sorted sample query: the last returned sample's sort date and change sequence number.
 public struct SampleCursor: Sendable, Hashable {

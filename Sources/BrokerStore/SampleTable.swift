@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `samples` table: every stored sample, its prepared statements and row mapping.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// What a save did: how many samples it stored, how many were already there unchanged, and the new ones.
 public struct SaveOutcome: Sendable {

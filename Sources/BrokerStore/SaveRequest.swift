@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// A batch to save as one app (`BrokerStore.saveSampleGroups`).
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// How a scope reads changes in seq order, shared by added samples and tombstones.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `sources` table: every app that ever asked for authorization, registered or not.
 final class SourceTable {

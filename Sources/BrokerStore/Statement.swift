@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 import CSQLite
 
 /// A prepared SQLite statement, prepared once and reused for the life of its `Database`.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension StatisticsBucket {
     /// The buckets of disjoint sets of samples added up per bucket (same start and end), in start order.

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// A registered app as stored: its public info and the hash of its current token.
 public struct StoredApp: Sendable, Hashable {

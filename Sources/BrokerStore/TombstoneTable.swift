@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `tombstones` table: deleted samples, remembered (uuid, type, dates, source) for anchored queries.
 final class TombstoneTable {

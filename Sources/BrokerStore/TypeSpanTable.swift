@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The `type_spans` table: per type, the longest end − start of any sample ever stored.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 import Foundation
 
 /// Makes commits survive power loss on a thread of its own, and holds back every result that saw

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerSupport
 import CLibUV
 import Foundation
 import Synchronization

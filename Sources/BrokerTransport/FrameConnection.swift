@@ -1,5 +1,5 @@
-import BrokerCore
-import BrokerWire
+public import BrokerModel
+public import BrokerWire
 
 /// What the broker needs from one client connection: queue reply frames, respect the output's
 /// backpressure, hold bytes against the reading budget, close, and say who the peer is.

@@ -1,5 +1,5 @@
-import BrokerCore
-import BrokerWire
+public import BrokerModel
+public import BrokerWire
 import CLibUV
 
 /// Owns one accepted `uv_pipe_t`: reads and unframes client frames, batches and writes replies.

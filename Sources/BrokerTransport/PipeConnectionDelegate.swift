@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// Receives a connection's frames and its end, on the loop thread.
 public protocol PipeConnectionDelegate: AnyObject {

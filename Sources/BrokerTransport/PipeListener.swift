@@ -1,5 +1,5 @@
-import BrokerCore
-import CLibUV
+public import BrokerModel
+public import CLibUV
 #if canImport(Glibc)
 import Glibc
 #endif

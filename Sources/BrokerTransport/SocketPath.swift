@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 #if canImport(Glibc)
 import Glibc
 #endif

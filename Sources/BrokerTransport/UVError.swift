@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 import CLibUV
 
 /// A failed libuv call: the operation, libuv's error number and its name (e.g. `EADDRINUSE`).

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+import BrokerModel
 
 /// The strings that repeat from sample to sample of a page (source app, type, unit, activity,
 /// metadata key): each made once per run of equal bytes and shared after, rather than decoded (and

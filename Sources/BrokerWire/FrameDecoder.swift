@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// Reassembles frames from a byte stream: append bytes as they arrive, then take complete frames;
 /// or hand each read to `receive`, which takes whole frames in place and keeps only what is left.

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// A call whose method this build knows but whose arguments it cannot take as they came (a sample
 /// without a value, or with a value kind this build does not know), with the error it is answered

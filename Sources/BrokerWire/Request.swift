@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// A call's method and arguments (the `Call.request` oneof of the .proto).
 public enum Request: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// A unary result or a stream item (the `ServerFrame.response` oneof of the .proto).
 public enum Response: Sendable, Hashable {

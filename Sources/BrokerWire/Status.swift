@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// The status that ends a call on the wire: OK, or an error's code, domain and message.
 public struct Status: Sendable, Hashable {

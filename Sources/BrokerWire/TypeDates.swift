@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 
 /// One date (µs since the epoch) per type: an EarliestAuthorizedSampleDate reply's entries.
 ///

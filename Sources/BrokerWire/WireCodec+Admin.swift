@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // The admin responses that carry more than a number: credentials and broker info.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // AppInfo in both directions; also lists of them (AdminListApps) and AppRegistration (AdminAddApp).

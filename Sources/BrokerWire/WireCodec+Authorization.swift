@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // The app socket's authorization methods (RequestAuthorization … ReadCharacteristics): their

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // Conversions of scalar protobuf-c field values (strings, bytes, enums) in both directions.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // Call, and its `request` oneof, in both directions.

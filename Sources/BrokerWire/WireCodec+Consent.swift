@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // Consent on the admin socket: share and read decisions, TypeDecision lists (AdminAnswerPrompt),

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // The admin socket's data tools: AdminImport, AdminExport and AdminAccessLog, in both directions.

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+import BrokerModel
 
 // The ClientFrames a client sends per call (a Call holding a Ping, AuthorizationStatus or
 // EarliestAuthorizedSampleDate request, a Cancel, a Credit) encoded straight into the output

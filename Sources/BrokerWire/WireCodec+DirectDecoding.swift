@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+import BrokerModel
 
 // The ClientFrames sent per call in the common shape (a Call holding a Ping, AuthorizationStatus or
 // EarliestAuthorizedSampleDate request) decoded straight from the bytes, without protobuf-c: no

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+public import BrokerModel
 
 // The ServerFrames answered per call (a status alone, Ping, AuthorizationStatus, RequestStatus,
 // EarliestAuthorizedSampleDate, EarliestPermittedSampleDate), and the stream items carrying pages of

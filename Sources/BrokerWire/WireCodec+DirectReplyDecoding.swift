@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 // The ServerFrames the broker sends per call (a status alone, or a Ping, AuthorizationStatus,
 // RequestStatus, EarliestAuthorizedSampleDate or EarliestPermittedSampleDate response: the shapes

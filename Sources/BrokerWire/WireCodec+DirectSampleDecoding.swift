@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 // The ServerFrames that carry a page of samples (a stream item holding a SamplePage, from Query and
 // AdminExport, or an AnchoredPage, from AnchoredQuery) decoded straight from the bytes, without

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+import BrokerModel
 
 // The stream items carrying pages of samples (SamplePage for Query and AdminExport, AnchoredPage for
 // AnchoredQuery) encoded straight into the output buffer, without rebuilding every sample as

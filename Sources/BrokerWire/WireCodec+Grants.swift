@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // Grants and what the operator sees of them on the admin socket: AdminListGrants, AdminRevoke,

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // Repeated fields in both directions: lists of type identifiers and other strings (repeated string)

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // ServerFrame's `response` oneof in both directions (StreamItem: WireCodec+StreamItem.swift).

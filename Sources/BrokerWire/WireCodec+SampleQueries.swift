@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // The app socket's sample methods (Save, Delete, Query, AnchoredQuery) and their parts

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // Sample (with its Quantity, Workout and MetadataEntry parts) in both directions, and repeated

@@ -1,4 +1,4 @@
-import BrokerCore
+public import BrokerModel
 import HealthBrokerProto
 
 // ServerFrame: decoding a frame's message bytes and appending an encoded frame.

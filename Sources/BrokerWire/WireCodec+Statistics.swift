@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // Statistics: the request, its interval enum, and the result's buckets, in both directions.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerProto
 
 // StreamItem, the `item` oneof of a stream's frames, in both directions; and its ObserveEvent and

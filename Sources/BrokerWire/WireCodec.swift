@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Converts frames between the Swift message model and protobuf-c encoded bytes; no I/O.
 ///

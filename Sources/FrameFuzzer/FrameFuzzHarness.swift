@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// libFuzzer's entry point: one input is a byte stream as a connection would deliver it.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// Seed inputs the codec cannot make from Swift values: well-formed protobuf whose content this

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// Representative messages of every kind, in both directions, with awkward values: the seed corpus.

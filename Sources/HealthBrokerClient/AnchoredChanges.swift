@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// What an anchored query found: samples added and deleted since the anchor, and the next anchor.
 public struct AnchoredChanges: Sendable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension AnchoredPage {
     /// The page's deletions, each uuid paired with the source app id at the same index.

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import BrokerWire
 
 /// An admin session over the broker's admin socket (mode 0600: same user as the broker).
@@ -15,10 +16,14 @@ public final class BrokerAdmin: Sendable {
         self.connection = connection
     }
 
+    /// The admin socket's default path: `$HEALTHBROKER_RUNTIME_DIR/admin.sock`, else under
+    /// `$XDG_RUNTIME_DIR/healthbroker`, else under `/tmp/healthbroker-<uid>`.
+    public static var defaultSocketPath: String { DefaultPaths.adminSocket }
+
     /// Connects to the admin socket; no Hello is needed there.
     ///
     /// No broker listening is UNAVAILABLE; a socket owned by another user is PERMISSION_DENIED.
-    public static func connect(socketPath: String = DefaultPaths.adminSocket) async throws(BrokerError) -> BrokerAdmin {
+    public static func connect(socketPath: String = defaultSocketPath) async throws(BrokerError) -> BrokerAdmin {
         BrokerAdmin(connection: try BrokerConnection.connect(socketPath: socketPath))
     }
 

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension BrokerConnection {
     /// The connection to send a new call on, and the timeout to send with it (what is left of

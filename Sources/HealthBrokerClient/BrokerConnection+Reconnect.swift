@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension BrokerConnection {
     /// Starts the background loop that brings the link back (one runs at a time: it starts only when

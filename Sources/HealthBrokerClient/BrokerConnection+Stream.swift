@@ -1,4 +1,4 @@
-import BrokerWire
+package import BrokerWire
 
 extension BrokerConnection {
     /// A server-streaming call, started when iteration starts (each iterator runs the call once).

@@ -1,6 +1,6 @@
 import Dispatch
-import BrokerCore
-import BrokerWire
+import BrokerModel
+package import BrokerWire
 
 extension BrokerConnection {
     /// Runs one unary call and returns its response.

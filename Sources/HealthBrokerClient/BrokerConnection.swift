@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// A multiplexed connection to the broker: many calls in flight at once, replies matched by call id.

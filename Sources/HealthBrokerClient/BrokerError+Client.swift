@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Errors the client raises on its own, without a word from the broker.
 extension BrokerError {

@@ -1,5 +1,5 @@
-import BrokerCore
-import BrokerWire
+import BrokerModel
+package import BrokerWire
 
 /// The items of one server-streaming call, as an `AsyncSequence` that throws `BrokerError`.
 package struct BrokerStream: AsyncSequence, Sendable {

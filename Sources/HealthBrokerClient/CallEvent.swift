@@ -1,5 +1,5 @@
-import BrokerCore
-import BrokerWire
+import BrokerModel
+package import BrokerWire
 
 /// What a waiting call is handed: a unary result, a stream item, a stream's end, or an error.
 package enum CallEvent: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import BrokerCore
-import BrokerWire
+import BrokerModel
+package import BrokerWire
 
 extension CallTable {
     /// Applies one frame from the broker for a non-zero call id; returns the delivery it causes, if any.

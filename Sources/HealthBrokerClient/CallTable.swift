@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// Every call in flight on one connection: ids, waiters, early results, stream buffers, deadlines.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import BrokerCore
+import BrokerModel
 
 /// The thread that drives one logical connection, and the task executor that runs on it.
 ///

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import BrokerWire
 
 extension ConnectionCore {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Who a connection tells that it ended, and whether it already did.
 enum CloseHook {

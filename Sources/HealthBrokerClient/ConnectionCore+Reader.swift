@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// A connection's read-side state, used only on its loop's thread.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// One socket connection's shared machinery: the socket, the call table, the writer, and the loop

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Where a `HealthStore`'s connection to the broker stands, as `connectionStates` reports it.
 public enum ConnectionState: Sendable, Hashable {

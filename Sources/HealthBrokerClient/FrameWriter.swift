@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import BrokerCore
+
 import BrokerWire
 
 /// Encodes client frames into one reused buffer and writes them to the socket, one writer at a time.

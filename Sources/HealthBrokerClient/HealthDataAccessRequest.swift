@@ -1,5 +1,5 @@
 import Dispatch
-import BrokerCore
+import BrokerModel
 
 /// The trigger form of `healthDataAccessRequest(store:shareTypes:readTypes:trigger:completion:)`: asks for access each time a trigger value changes.
 ///

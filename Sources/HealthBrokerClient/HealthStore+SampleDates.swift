@@ -1,6 +1,6 @@
-import Foundation
-import BrokerCore
-import BrokerWire
+public import Foundation
+import BrokerModel
+package import BrokerWire
 
 extension HealthStore {
     /// The earliest date the person lets the app read samples from, for each of `types` with limited read access.

@@ -1,5 +1,5 @@
-import Foundation
-import BrokerCore
+public import Foundation
+import BrokerModel
 import BrokerWire
 
 extension HealthStore {

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import BrokerWire
 
 /// An app's session with the broker: one connection, opened with Hello under the app's id and token.
@@ -28,6 +29,10 @@ public final class HealthStore: Sendable {
     /// What the broker said at the last successful Hello (updated after each reconnection).
     public var session: SessionInfo { currentSession.withLock { $0 } }
 
+    /// The app socket's default path: `$HEALTHBROKER_RUNTIME_DIR/app.sock`, else under
+    /// `$XDG_RUNTIME_DIR/healthbroker`, else under `/tmp/healthbroker-<uid>`.
+    public static var defaultSocketPath: String { DefaultPaths.appSocket }
+
     /// Connects to the broker's app socket and opens a session as `appID` with `appToken`.
     ///
     /// No broker listening is UNAVAILABLE; an unknown app or a wrong token is UNAUTHENTICATED. This
@@ -41,7 +46,7 @@ public final class HealthStore: Sendable {
     /// to it). A Hello refused after a reconnection (UNAUTHENTICATED: the token was rotated or the
     /// app removed) stops reconnecting, and every later call fails with that error.
     /// `reconnect` nil: once the connection ends, every later call fails with UNAVAILABLE.
-    public static func connect(socketPath: String = DefaultPaths.appSocket, appID: String, appToken: String, reconnect: ReconnectPolicy? = nil) async throws(BrokerError) -> HealthStore {
+    public static func connect(socketPath: String = defaultSocketPath, appID: String, appToken: String, reconnect: ReconnectPolicy? = nil) async throws(BrokerError) -> HealthStore {
         try await connect(socketPath: socketPath, appID: appID, appToken: appToken, reconnect: reconnect, timing: .live)
     }
 

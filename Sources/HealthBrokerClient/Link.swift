@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Where one logical connection to the broker stands: its current socket connection, whether that is
 /// up, the callers waiting for it to come back, and who watches its state.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Callers waiting for a link to come back, each settled exactly once: by the link (up or ended),
 /// by its own timeout, or by task cancellation, whichever comes first.

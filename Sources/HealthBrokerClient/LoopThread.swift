@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 
 /// The client loop's thread: `poll(2)` over a wake pipe and the attached sockets, reads, deadlines,
 /// and the executor's jobs.

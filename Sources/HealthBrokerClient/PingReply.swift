@@ -1,5 +1,5 @@
-import Foundation
-import BrokerWire
+public import Foundation
+package import BrokerWire
 
 /// A ping's answer, or one item of a ping stream.
 public struct PingReply: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// The replies of one ping stream, as an `AsyncSequence` that throws `HealthBrokerError`.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// A consent agent's prompt events, as an `AsyncSequence` that throws `HealthBrokerError`.

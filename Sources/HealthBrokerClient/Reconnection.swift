@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// How a connection reconnects: when to try, and how to reopen the session on a fresh socket.
 struct Reconnection: Sendable {

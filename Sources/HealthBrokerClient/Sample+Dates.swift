@@ -1,5 +1,5 @@
-import Foundation
-import BrokerCore
+public import Foundation
+import BrokerModel
 
 /// `Date` conveniences for samples; each initialiser's `uuid` defaults to a fresh time-ordered UUID (`SampleUUID`).
 extension Sample {

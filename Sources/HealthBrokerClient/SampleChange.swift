@@ -1,5 +1,5 @@
-import Foundation
-import BrokerCore
+public import Foundation
+import BrokerModel
 
 /// An observer notification: samples of `type` the app may read changed (read them with an anchored query).
 public struct SampleChange: Sendable, Hashable {

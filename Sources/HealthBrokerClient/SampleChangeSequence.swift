@@ -1,5 +1,5 @@
 import Foundation
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// Change notifications for observed types, as an `AsyncSequence` that throws `HealthBrokerError`.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// The samples of a query (or an admin export), as an `AsyncSequence` that throws `HealthBrokerError`.

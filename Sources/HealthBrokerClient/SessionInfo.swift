@@ -1,5 +1,5 @@
-import Foundation
-import BrokerWire
+public import Foundation
+package import BrokerWire
 
 /// What the broker said when the app session opened: its version, its limits and its clock.
 public struct SessionInfo: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension Set<ObjectType> {
     /// The types sorted by identifier, so the same set always makes the same request.

@@ -1,4 +1,4 @@
-import BrokerWire
+package import BrokerWire
 
 /// The client-side state of one server-streaming call in a `CallTable`.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerWire
 
 /// The consumer side of one streaming call: starts it, takes items, grants credit, cancels on drop.

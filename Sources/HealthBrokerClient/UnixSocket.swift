@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import BrokerCore
+import BrokerModel
 
 /// Blocking Unix-domain stream socket calls, with errno turned into `BrokerError`s.
 enum UnixSocket {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// `value` as a uint32 wire count: negative is INVALID_ARGUMENT naming `field`; above `UInt32.max` it saturates.
 func wireCount(_ value: Int, _ field: String) throws(BrokerError) -> UInt32 {

@@ -1,4 +1,6 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import Foundation
 import BrokerServer
 import CommandLineSupport

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// One access-log entry as a JSON object: the instant as ISO-8601 plus `at_us`, the type with its alias.
 struct AccessLogJSON: Encodable, Equatable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Reads the consent agent's typed answers: share allow/deny, read full/limited/deny, or cancel.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// One app as a JSON object: its fields, instants as ISO-8601 plus `_us`, `uid` null when not pinned.
 struct AppJSON: Encodable, Equatable {

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import Foundation
 
 /// A batch the broker refused (or that never got an answer); nothing of it was stored.
 struct BatchFailure: Error {

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 
 /// Parses CSV quantity samples: a header naming the columns (`uuid,type,start,end,value,unit`), then one sample a line.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// A broker error turned into the lines `healthctl` prints on standard error (exit status 1).
 struct CommandFailure: Error, Equatable {

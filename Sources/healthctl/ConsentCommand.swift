@@ -1,4 +1,6 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import CommandLineSupport
 import Foundation
 import HealthBrokerClient
@@ -42,7 +44,7 @@ enum ConsentCommand {
             throw ArgumentError(.invalidValue, "cannot read the consent policy \(path)", command: command)
         }
         do throws(BrokerError) {
-            return try ConsentPolicy(jsonData: Array(data))
+            return try ConsentPolicy(jsonData: Array(data), now: Microseconds.now())
         } catch {
             let prefix = "consent policy: "
             let reason = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message

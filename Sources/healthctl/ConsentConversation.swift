@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The interactive consent agent as a pure state machine: prompt events and typed lines in, effects out.
 ///

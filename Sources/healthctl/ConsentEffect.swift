@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// What the interactive consent agent should do next, as decided by `ConsentConversation`.
 enum ConsentEffect: Equatable, Sendable {

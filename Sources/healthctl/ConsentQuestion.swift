@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// One question the interactive agent asks: the share part or the read part of one type.
 enum ConsentQuestion: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Short words for decisions and grants, shared by tables, explanations and the consent agents.
 enum DecisionText {

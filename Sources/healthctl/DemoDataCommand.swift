@@ -1,5 +1,7 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 import CommandLineSupport
+import HealthBrokerClient
 
 /// `healthctl demo-data --app APP_ID`: generates a history and imports it (or writes it as JSON lines).
 enum DemoDataCommand {

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 
 /// Generates a realistic, deterministic health history for `healthctl demo-data`.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerSupport
 
 /// The span `healthctl demo-data` fills: `days` days ending at `end` (exclusive).
 struct DemoDataRange: Equatable {

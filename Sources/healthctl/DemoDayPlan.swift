@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerSupport
 
 /// What the demo person does on one UTC day: how active, the workout (if any), and the night's sleep.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerSupport
 
 /// One night's sleep session in a demo plan: in bed from `bedMinute`, then stages until waking.
 ///

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerSupport
 
 /// A workout in a demo plan: activity, start and length in minutes, energy and distance.
 struct DemoWorkout: Equatable {

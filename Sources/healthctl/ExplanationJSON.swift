@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// `healthctl explain --json`: the explanation text, the grant (null when never asked) and the dates that follow from it.
 struct ExplanationJSON: Encodable, Equatable {

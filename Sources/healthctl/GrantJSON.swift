@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// One grant as a JSON object: share/read as words (null when never asked), instants as ISO-8601 plus `_us`.
 struct GrantJSON: Encodable, Equatable {

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import CommandLineSupport
 
 /// The `healthctl` command tree: global options, `apps …`, `status`, the authorization commands and the data tools.

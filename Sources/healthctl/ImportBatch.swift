@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Samples parsed from consecutive lines, sent in one all-or-nothing call.
 struct ImportBatch: Equatable {

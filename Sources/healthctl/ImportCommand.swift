@@ -1,5 +1,7 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 import CommandLineSupport
+import HealthBrokerClient
 
 /// `healthctl import FILE --app APP_ID`: JSON lines or CSV into the store, batch by batch.
 enum ImportCommand {

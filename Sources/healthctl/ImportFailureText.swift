@@ -1,3 +1,5 @@
+import BrokerModel
+
 /// The error lines of a failed import: where it went wrong, and what was committed before.
 enum ImportFailureText {
     /// A line that could not be parsed: `FILE:LINE: message`, then what was imported before its batch.

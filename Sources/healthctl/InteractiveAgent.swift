@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import HealthBrokerClient
 
 /// The terminal side of `healthctl consent`: feeds prompt events and typed lines to a `ConsentConversation` and carries out its effects.

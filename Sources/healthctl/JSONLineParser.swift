@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 import Foundation
 
 /// Parses JSON sample lines (the `healthctl import` and `export` format) into samples.

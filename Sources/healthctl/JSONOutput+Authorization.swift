@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension JSONOutput {
     /// An app's grants as an array of objects (`[]` when none).

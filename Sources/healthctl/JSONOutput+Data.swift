@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension JSONOutput {
     /// The access log as an array of objects (`[]` when empty).

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import Foundation
 
 /// The `--json` output of each command: pretty-printed, keys sorted, slashes unescaped.

@@ -1,4 +1,6 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import HealthBrokerClient
 
 /// The non-interactive side of `healthctl consent --policy FILE`: answers every prompt by the policy, one log line each.

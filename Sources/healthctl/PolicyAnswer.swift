@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The non-interactive agent's answer to one prompt: the policy's decisions for the prompted parts, and what it left out.
 struct PolicyAnswer: Equatable, Sendable {

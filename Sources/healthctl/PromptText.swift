@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// What the consent agents print about prompts: the introduction of a prompt and how prompts end.
 enum PromptText {

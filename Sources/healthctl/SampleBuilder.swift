@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 
 /// Turns the fields of one input line into a checked `Sample`, with the broker's own validation rules.
 enum SampleBuilder {

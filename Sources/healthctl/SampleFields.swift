@@ -1,4 +1,3 @@
-import BrokerCore
 
 /// One sample as an input line spells it, before it is checked and turned into a `Sample`.
 struct SampleFields: Equatable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Reads an import file in batches: every line of a batch is parsed before any of it is sent.
 final class SampleFileReader {

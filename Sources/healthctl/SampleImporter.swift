@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import HealthBrokerClient
 
 /// Sends batches to the broker as one source app, with calls in flight while the next batch is prepared.

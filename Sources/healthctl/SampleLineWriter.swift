@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 
 /// Writes a sample as one JSON line of the import format (what `healthctl export` and `demo-data --output` print).
 ///

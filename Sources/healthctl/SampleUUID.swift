@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Name-based (RFC 4122 version 5, SHA-1) UUIDs, so that a sample without a UUID gets the same one every time.
 enum SampleUUID {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// One source (an app that asked) as a JSON object; instants as ISO-8601 plus `_us`.
 struct SourceJSON: Encodable, Equatable {

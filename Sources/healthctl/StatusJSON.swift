@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The broker's status as a JSON object; instants as ISO-8601 plus `_us`, uptime in microseconds.
 struct StatusJSON: Encodable, Equatable {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension TextOutput {
     /// The grants of one app: TYPE, SHARE, READ, LIMITED FROM, DECIDED (UTC), BY; a friendly line when there are none.

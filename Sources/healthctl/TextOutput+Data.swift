@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 extension TextOutput {
     /// The access log: WHEN (UTC), APP, OPERATION, TYPE (alias), SAMPLES; a friendly line when empty.

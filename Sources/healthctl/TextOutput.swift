@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// The human-readable output of each command, as pure functions of what the broker returned.
 enum TextOutput {

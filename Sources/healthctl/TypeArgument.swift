@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import CommandLineSupport
 
 /// Turns a type argument (a full HealthKit identifier or a short alias) into a catalogued type.

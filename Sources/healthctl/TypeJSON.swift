@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// One catalogued type as a JSON object: identifier, alias, kind, shareable, aggregation, dimension.
 struct TypeJSON: Encodable, Equatable {

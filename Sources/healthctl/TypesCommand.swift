@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// `healthctl types`: the catalogue, known locally (no daemon needed).
 enum TypesCommand {

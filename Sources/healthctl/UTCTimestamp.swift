@@ -1,3 +1,4 @@
+import BrokerPolicy
 import HealthBrokerClient
 
 /// ISO-8601 UTC text for instants in microseconds since the Unix epoch, without Foundation or locales.

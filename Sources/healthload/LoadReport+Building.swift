@@ -1,3 +1,5 @@
+import HealthBrokerClient
+
 extension LoadReport {
     /// The report of a finished run: `tally` over `measuredSeconds`, with the broker and driver CPU
     /// and the broker's write counters taken as the difference between probes `first` and `last`.

@@ -1,3 +1,4 @@
+import BrokerWire
 import Foundation
 import HealthBrokerClient
 

@@ -1,3 +1,4 @@
+import BrokerSupport
 import CommandLineSupport
 import HealthBrokerClient
 

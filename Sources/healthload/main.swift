@@ -1,6 +1,6 @@
 // healthload: drives a running HealthBroker with calls over its real sockets and reports throughput,
 // latency percentiles, errors, bytes and the broker's CPU time per call. See `healthload --help`.
-import BrokerCore
+import BrokerSupport
 import CommandLineSupport
 
 await CommandLineTool.run(spec: LoadSpec.spec) { command in

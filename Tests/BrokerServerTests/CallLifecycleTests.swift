@@ -1,5 +1,5 @@
 @testable import BrokerServer
-import BrokerCore
+import BrokerModel
 import BrokerWire
 import Testing
 

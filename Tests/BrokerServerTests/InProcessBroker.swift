@@ -1,6 +1,7 @@
 @testable import BrokerServer
 @testable import BrokerTransport
-import BrokerCore
+import BrokerModel
+import BrokerSupport
 import BrokerWire
 import Foundation
 

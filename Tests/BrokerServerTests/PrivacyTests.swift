@@ -1,5 +1,7 @@
 @testable import BrokerServer
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 import BrokerWire
 import Foundation
 import Testing
@@ -48,7 +50,7 @@ struct PrivacyTests {
 
     @Test func aReadDeniedAppQueriesOnlyItsOwnSamples() throws {
         let harness = try InProcessBroker { configuration in
-            configuration.consentPolicy = try ConsentPolicy(jsonData: Array(Self.policy.utf8))
+            configuration.consentPolicy = try ConsentPolicy(jsonData: Array(Self.policy.utf8), now: Microseconds.now())
         }
         defer { harness.shutDown() }
         let writer = try harness.helloedApp("com.example.writer")

@@ -1,5 +1,5 @@
 @testable import BrokerServer
-import BrokerCore
+import BrokerModel
 import BrokerTransport
 import BrokerWire
 import Foundation

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerCrypto
 import BrokerStore
 import Testing

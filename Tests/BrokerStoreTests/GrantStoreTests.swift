@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerStore
 import Testing
 

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import Foundation
 import Testing
 @testable import BrokerStore

@@ -1,4 +1,5 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
 import BrokerStore
 
 /// Shared values and builders for the sample-store tests.

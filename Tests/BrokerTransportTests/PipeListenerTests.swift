@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import BrokerTransport
 import BrokerWire
 import Foundation

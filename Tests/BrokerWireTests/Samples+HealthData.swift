@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 @testable import BrokerWire
 
 /// Health samples, predicates, queries and statistics with non-trivial values for round-trip tests.

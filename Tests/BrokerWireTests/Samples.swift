@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 @testable import BrokerWire
 
 /// Messages with non-trivial field values for round-trip tests.

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 @testable import BrokerWire
 
 /// What a ServerFrame decoder made of some bytes: a frame or its error.

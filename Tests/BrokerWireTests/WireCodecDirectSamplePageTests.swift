@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import TestSupport
 import Testing
 @testable import BrokerWire

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import Testing
 @testable import BrokerWire
 

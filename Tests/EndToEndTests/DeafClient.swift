@@ -1,4 +1,3 @@
-import BrokerCore
 import BrokerWire
 import Foundation
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import HealthBrokerClient
 import TestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 @testable import healthctl
 import Testing
 

@@ -1,3 +1,4 @@
+import BrokerModel
 import CommandLineSupport
 @testable import healthctl
 import Testing

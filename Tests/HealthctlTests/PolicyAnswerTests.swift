@@ -1,4 +1,6 @@
-import BrokerCore
+import BrokerModel
+import BrokerPolicy
+import BrokerSupport
 @testable import healthctl
 import Testing
 
@@ -47,7 +49,7 @@ import Testing
 
     @Test func worksWithARealPolicyFile() throws {
         let json = #"{ "rules": [ { "app": "com.example.steps", "types": ["HKQuantityTypeIdentifierStepCount"], "read": "limited", "last_days": 30 } ] }"#
-        let policy = try ConsentPolicy(jsonData: Array(json.utf8))
+        let policy = try ConsentPolicy(jsonData: Array(json.utf8), now: Microseconds.now())
         let prompt = Samples.prompt(share: [], read: [.stepCount, .heartRate])
         let now = UTCTimestamp.micros(fromDate: "2026-06-15")!
         let answer = PolicyAnswer(prompt: prompt, policyDecisions: policy.decide(appID: prompt.appID, share: [], read: prompt.readTypes, now: now))

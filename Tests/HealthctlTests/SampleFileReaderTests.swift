@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 import Foundation
 @testable import healthctl
 import Testing

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerModel
 
 /// Values shared by the healthctl tests.
 enum Samples {

@@ -1,4 +1,4 @@
-import BrokerCore
+import BrokerSupport
 import Foundation
 @testable import healthload
 import Testing

@@ -1,3 +1,4 @@
+import BrokerSupport
 import HealthBrokerClient
 
 /// Deterministic random edits of encoded frames, for the tests that check the direct decoders

@@ -1,5 +1,5 @@
-import Foundation
-import HealthBrokerClient
+public import Foundation
+public import HealthBrokerClient
 
 /// A consent agent for tests: watches prompts on the admin socket and queues every event it gets.
 public final class ConsentAgentHarness: @unchecked Sendable {

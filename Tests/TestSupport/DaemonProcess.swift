@@ -1,5 +1,5 @@
-import Foundation
-import HealthBrokerClient
+public import Foundation
+public import HealthBrokerClient
 
 /// A real `healthbrokerd` started on a temporary socket pair and data directory, for end-to-end tests.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Process {
     /// Waits for the process to exit without blocking a thread of the cooperative pool.

@@ -14,7 +14,7 @@ let spec = CommandSpec(
     summary: "Open a session with HealthBroker and time a few pings.",
     options: [
         .option("socket", value: "PATH", help: "The broker's app socket.",
-                default: DefaultPaths.appSocket, environment: "HEALTHBROKER_APP_SOCKET"),
+                default: HealthStore.defaultSocketPath, environment: "HEALTHBROKER_APP_SOCKET"),
         .option("app-id", value: "ID", help: "The id registered with 'healthctl apps add'.",
                 environment: "HEALTHBROKER_APP_ID"),
         .option("token", value: "TOKEN", help: "The app's token (prefer the variable: arguments show in ps).",

@@ -21,7 +21,7 @@ let spec = CommandSpec(
     summary: "Ask to read steps, then print daily step totals for the last 90 days the app may read.",
     options: [
         .option("socket", value: "PATH", help: "The broker's app socket.",
-                default: DefaultPaths.appSocket, environment: "HEALTHBROKER_APP_SOCKET"),
+                default: HealthStore.defaultSocketPath, environment: "HEALTHBROKER_APP_SOCKET"),
         .option("app-id", value: "ID", help: "The id registered with 'healthctl apps add'.",
                 environment: "HEALTHBROKER_APP_ID"),
         .option("token", value: "TOKEN", help: "The app's token (prefer the variable: arguments show in ps).",
@@ -85,7 +85,7 @@ await CommandLineTool.run(spec: spec) { command in
     calendar.timeZone = timeZone
     let query = StatisticsQuery(
         type: .stepCount, predicate: predicate, options: .sum, interval: .day,
-        anchorMicros: micros(calendar.startOfDay(for: queryStartDate)), timeZone: zoneName)
+        anchor: calendar.startOfDay(for: queryStartDate), timeZone: zoneName)
     print("")
     do {
         let result = try await store.statistics(query)
@@ -120,7 +120,7 @@ func printDailyTotals(_ result: StatisticsResult, calendar: Calendar, queryStart
     print("daily step totals (\(result.unit)), \(buckets.count) day\(buckets.count == 1 ? "" : "s") with data:")
     for bucket in buckets {
         // The broker may clip the first and last buckets to the query's range: look at the whole calendar day.
-        let start = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(bucket.startMicros) / 1e6))
+        let start = calendar.startOfDay(for: bucket.startDate)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start
         let total = bucket.sum ?? 0
         let bar = String(repeating: "#", count: largest > 0 ? Int((total / largest * 30).rounded()) : 0)
@@ -140,11 +140,6 @@ func fail(_ message: String) -> Never {
     fflush(nil)
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     exit(1)
-}
-
-/// `date` in whole microseconds since the epoch.
-func micros(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1e6).rounded())
 }
 
 /// `date` as UTC ISO-8601.

@@ -20,7 +20,7 @@ let spec = CommandSpec(
     summary: "Ask to share workouts and heart rate, save some, and save one batch again.",
     options: [
         .option("socket", value: "PATH", help: "The broker's app socket.",
-                default: DefaultPaths.appSocket, environment: "HEALTHBROKER_APP_SOCKET"),
+                default: HealthStore.defaultSocketPath, environment: "HEALTHBROKER_APP_SOCKET"),
         .option("app-id", value: "ID", help: "The id registered with 'healthctl apps add'.",
                 environment: "HEALTHBROKER_APP_ID"),
         .option("token", value: "TOKEN", help: "The app's token (prefer the variable: arguments show in ps).",
@@ -99,7 +99,7 @@ await CommandLineTool.run(spec: spec) { command in
         let start = today.addingTimeInterval(Double(-workout.daysAgo) * 86_400 + workout.startHour * 3_600)
         let end = start.addingTimeInterval(Double(workout.minutes) * 60)
         let details = WorkoutDetails(
-            activityType: workout.activity, durationMicros: Int64(workout.minutes) * 60_000_000,
+            activityType: workout.activity, duration: .seconds(workout.minutes * 60),
             totalEnergy: Quantity(workout.kilocalories, "kcal"), totalDistance: Quantity(workout.kilometres, "km"))
         workouts.append(Sample(
             workout: details, start: start, end: end,

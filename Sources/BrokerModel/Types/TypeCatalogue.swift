@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The types the broker knows, by HealthKit identifier.
+public enum TypeCatalogue {
+    /// Every known type, in the order of `ObjectType`'s constants.
+    public static let all: [TypeDescriptor] = [
+        TypeDescriptor(type: .stepCount, kind: .quantity, aggregation: .cumulative, dimension: .count),
+        TypeDescriptor(type: .heartRate, kind: .quantity, aggregation: .discrete, dimension: .countPerTime),
+        TypeDescriptor(type: .restingHeartRate, kind: .quantity, aggregation: .discrete, dimension: .countPerTime),
+        TypeDescriptor(type: .activeEnergyBurned, kind: .quantity, aggregation: .cumulative, dimension: .energy),
+        TypeDescriptor(type: .basalEnergyBurned, kind: .quantity, aggregation: .cumulative, dimension: .energy),
+        TypeDescriptor(type: .distanceWalkingRunning, kind: .quantity, aggregation: .cumulative, dimension: .length),
+        TypeDescriptor(type: .flightsClimbed, kind: .quantity, aggregation: .cumulative, dimension: .count),
+        TypeDescriptor(type: .bodyMass, kind: .quantity, aggregation: .discrete, dimension: .mass),
+        TypeDescriptor(type: .bodyFatPercentage, kind: .quantity, aggregation: .discrete, dimension: .percent),
+        TypeDescriptor(type: .oxygenSaturation, kind: .quantity, aggregation: .discrete, dimension: .percent),
+        TypeDescriptor(type: .sleepAnalysis, kind: .category, aggregation: .none, dimension: .none),
+        TypeDescriptor(type: .mindfulSession, kind: .category, aggregation: .none, dimension: .none),
+        TypeDescriptor(type: .workout, kind: .workout, aggregation: .none, dimension: .none),
+        TypeDescriptor(type: .dateOfBirth, kind: .characteristic, aggregation: .none, dimension: .none),
+        TypeDescriptor(type: .biologicalSex, kind: .characteristic, aggregation: .none, dimension: .none),
+        TypeDescriptor(type: .bloodType, kind: .characteristic, aggregation: .none, dimension: .none),
+    ]
+
+    /// The identifier of every type in `all`, in the same order: an `ObjectType` finds its
+    /// `catalogueIndex` here when it is made (kept apart from `all`, which is built from
+    /// `ObjectType` values, so that making one never needs `all`).
+    package static let knownIdentifiers: [StaticString] = [
+        "HKQuantityTypeIdentifierStepCount",
+        "HKQuantityTypeIdentifierHeartRate",
+        "HKQuantityTypeIdentifierRestingHeartRate",
+        "HKQuantityTypeIdentifierActiveEnergyBurned",
+        "HKQuantityTypeIdentifierBasalEnergyBurned",
+        "HKQuantityTypeIdentifierDistanceWalkingRunning",
+        "HKQuantityTypeIdentifierFlightsClimbed",
+        "HKQuantityTypeIdentifierBodyMass",
+        "HKQuantityTypeIdentifierBodyFatPercentage",
+        "HKQuantityTypeIdentifierOxygenSaturation",
+        "HKCategoryTypeIdentifierSleepAnalysis",
+        "HKCategoryTypeIdentifierMindfulSession",
+        "HKWorkoutTypeIdentifier",
+        "HKCharacteristicTypeIdentifierDateOfBirth",
+        "HKCharacteristicTypeIdentifierBiologicalSex",
+        "HKCharacteristicTypeIdentifierBloodType",
+    ]
+
+    /// One shared `ObjectType` per catalogued identifier, by index (the `ObjectType` constants, whose
+    /// identifiers are string literals: copying one costs no reference counting): decoders hand
+    /// these out for catalogued identifiers instead of allocating a new string each time.
+    package static let knownTypes: [ObjectType] = byIndex.map(\.type)
+
+    /// How many types the catalogue holds.
+    public static var count: Int { knownIdentifiers.count }
+
+    /// For each catalogued identifier (by index), its place when all are sorted by their bytes.
+    private static let byteOrderRanks: [Int] = {
+        let order = knownIdentifiers.indices.sorted { left, right in
+            let common = min(knownIdentifiers[left].utf8CodeUnitCount, knownIdentifiers[right].utf8CodeUnitCount)
+            let order = memcmp(knownIdentifiers[left].utf8Start, knownIdentifiers[right].utf8Start, common)
+            return order != 0 ? order < 0 : knownIdentifiers[left].utf8CodeUnitCount < knownIdentifiers[right].utf8CodeUnitCount
+        }
+        var ranks = [Int](repeating: 0, count: knownIdentifiers.count)
+        for (rank, index) in order.enumerated() { ranks[index] = rank }
+        return ranks
+    }()
+
+    /// Where `type`'s identifier falls when catalogued identifiers are sorted by their bytes (as
+    /// strcmp sorts them); nil for an uncatalogued type.
+    @inline(__always)
+    package static func byteOrderRank(of type: ObjectType) -> Int? {
+        type.catalogueIndex >= 0 ? byteOrderRanks[type.catalogueIndex] : nil
+    }
+
+    /// `type`'s index in `all` (and `knownIdentifiers`); nil for an uncatalogued type. A catalogued
+    /// type's identifier is always exactly the catalogue's bytes (`ObjectType(_:)` canonicalises).
+    @inline(__always)
+    package static func spelledIndex(of type: ObjectType) -> Int? {
+        type.catalogueIndex >= 0 ? type.catalogueIndex : nil
+    }
+
+    /// Bit `i` is set when the type at index `i` is a characteristic.
+    private static let characteristicBits: UInt64 = {
+        var bits: UInt64 = 0
+        for (index, descriptor) in byIndex.enumerated() where descriptor.isCharacteristic { bits |= 1 << UInt64(index) }
+        return bits
+    }()
+
+    /// Whether `type` is a catalogued characteristic (`descriptor(for:)?.isCharacteristic == true`),
+    /// without copying a descriptor.
+    @inline(__always)
+    public static func isCharacteristic(_ type: ObjectType) -> Bool {
+        let index = type.catalogueIndex
+        return index >= 0 && characteristicBits & (1 << UInt64(index)) != 0
+    }
+
+    /// The catalogue's bytes of `type`'s identifier (static storage); nil for an uncatalogued type.
+    @inline(__always)
+    package static func catalogueSpelling(of type: ObjectType) -> UnsafeBufferPointer<UInt8>? {
+        guard type.catalogueIndex >= 0 else { return nil }
+        let identifier = knownIdentifiers[type.catalogueIndex]
+        return UnsafeBufferPointer(start: identifier.utf8Start, count: identifier.utf8CodeUnitCount)
+    }
+
+    /// The descriptor of each catalogued type, by `catalogueIndex`.
+    private static let byIndex: [TypeDescriptor] = {
+        var descriptors = [TypeDescriptor?](repeating: nil, count: knownIdentifiers.count)
+        for descriptor in all {
+            let index = descriptor.type.catalogueIndex
+            precondition(index >= 0 && descriptors[index] == nil, "\(descriptor.type) is not in knownIdentifiers once")
+            descriptors[index] = descriptor
+        }
+        precondition(descriptors.count <= 64, "catalogue indexes are kept in 64-bit masks")
+        return descriptors.map { descriptor in
+            guard let descriptor else { preconditionFailure("knownIdentifiers holds a type that is not in all") }
+            return descriptor
+        }
+    }()
+
+    /// The position among `knownIdentifiers` of the one `identifier` equals (`String` equality), or
+    /// -1; and whether its bytes are exactly that identifier's.
+    ///
+    /// An exact byte match is the fast path; an identifier that matches no bytes can still equal a
+    /// catalogued one canonically only if it is not ASCII, and only then are strings compared.
+    static func index(of identifier: String) -> (index: Int, exactBytes: Bool) {
+        var identifier = identifier
+        let (exact, isASCII) = identifier.withUTF8 { bytes -> (Int, Bool) in
+            (Self.index(ofUTF8: bytes), !bytes.contains { $0 >= 0x80 })
+        }
+        if exact >= 0 { return (exact, true) }
+        if isASCII { return (-1, false) }
+        return (knownIdentifiers.firstIndex { identifier == $0.description } ?? -1, false)
+    }
+
+    /// The position among `knownIdentifiers` of the one whose UTF-8 bytes are exactly `bytes`, or -1.
+    @inline(__always)
+    static func index(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        for (index, known) in knownIdentifiers.enumerated() where known.utf8CodeUnitCount == bytes.count {
+            if bytes.count == 0 || memcmp(known.utf8Start, bytes.baseAddress.unsafelyUnwrapped, bytes.count) == 0 {
+                return index
+            }
+        }
+        return -1
+    }
+
+    /// The shared value for a catalogued identifier given as exactly its UTF-8 bytes; nil for any
+    /// other bytes (make those with `ObjectType(_:)`).
+    package static func knownType(utf8 bytes: UnsafeBufferPointer<UInt8>) -> ObjectType? {
+        let found = Self.index(ofUTF8: bytes)
+        return found >= 0 ? knownTypes[found] : nil
+    }
+
+    /// The descriptor of a known type; nil for an unknown identifier.
+    @inline(__always)
+    public static func descriptor(for type: ObjectType) -> TypeDescriptor? {
+        type.catalogueIndex >= 0 ? byIndex[type.catalogueIndex] : nil
+    }
+
+    /// True when every one of `types` is catalogued.
+    @inline(__always)
+    public static func containsAll(_ types: [ObjectType]) -> Bool {
+        for type in types where type.catalogueIndex < 0 { return false }
+        return true
+    }
+
+    /// `validate` without the descriptors: nothing is allocated unless an identifier is unknown.
+    public static func requireKnown(_ types: [ObjectType], field: String) throws(BrokerError) {
+        if !containsAll(types) {
+            throw .invalidArgument(unknownMessage(unknownIdentifiers(in: types), field: field))
+        }
+    }
+
+    /// `validate` of one type, without allocating.
+    public static func requireKnown(_ type: ObjectType, field: String) throws(BrokerError) {
+        if type.catalogueIndex < 0 {
+            throw .invalidArgument(unknownMessage([type], field: field))
+        }
+    }
+
+    /// Looks every type up, in order; any unknown identifier is INVALID_ARGUMENT naming `field` and each unknown one.
+    public static func validate(_ types: [ObjectType], field: String) throws(BrokerError) -> [TypeDescriptor] {
+        try requireKnown(types, field: field)
+        var descriptors: [TypeDescriptor] = []
+        descriptors.reserveCapacity(types.count)
+        for type in types { descriptors.append(byIndex[type.catalogueIndex]) }
+        return descriptors
+    }
+
+    /// The unknown identifiers among `types`, each once, in order of first appearance.
+    package static func unknownIdentifiers(in types: [ObjectType]) -> [ObjectType] {
+        var seen = Set<ObjectType>()
+        return types.filter { $0.catalogueIndex < 0 && seen.insert($0).inserted }
+    }
+
+    /// "unknown type identifier(s) in FIELD: "A", "B"".
+    package static func unknownMessage(_ unknown: [ObjectType], field: String) -> String {
+        let noun = unknown.count == 1 ? "identifier" : "identifiers"
+        return "unknown type \(noun) in \(field): \(TypeNames.quoted(unknown))"
+    }
+}

@@ -1,0 +1,220 @@
+public import BrokerModel
+
+/// The authorization rules, as pure functions of a request, an app and its grants (HealthKit's model).
+public enum AuthorizationPolicy {
+    /// The most entries `share` or `read` may each hold in one request (duplicates count).
+    public static let maxTypesPerRequest = 256
+
+    /// Every INVALID_ARGUMENT rule of RequestAuthorization: both sets empty; unknown identifiers; more than maxTypesPerRequest; share types that cannot be shared (name them); read types requested by an app whose readUsage is empty; share types requested by an app whose shareUsage is empty. Messages name the offending types.
+    ///
+    /// Both-empty and too-many fail at once; otherwise every other problem found is reported in one
+    /// message, separated by "; ". A usage text of only whitespace counts as empty.
+    public static func validateRequest(share: [ObjectType], read: [ObjectType], app: AppInfo) throws(BrokerError) {
+        var problems = try shapeProblems(share: share, read: read)
+        let unknown = Set(TypeCatalogue.unknownIdentifiers(in: share + read))
+
+        let unshareable = TypeNames.uniqueSorted(share.filter { TypeCatalogue.descriptor(for: $0)?.canShare == false })
+        if !unshareable.isEmpty {
+            let noun = unshareable.count == 1 ? "type cannot" : "types cannot"
+            problems.append("share_types: characteristic \(noun) be shared: \(TypeNames.quoted(unshareable))")
+        }
+        let readable = TypeNames.uniqueSorted(read.filter { !unknown.contains($0) })
+        if !read.isEmpty && isBlank(app.readUsage) {
+            let named = readable.isEmpty ? "" : " (\(TypeNames.quoted(readable)))"
+            problems.append("read_types: app \"\(app.appID)\" has no read usage text, so it cannot ask to read\(named)")
+        }
+        let shareable = TypeNames.uniqueSorted(share.filter { !unknown.contains($0) })
+        if !share.isEmpty && isBlank(app.shareUsage) {
+            let named = shareable.isEmpty ? "" : " (\(TypeNames.quoted(shareable)))"
+            problems.append("share_types: app \"\(app.appID)\" has no share usage text, so it cannot ask to share\(named)")
+        }
+        if !problems.isEmpty { throw .invalidArgument(problems.joined(separator: "; ")) }
+    }
+
+    /// RequestStatus's validation: unknown identifiers, both empty, too many → INVALID_ARGUMENT (no usage-text rules).
+    public static func validateTypeSets(share: [ObjectType], read: [ObjectType]) throws(BrokerError) {
+        let problems = try shapeProblems(share: share, read: read)
+        if !problems.isEmpty { throw .invalidArgument(problems.joined(separator: "; ")) }
+    }
+
+    /// The share and read types whose part was never decided: deduplicated, sorted by identifier.
+    public static func undecided(share: [ObjectType], read: [ObjectType], grants: AppGrants) -> (share: [ObjectType], read: [ObjectType]) {
+        (TypeNames.uniqueSorted(share.filter { grants.share(for: $0) == nil }),
+         TypeNames.uniqueSorted(read.filter { grants.read(for: $0) == nil }))
+    }
+
+    /// The share status of a type, as `authorizationStatus(for:)`: a read-only grant leaves it not determined.
+    public static func authorizationStatus(for type: ObjectType, grants: AppGrants) -> AuthorizationStatus {
+        switch grants.share(for: type) {
+        case nil: .notDetermined
+        case .deny: .sharingDenied
+        case .allow: .sharingAuthorized
+        }
+    }
+
+    /// shouldRequest if some type's requested part was never decided, else unnecessary.
+    public static func requestStatus(share: [ObjectType], read: [ObjectType], grants: AppGrants) -> RequestStatus {
+        let pending = share.contains { grants.share(for: $0) == nil } || read.contains { grants.read(for: $0) == nil }
+        return pending ? .shouldRequest : .unnecessary
+    }
+
+    /// Entry only for types with a limited read grant: max(limited date, earliestPermitted). None for full, denied, not determined, not requested, characteristics. Empty when none qualifies.
+    public static func earliestAuthorizedSampleDates(for types: [ObjectType], grants: AppGrants, earliestPermitted: Int64) -> [ObjectType: Int64] {
+        var dates: [ObjectType: Int64] = [:]
+        for type in types where TypeCatalogue.descriptor(for: type)?.isCharacteristic != true {
+            if case .limited(let from)? = grants.read(for: type) {
+                dates[type] = max(from, earliestPermitted)
+            }
+        }
+        return dates
+    }
+
+    /// `earliestAuthorizedSampleDates` for catalogued types only, without a dictionary: calls `body`
+    /// once per distinct qualifying type with its date (for equal types in `types`, with the first,
+    /// as a dictionary keeps its first key), in the order of `types`. Nothing is allocated.
+    ///
+    /// Every one of `types` must be catalogued (`TypeCatalogue.requireKnown`); `body` is called at
+    /// most `TypeCatalogue.count` times.
+    @inline(__always)
+    public static func forEachEarliestAuthorizedSampleDate(
+        forCatalogued types: [ObjectType], grants: AppGrants, earliestPermitted: Int64,
+        _ body: (ObjectType, Int64) -> Void
+    ) {
+        // Catalogue indexes already answered, as bits (`TypeCatalogue.count` ≤ 64).
+        var answered: UInt64 = 0
+        for type in types {
+            let index = type.catalogueIndex
+            precondition(index >= 0 && index < 64, "\(type) is not catalogued")
+            let bit: UInt64 = 1 << UInt64(index)
+            guard answered & bit == 0, !TypeCatalogue.isCharacteristic(type) else { continue }
+            if case .limited(let from)? = grants.read(for: type) {
+                answered |= bit
+                body(type, max(from, earliestPermitted))
+            }
+        }
+    }
+
+    /// full → .from(earliestPermitted); limited(D) → .from(max(D, earliestPermitted)); deny → .ownSamplesOnly; never asked → .notDetermined
+    public static func readScope(for type: ObjectType, grants: AppGrants, earliestPermitted: Int64) -> ReadScope {
+        switch grants.read(for: type) {
+        case nil: .notDetermined
+        case .deny: .ownSamplesOnly
+        case .full: .from(earliestPermitted)
+        case .limited(let from): .from(max(from, earliestPermitted))
+        }
+    }
+
+    /// Validates an agent's answer against the prompt: a decision for a type not in the prompt, a share part for a type not among prompt.shareTypes, or a read part for a type not among prompt.readTypes → INVALID_ARGUMENT naming them; a limited date < 0 or after `now` → INVALID_ARGUMENT; duplicates → INVALID_ARGUMENT. Returns the complete decision list: every prompted part left unanswered is filled in as deny (a toggle left off).
+    ///
+    /// The result holds one decision per prompted type, sorted by identifier; every problem found is
+    /// reported in one message, separated by "; ". A limited date after `now` is refused rather than
+    /// given a meaning: "limited from a future date" would let the app read nothing of anyone's yet,
+    /// while EarliestAuthorizedSampleDate told it a date that has not come.
+    public static func completeAnswer(
+        _ decisions: [TypeDecision], for prompt: Prompt, now: Int64
+    ) throws(BrokerError) -> [TypeDecision] {
+        let shareTypes = Set(prompt.shareTypes)
+        let readTypes = Set(prompt.readTypes)
+        var answered: [ObjectType: TypeDecision] = [:]
+        var duplicates: [ObjectType] = []
+        var notPrompted: [ObjectType] = []
+        var shareNotAsked: [ObjectType] = []
+        var readNotAsked: [ObjectType] = []
+        var negativeDates: [ObjectType] = []
+        var futureDates: [ObjectType] = []
+        for decision in decisions {
+            let type = decision.type
+            if answered.updateValue(decision, forKey: type) != nil { duplicates.append(type) }
+            guard shareTypes.contains(type) || readTypes.contains(type) else {
+                notPrompted.append(type)
+                continue
+            }
+            if decision.share != nil && !shareTypes.contains(type) { shareNotAsked.append(type) }
+            if decision.read != nil && !readTypes.contains(type) { readNotAsked.append(type) }
+            if case .limited(let from)? = decision.read {
+                if from < 0 { negativeDates.append(type) }
+                if from > now { futureDates.append(type) }
+            }
+        }
+
+        var problems: [String] = []
+        func report(_ types: [ObjectType], _ text: String) {
+            if !types.isEmpty { problems.append("\(text): \(TypeNames.quoted(TypeNames.uniqueSorted(types)))") }
+        }
+        report(notPrompted, "decisions for types not in prompt \(prompt.id)")
+        report(shareNotAsked, "share decisions for types the prompt does not ask to share")
+        report(readNotAsked, "read decisions for types the prompt does not ask to read")
+        report(negativeDates, "limited read dates before 1970-01-01T00:00:00Z (negative)")
+        report(futureDates, "limited read dates in the future (after now, \(ISODate.format(now)))")
+        report(duplicates, "more than one decision for the same type")
+        if !problems.isEmpty { throw .invalidArgument(problems.joined(separator: "; ")) }
+
+        return TypeNames.uniqueSorted(prompt.shareTypes + prompt.readTypes).map { type in
+            let answer = answered[type]
+            return TypeDecision(
+                type: type,
+                share: shareTypes.contains(type) ? (answer?.share ?? .deny) : nil,
+                read: readTypes.contains(type) ? (answer?.read ?? .deny) : nil)
+        }
+    }
+
+    /// For the operator: "never asked", "read denied: the app sees only samples it saved itself", "limited from <ISO date> (person chose X; store floor Y)", "full access from the store floor", plus the share status, who decided and when.
+    public static func explain(type: ObjectType, grants: AppGrants, earliestPermitted: Int64) -> Explanation {
+        let floor = ISODate.format(earliestPermitted)
+        guard let grant = grants[type] else {
+            return Explanation(
+                grant: nil, earliestPermittedMicros: earliestPermitted, effectiveReadFromMicros: nil,
+                text: "\(type.identifier): never asked; sharing and reading are not determined, "
+                    + "and a request for it would show a prompt.")
+        }
+        let isCharacteristic = TypeCatalogue.descriptor(for: type)?.isCharacteristic == true
+        let readFrom: Int64?
+        let readText: String
+        switch grant.read {
+        case nil:
+            readFrom = nil
+            readText = "read never asked (not determined)"
+        case .deny:
+            readFrom = nil
+            readText = "read denied: the app sees only samples it saved itself"
+        case .full:
+            readFrom = earliestPermitted
+            readText = isCharacteristic
+                ? "read allowed (no time window applies to characteristics)"
+                : "full access from the store floor (\(floor))"
+        case .limited(let from):
+            let effective = max(from, earliestPermitted)
+            readFrom = effective
+            readText = "limited from \(ISODate.format(effective)) (chosen start \(ISODate.format(from)); store floor \(floor))"
+                + (isCharacteristic ? ", though no time window applies to characteristics" : "")
+        }
+        let shareText = switch grant.share {
+        case nil: "sharing never asked (not determined)"
+        case .deny: "sharing denied"
+        case .allow: "sharing authorized"
+        }
+        let text = "\(type.identifier): \(readText); \(shareText). "
+            + "Decided by \(grant.decidedBy) at \(ISODate.format(grant.decidedMicros))."
+        return Explanation(grant: grant, earliestPermittedMicros: earliestPermitted, effectiveReadFromMicros: readFrom, text: text)
+    }
+
+    /// Both-empty and too-many fail at once; unknown identifiers come back as problems to report.
+    private static func shapeProblems(share: [ObjectType], read: [ObjectType]) throws(BrokerError) -> [String] {
+        if share.isEmpty && read.isEmpty {
+            throw .invalidArgument("share_types and read_types are both empty: ask for at least one type")
+        }
+        for (field, types) in [("share_types", share), ("read_types", read)] where types.count > maxTypesPerRequest {
+            throw .invalidArgument("\(field) holds \(types.count) types; at most \(maxTypesPerRequest) are allowed")
+        }
+        var problems: [String] = []
+        for (field, types) in [("share_types", share), ("read_types", read)] {
+            let unknown = TypeCatalogue.unknownIdentifiers(in: types)
+            if !unknown.isEmpty { problems.append(TypeCatalogue.unknownMessage(unknown, field: field)) }
+        }
+        return problems
+    }
+
+    private static func isBlank(_ text: String) -> Bool {
+        text.allSatisfy(\.isWhitespace)
+    }
+}

@@ -1,0 +1,66 @@
+import BrokerModel
+
+extension SampleValidator {
+    /// The sample's value checked against its type and converted to canonical units.
+    static func normalisedValue(_ sample: Sample, descriptor: TypeDescriptor) throws(BrokerError) -> SampleValue {
+        switch (descriptor.kind, sample.value) {
+        case (.quantity, .quantity(let quantity)):
+            return .quantity(try canonicalQuantity(quantity, dimension: descriptor.dimension,
+                                                   nonNegative: descriptor.aggregation == .cumulative, field: "value"))
+        case (.category, .category(let value)):
+            guard (0...Int64(maxCategoryValue)).contains(value) else {
+                throw .invalidArgument("category value is outside 0...\(maxCategoryValue)")
+            }
+            return .category(value)
+        case (.workout, .workout(let details)):
+            return .workout(try normalisedWorkout(details, spanStart: sample.startMicros, spanEnd: sample.endMicros))
+        default:
+            throw .invalidArgument("\(descriptor.type.identifier) is a \(descriptor.kind.rawValue) type but the value is \(kindName(of: sample.value))")
+        }
+    }
+
+    /// Workout details checked (activity, duration within the span, energy and distance) and made canonical.
+    static func normalisedWorkout(_ details: WorkoutDetails, spanStart: Int64, spanEnd: Int64) throws(BrokerError) -> WorkoutDetails {
+        if details.activityType.allSatisfy(\.isWhitespace) {
+            throw .invalidArgument("workout activity type is empty")
+        }
+        if details.durationMicros < 0 { throw .invalidArgument("workout duration is negative") }
+        let (span, overflow) = spanEnd.subtractingReportingOverflow(spanStart)
+        if !overflow, details.durationMicros > span {
+            throw .invalidArgument("workout duration is longer than end − start")
+        }
+        var result = details
+        if let energy = details.totalEnergy {
+            result.totalEnergy = try canonicalQuantity(energy, dimension: .energy, nonNegative: true, field: "workout energy")
+        }
+        if let distance = details.totalDistance {
+            result.totalDistance = try canonicalQuantity(distance, dimension: .length, nonNegative: true, field: "workout distance")
+        }
+        return result
+    }
+
+    /// `quantity` in the canonical unit of `dimension`, after checking it is finite, of that dimension and (if asked) not negative.
+    static func canonicalQuantity(_ quantity: Quantity, dimension: UnitDimension, nonNegative: Bool, field: String) throws(BrokerError) -> Quantity {
+        guard quantity.value.isFinite else { throw .invalidArgument("\(field) is not a finite number") }
+        let canonical: Double
+        do throws(BrokerError) {
+            canonical = try Units.toCanonical(quantity, dimension: dimension)
+        } catch {
+            throw .invalidArgument("\(field): \(error.message)")
+        }
+        if nonNegative, quantity.value < 0 {
+            throw .invalidArgument("\(field) is negative; a cumulative value must be ≥ 0")
+        }
+        guard canonical.isFinite else { throw .invalidArgument("\(field) is out of range") }
+        return Quantity(canonical, Units.canonicalUnit(for: dimension))
+    }
+
+    /// "a quantity", "a category value" or "a workout", for messages.
+    static func kindName(of value: SampleValue) -> String {
+        switch value {
+        case .quantity: "a quantity"
+        case .category: "a category value"
+        case .workout: "a workout"
+        }
+    }
+}
