@@ -3,7 +3,7 @@
 # not fetched again. Uses sudo only when not running as root.
 set -euo pipefail
 
-packages=(libuv1-dev libprotobuf-c-dev protobuf-c-compiler libsqlite3-dev libsodium-dev pkg-config)
+packages=(libuv1-dev libprotobuf-c-dev protobuf-c-compiler libsqlite3-dev libsodium-dev pkg-config python3)
 
 missing=()
 for p in "${packages[@]}"; do
