@@ -71,6 +71,6 @@ extension ProtoUnpacked {
     @inline(__always)
     static func unknownFieldNumbers(_ base: ProtobufCMessage) -> [UInt32] {
         guard base.n_unknown_fields > 0, let fields = base.unknown_fields else { return [] }
-        return (0..<base.n_unknown_fields).map { fields[$0].tag }
+        return (0..<Int(base.n_unknown_fields)).map { fields[$0].tag }
     }
 }
