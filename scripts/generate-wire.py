@@ -484,6 +484,11 @@ def emit_encoding(messages):
                 body.append("        if let value = %s {" % value)
                 body.extend(write_lines(field, "value", "            "))
                 body.append("        }")
+            elif field.type == STRING:
+                body.append("        do {")
+                body.append("            let count = ProtoWriter.cStringCount(%s)" % value)
+                body.append("            if count != 0 { %s; writer.cString(%s, count: count) }" % (write_key(field), value))
+                body.append("        }")
             else:
                 body.append("        if %s {" % zero_test(field, value))
                 body.extend(write_lines(field, value, "            "))

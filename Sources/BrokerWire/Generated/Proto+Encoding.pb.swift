@@ -30,8 +30,9 @@ extension Proto.Status: ProtoMessage {
         if self.domain.rawValue != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: Int64(self.domain.rawValue)))
         }
-        if ProtoWriter.cStringCount(self.message) != 0 {
-            writer.byte(0x1A); writer.cString(self.message)
+        do {
+            let count = ProtoWriter.cStringCount(self.message)
+            if count != 0 { writer.byte(0x1A); writer.cString(self.message, count: count) }
         }
     }
 }
@@ -790,11 +791,13 @@ extension Proto.HelloRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
-        if ProtoWriter.cStringCount(self.appToken) != 0 {
-            writer.byte(0x12); writer.cString(self.appToken)
+        do {
+            let count = ProtoWriter.cStringCount(self.appToken)
+            if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
         if self.protocolVersion != 0 {
             writer.byte(0x18); writer.varint(UInt64(self.protocolVersion))
@@ -827,8 +830,9 @@ extension Proto.HelloResponse: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.brokerVersion) != 0 {
-            writer.byte(0x0A); writer.cString(self.brokerVersion)
+        do {
+            let count = ProtoWriter.cStringCount(self.brokerVersion)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.brokerVersion, count: count) }
         }
         if self.protocolVersion != 0 {
             writer.byte(0x10); writer.varint(UInt64(self.protocolVersion))
@@ -960,17 +964,21 @@ extension Proto.AppInfo: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
-        if ProtoWriter.cStringCount(self.name) != 0 {
-            writer.byte(0x12); writer.cString(self.name)
+        do {
+            let count = ProtoWriter.cStringCount(self.name)
+            if count != 0 { writer.byte(0x12); writer.cString(self.name, count: count) }
         }
-        if ProtoWriter.cStringCount(self.readUsage) != 0 {
-            writer.byte(0x1A); writer.cString(self.readUsage)
+        do {
+            let count = ProtoWriter.cStringCount(self.readUsage)
+            if count != 0 { writer.byte(0x1A); writer.cString(self.readUsage, count: count) }
         }
-        if ProtoWriter.cStringCount(self.shareUsage) != 0 {
-            writer.byte(0x22); writer.cString(self.shareUsage)
+        do {
+            let count = ProtoWriter.cStringCount(self.shareUsage)
+            if count != 0 { writer.byte(0x22); writer.cString(self.shareUsage, count: count) }
         }
         if self.hasPinnedUid {
             writer.byte(0x28); writer.byte(self.hasPinnedUid ? 1 : 0)
@@ -1018,17 +1026,21 @@ extension Proto.AdminAddAppRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
-        if ProtoWriter.cStringCount(self.name) != 0 {
-            writer.byte(0x12); writer.cString(self.name)
+        do {
+            let count = ProtoWriter.cStringCount(self.name)
+            if count != 0 { writer.byte(0x12); writer.cString(self.name, count: count) }
         }
-        if ProtoWriter.cStringCount(self.readUsage) != 0 {
-            writer.byte(0x1A); writer.cString(self.readUsage)
+        do {
+            let count = ProtoWriter.cStringCount(self.readUsage)
+            if count != 0 { writer.byte(0x1A); writer.cString(self.readUsage, count: count) }
         }
-        if ProtoWriter.cStringCount(self.shareUsage) != 0 {
-            writer.byte(0x22); writer.cString(self.shareUsage)
+        do {
+            let count = ProtoWriter.cStringCount(self.shareUsage)
+            if count != 0 { writer.byte(0x22); writer.cString(self.shareUsage, count: count) }
         }
         if self.hasPinnedUid {
             writer.byte(0x28); writer.byte(self.hasPinnedUid ? 1 : 0)
@@ -1063,8 +1075,9 @@ extension Proto.AdminAddAppResponse: ProtoMessage {
         if let value = self.app {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
-        if ProtoWriter.cStringCount(self.appToken) != 0 {
-            writer.byte(0x12); writer.cString(self.appToken)
+        do {
+            let count = ProtoWriter.cStringCount(self.appToken)
+            if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
     }
 }
@@ -1119,8 +1132,9 @@ extension Proto.AdminRemoveAppRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         if self.deleteData {
             writer.byte(0x10); writer.byte(self.deleteData ? 1 : 0)
@@ -1159,8 +1173,9 @@ extension Proto.AdminRotateTokenRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
     }
 }
@@ -1189,8 +1204,9 @@ extension Proto.AdminRotateTokenResponse: ProtoMessage {
         if let value = self.app {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
-        if ProtoWriter.cStringCount(self.appToken) != 0 {
-            writer.byte(0x12); writer.cString(self.appToken)
+        do {
+            let count = ProtoWriter.cStringCount(self.appToken)
+            if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
     }
 }
@@ -1250,8 +1266,9 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.brokerVersion) != 0 {
-            writer.byte(0x0A); writer.cString(self.brokerVersion)
+        do {
+            let count = ProtoWriter.cStringCount(self.brokerVersion)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.brokerVersion, count: count) }
         }
         if self.startedMicros != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: self.startedMicros))
@@ -1265,8 +1282,9 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         if self.callsServed != 0 {
             writer.byte(0x28); writer.varint(UInt64(self.callsServed))
         }
-        if ProtoWriter.cStringCount(self.dataDir) != 0 {
-            writer.byte(0x32); writer.cString(self.dataDir)
+        do {
+            let count = ProtoWriter.cStringCount(self.dataDir)
+            if count != 0 { writer.byte(0x32); writer.cString(self.dataDir, count: count) }
         }
         if self.brokerTimeMicros != 0 {
             writer.byte(0x38); writer.varint(UInt64(bitPattern: self.brokerTimeMicros))
@@ -1334,8 +1352,9 @@ extension Proto.AuthorizationStatusRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
     }
 }
@@ -1434,8 +1453,9 @@ extension Proto.TypeDate: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.dateMicros != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: self.dateMicros))
@@ -1533,14 +1553,16 @@ extension Proto.CharacteristicValue: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.hasValue {
             writer.byte(0x10); writer.byte(self.hasValue ? 1 : 0)
         }
-        if ProtoWriter.cStringCount(self.value) != 0 {
-            writer.byte(0x1A); writer.cString(self.value)
+        do {
+            let count = ProtoWriter.cStringCount(self.value)
+            if count != 0 { writer.byte(0x1A); writer.cString(self.value, count: count) }
         }
     }
 }
@@ -1590,8 +1612,9 @@ extension Proto.TypeDecision: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: Int64(self.share.rawValue)))
@@ -1645,17 +1668,21 @@ extension Proto.Prompt: ProtoMessage {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
         }
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x12); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
-        if ProtoWriter.cStringCount(self.appName) != 0 {
-            writer.byte(0x1A); writer.cString(self.appName)
+        do {
+            let count = ProtoWriter.cStringCount(self.appName)
+            if count != 0 { writer.byte(0x1A); writer.cString(self.appName, count: count) }
         }
-        if ProtoWriter.cStringCount(self.readUsage) != 0 {
-            writer.byte(0x22); writer.cString(self.readUsage)
+        do {
+            let count = ProtoWriter.cStringCount(self.readUsage)
+            if count != 0 { writer.byte(0x22); writer.cString(self.readUsage, count: count) }
         }
-        if ProtoWriter.cStringCount(self.shareUsage) != 0 {
-            writer.byte(0x2A); writer.cString(self.shareUsage)
+        do {
+            let count = ProtoWriter.cStringCount(self.shareUsage)
+            if count != 0 { writer.byte(0x2A); writer.cString(self.shareUsage, count: count) }
         }
         for element in self.shareTypes {
             writer.byte(0x32); writer.cString(element)
@@ -1838,8 +1865,9 @@ extension Proto.Grant: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: Int64(self.share.rawValue)))
@@ -1853,8 +1881,9 @@ extension Proto.Grant: ProtoMessage {
         if self.decidedMicros != 0 {
             writer.byte(0x28); writer.varint(UInt64(bitPattern: self.decidedMicros))
         }
-        if ProtoWriter.cStringCount(self.decidedBy) != 0 {
-            writer.byte(0x32); writer.cString(self.decidedBy)
+        do {
+            let count = ProtoWriter.cStringCount(self.decidedBy)
+            if count != 0 { writer.byte(0x32); writer.cString(self.decidedBy, count: count) }
         }
     }
 }
@@ -1872,8 +1901,9 @@ extension Proto.AdminListGrantsRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
     }
 }
@@ -1917,8 +1947,9 @@ extension Proto.AdminRevokeRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         for element in self.types {
             writer.byte(0x12); writer.cString(element)
@@ -1970,11 +2001,13 @@ extension Proto.Source: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
-        if ProtoWriter.cStringCount(self.appName) != 0 {
-            writer.byte(0x12); writer.cString(self.appName)
+        do {
+            let count = ProtoWriter.cStringCount(self.appName)
+            if count != 0 { writer.byte(0x12); writer.cString(self.appName, count: count) }
         }
         if self.firstRequestMicros != 0 {
             writer.byte(0x18); writer.varint(UInt64(bitPattern: self.firstRequestMicros))
@@ -2042,14 +2075,16 @@ extension Proto.AdminSetCharacteristicRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.hasValue {
             writer.byte(0x10); writer.byte(self.hasValue ? 1 : 0)
         }
-        if ProtoWriter.cStringCount(self.value) != 0 {
-            writer.byte(0x1A); writer.cString(self.value)
+        do {
+            let count = ProtoWriter.cStringCount(self.value)
+            if count != 0 { writer.byte(0x1A); writer.cString(self.value, count: count) }
         }
     }
 }
@@ -2082,11 +2117,13 @@ extension Proto.AdminExplainRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x12); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
     }
 }
@@ -2133,8 +2170,9 @@ extension Proto.AdminExplainResponse: ProtoMessage {
         if self.effectiveReadFromMicros != 0 {
             writer.byte(0x20); writer.varint(UInt64(bitPattern: self.effectiveReadFromMicros))
         }
-        if ProtoWriter.cStringCount(self.explanation) != 0 {
-            writer.byte(0x2A); writer.cString(self.explanation)
+        do {
+            let count = ProtoWriter.cStringCount(self.explanation)
+            if count != 0 { writer.byte(0x2A); writer.cString(self.explanation, count: count) }
         }
     }
 }
@@ -2158,8 +2196,9 @@ extension Proto.Quantity: ProtoMessage {
         if self.value != 0 {
             writer.byte(0x09); writer.fixed64(self.value.bitPattern)
         }
-        if ProtoWriter.cStringCount(self.unit) != 0 {
-            writer.byte(0x12); writer.cString(self.unit)
+        do {
+            let count = ProtoWriter.cStringCount(self.unit)
+            if count != 0 { writer.byte(0x12); writer.cString(self.unit, count: count) }
         }
     }
 }
@@ -2196,8 +2235,9 @@ extension Proto.Workout: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.activityType) != 0 {
-            writer.byte(0x0A); writer.cString(self.activityType)
+        do {
+            let count = ProtoWriter.cStringCount(self.activityType)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.activityType, count: count) }
         }
         if self.durationMicros != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: self.durationMicros))
@@ -2228,11 +2268,13 @@ extension Proto.MetadataEntry: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.key) != 0 {
-            writer.byte(0x0A); writer.cString(self.key)
+        do {
+            let count = ProtoWriter.cStringCount(self.key)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.key, count: count) }
         }
-        if ProtoWriter.cStringCount(self.value) != 0 {
-            writer.byte(0x12); writer.cString(self.value)
+        do {
+            let count = ProtoWriter.cStringCount(self.value)
+            if count != 0 { writer.byte(0x12); writer.cString(self.value, count: count) }
         }
     }
 }
@@ -2294,11 +2336,13 @@ extension Proto.Sample: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.uuid) != 0 {
-            writer.byte(0x0A); writer.cString(self.uuid)
+        do {
+            let count = ProtoWriter.cStringCount(self.uuid)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.uuid, count: count) }
         }
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x12); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if self.startMicros != 0 {
             writer.byte(0x18); writer.varint(UInt64(bitPattern: self.startMicros))
@@ -2318,8 +2362,9 @@ extension Proto.Sample: ProtoMessage {
         for element in self.metadata {
             writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
         }
-        if ProtoWriter.cStringCount(self.sourceAppID) != 0 {
-            writer.byte(0xAA); writer.byte(0x01); writer.cString(self.sourceAppID)
+        do {
+            let count = ProtoWriter.cStringCount(self.sourceAppID)
+            if count != 0 { writer.byte(0xAA); writer.byte(0x01); writer.cString(self.sourceAppID, count: count) }
         }
         if self.createdMicros != 0 {
             writer.byte(0xB0); writer.byte(0x01); writer.varint(UInt64(bitPattern: self.createdMicros))
@@ -2467,8 +2512,9 @@ extension Proto.DeleteRequest: ProtoMessage {
         for element in self.uuids {
             writer.byte(0x0A); writer.cString(element)
         }
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x12); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
             writer.byte(0x1A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -2533,8 +2579,9 @@ extension Proto.QueryRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
             writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -2545,8 +2592,9 @@ extension Proto.QueryRequest: ProtoMessage {
         if let value = self.sort {
             writer.byte(0x22); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
-        if ProtoWriter.cStringCount(self.unit) != 0 {
-            writer.byte(0x2A); writer.cString(self.unit)
+        do {
+            let count = ProtoWriter.cStringCount(self.unit)
+            if count != 0 { writer.byte(0x2A); writer.cString(self.unit, count: count) }
         }
         if self.pageSize != 0 {
             writer.byte(0x30); writer.varint(UInt64(self.pageSize))
@@ -2608,8 +2656,9 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
             writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -2620,8 +2669,9 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
         if self.limit != 0 {
             writer.byte(0x20); writer.varint(UInt64(self.limit))
         }
-        if ProtoWriter.cStringCount(self.unit) != 0 {
-            writer.byte(0x2A); writer.cString(self.unit)
+        do {
+            let count = ProtoWriter.cStringCount(self.unit)
+            if count != 0 { writer.byte(0x2A); writer.cString(self.unit, count: count) }
         }
     }
 }
@@ -2711,8 +2761,9 @@ extension Proto.StatisticsRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
             writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -2726,11 +2777,13 @@ extension Proto.StatisticsRequest: ProtoMessage {
         if self.anchorMicros != 0 {
             writer.byte(0x28); writer.varint(UInt64(bitPattern: self.anchorMicros))
         }
-        if ProtoWriter.cStringCount(self.timeZone) != 0 {
-            writer.byte(0x32); writer.cString(self.timeZone)
+        do {
+            let count = ProtoWriter.cStringCount(self.timeZone)
+            if count != 0 { writer.byte(0x32); writer.cString(self.timeZone, count: count) }
         }
-        if ProtoWriter.cStringCount(self.unit) != 0 {
-            writer.byte(0x3A); writer.cString(self.unit)
+        do {
+            let count = ProtoWriter.cStringCount(self.unit)
+            if count != 0 { writer.byte(0x3A); writer.cString(self.unit, count: count) }
         }
     }
 }
@@ -2834,8 +2887,9 @@ extension Proto.StatisticsResponse: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.unit) != 0 {
-            writer.byte(0x0A); writer.cString(self.unit)
+        do {
+            let count = ProtoWriter.cStringCount(self.unit)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
         for element in self.buckets {
             writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2877,8 +2931,9 @@ extension Proto.ObserveEvent: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.changedMicros != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: self.changedMicros))
@@ -2907,8 +2962,9 @@ extension Proto.AdminImportRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         for element in self.samples {
             writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2957,11 +3013,13 @@ extension Proto.AdminExportRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x0A); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x12); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
     }
 }
@@ -2996,14 +3054,17 @@ extension Proto.AccessLogEntry: ProtoMessage {
         if self.atMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.atMicros))
         }
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x12); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
-        if ProtoWriter.cStringCount(self.operation) != 0 {
-            writer.byte(0x1A); writer.cString(self.operation)
+        do {
+            let count = ProtoWriter.cStringCount(self.operation)
+            if count != 0 { writer.byte(0x1A); writer.cString(self.operation, count: count) }
         }
-        if ProtoWriter.cStringCount(self.type) != 0 {
-            writer.byte(0x22); writer.cString(self.type)
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x22); writer.cString(self.type, count: count) }
         }
         if self.sampleCount != 0 {
             writer.byte(0x28); writer.varint(UInt64(self.sampleCount))
@@ -3027,8 +3088,9 @@ extension Proto.AdminAccessLogRequest: ProtoMessage {
 
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if ProtoWriter.cStringCount(self.appID) != 0 {
-            writer.byte(0x0A); writer.cString(self.appID)
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         if self.limit != 0 {
             writer.byte(0x10); writer.varint(UInt64(self.limit))

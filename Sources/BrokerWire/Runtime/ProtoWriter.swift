@@ -54,7 +54,12 @@ public struct ProtoWriter {
     /// A string field's length and contents, cut at the first NUL as protobuf-c's C string is.
     @inline(__always)
     public mutating func cString(_ value: String) {
-        let count = Self.cStringCount(value)
+        cString(value, count: Self.cStringCount(value))
+    }
+
+    /// A string field's length and contents when `count` is its `cStringCount`.
+    @inline(__always)
+    public mutating func cString(_ value: String, count: Int) {
         varint(UInt64(count))
         guard count > 0 else { return }
         var value = value
