@@ -11,6 +11,10 @@ public protocol ProtoMessage: Hashable, Sendable {
     func measure(_ sizes: inout ProtoSizes) -> Int
     /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
     func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes)
+    /// protobuf-c's packing of what protobuf-c reads from `encoded()`: equal to `encoded()` when the
+    /// generated encoder writes protobuf-c's bytes (tests and the fuzzer compare); nil when
+    /// protobuf-c cannot read `encoded()`.
+    func repackedByProtobufC() -> [UInt8]?
 }
 
 extension ProtoMessage {
