@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the checked-in protoc-c output for proto/healthbroker.proto.
-#   scripts/generate-proto.sh          write Sources/HealthBrokerProto/{healthbroker.pb-c.c,include/healthbroker.pb-c.h}
-#   scripts/generate-proto.sh --check  fail (exit 1) when the checked-in files differ from a fresh run
+# Regenerates the checked-in code derived from proto/healthbroker.proto, the one source of truth:
+#   protoc-c's C          Sources/HealthBrokerProto/{healthbroker.pb-c.c,include/healthbroker.pb-c.h}
+#   the Swift wire code   Sources/BrokerWire/Generated/*.pb.swift (scripts/generate-wire.py: messages,
+#                         their encoding and decoding, the copies from protobuf-c, the method table)
+#   scripts/generate-proto.sh          write them
+#   scripts/generate-proto.sh --check  fail (exit 1) when any checked-in file differs from a fresh run
 # The generated files embed the protoc-c version; this script expects 1.4.1 (PROTOBUF_C_VERSION_NUMBER 1004001).
 set -euo pipefail
 
@@ -9,8 +12,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 expected_version="1.4.1"
 out_c="$root/Sources/HealthBrokerProto/healthbroker.pb-c.c"
 out_h="$root/Sources/HealthBrokerProto/include/healthbroker.pb-c.h"
+out_swift="$root/Sources/BrokerWire/Generated"
 
 command -v protoc-c >/dev/null || { echo "generate-proto: protoc-c missing (run scripts/install-deps.sh)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "generate-proto: python3 missing (run scripts/install-deps.sh)" >&2; exit 1; }
 actual_version=$(protoc-c --version | awk '/protobuf-c/ {print $2; exit}')
 if [ "$actual_version" != "$expected_version" ]; then
   echo "generate-proto: protoc-c $actual_version found, $expected_version expected" >&2
@@ -19,19 +24,33 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$root/proto" && protoc-c --c_out="$tmp" healthbroker.proto)
+(cd "$root/proto" && protoc-c --c_out="$tmp" --descriptor_set_out="$tmp/healthbroker.desc" --include_source_info \
+  healthbroker.proto)
+python3 "$root/scripts/generate-wire.py" "$tmp/healthbroker.desc" "$tmp/swift"
 
 if [ "${1:-}" = "--check" ]; then
-  if cmp -s "$tmp/healthbroker.pb-c.c" "$out_c" && cmp -s "$tmp/healthbroker.pb-c.h" "$out_h"; then
-    echo "generate-proto: checked-in protoc-c output is fresh"
-    exit 0
+  stale=0
+  cmp -s "$tmp/healthbroker.pb-c.c" "$out_c" && cmp -s "$tmp/healthbroker.pb-c.h" "$out_h" || {
+    echo "generate-proto: checked-in protoc-c output is stale" >&2
+    diff -u "$out_h" "$tmp/healthbroker.pb-c.h" | head -20 >&2 || true
+    stale=1
+  }
+  if ! diff -r -q "$tmp/swift" "$out_swift" >/dev/null 2>&1; then
+    echo "generate-proto: checked-in Swift wire code is stale" >&2
+    diff -r -u "$out_swift" "$tmp/swift" | head -20 >&2 || true
+    stale=1
   fi
-  echo "generate-proto: checked-in protoc-c output is stale: run scripts/generate-proto.sh" >&2
-  diff -u "$out_h" "$tmp/healthbroker.pb-c.h" | head -20 >&2 || true
-  exit 1
+  if [ "$stale" = 1 ]; then
+    echo "generate-proto: run scripts/generate-proto.sh" >&2
+    exit 1
+  fi
+  echo "generate-proto: checked-in protoc-c output and Swift wire code are fresh"
+  exit 0
 fi
 
-mkdir -p "$(dirname "$out_h")"
+mkdir -p "$(dirname "$out_h")" "$out_swift"
 cp "$tmp/healthbroker.pb-c.c" "$out_c"
 cp "$tmp/healthbroker.pb-c.h" "$out_h"
-echo "generate-proto: wrote $out_c and $out_h"
+rm -f "$out_swift"/*.pb.swift
+cp "$tmp/swift"/*.pb.swift "$out_swift/"
+echo "generate-proto: wrote $out_c, $out_h and $out_swift/*.pb.swift"

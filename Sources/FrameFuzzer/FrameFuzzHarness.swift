@@ -23,6 +23,8 @@ public func frameFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
 ///    call decoded as `.invalid` (well-formed, content the broker cannot take) must carry an
 ///    INVALID_ARGUMENT naming `samples[i]` of a Save or AdminImport, and re-encodes as the same call
 ///    with no request case.
+/// 3. The generated codec against protobuf-c (ProtoDifferential): the strict reader accepts only what
+///    protobuf-c reads the same way, and the encoder writes protobuf-c's bytes.
 enum FrameFuzzHarness {
     /// The frame size limit the decoder enforces: small, so the limit is reached by mutated headers.
     static let maxFrameBytes = 64 * 1024
@@ -32,6 +34,7 @@ enum FrameFuzzHarness {
         let chunked = decodeInChunks(input, cuts: cutPoints(for: input)) { payload in
             checkClientFrame(payload)
             checkServerFrame(payload)
+            ProtoDifferential.run(payload)
         }
         var whole = FrameDecoder(maxFrameBytes: maxFrameBytes)
         whole.append(contentsOf: Array(input))

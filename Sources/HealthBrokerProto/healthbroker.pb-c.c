@@ -9657,3 +9657,382 @@ const ProtobufCEnumDescriptor healthbroker__v1__statistics_interval__descriptor 
   healthbroker__v1__statistics_interval__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
+static const ProtobufCMethodDescriptor healthbroker__v1__diagnostics_service__method_descriptors[2] =
+{
+  { "Ping", &healthbroker__v1__ping_request__descriptor, &healthbroker__v1__ping_response__descriptor },
+  { "PingStream", &healthbroker__v1__ping_stream_request__descriptor, &healthbroker__v1__ping_response__descriptor },
+};
+const unsigned healthbroker__v1__diagnostics_service__method_indices_by_name[] = {
+  0,        /* Ping */
+  1         /* PingStream */
+};
+const ProtobufCServiceDescriptor healthbroker__v1__diagnostics_service__descriptor =
+{
+  PROTOBUF_C__SERVICE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.DiagnosticsService",
+  "DiagnosticsService",
+  "Healthbroker__V1__DiagnosticsService",
+  "healthbroker.v1",
+  2,
+  healthbroker__v1__diagnostics_service__method_descriptors,
+  healthbroker__v1__diagnostics_service__method_indices_by_name
+};
+void healthbroker__v1__diagnostics_service__ping(ProtobufCService *service,
+                                                 const Healthbroker__V1__PingRequest *input,
+                                                 Healthbroker__V1__PingResponse_Closure closure,
+                                                 void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__diagnostics_service__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__diagnostics_service__ping_stream(ProtobufCService *service,
+                                                        const Healthbroker__V1__PingStreamRequest *input,
+                                                        Healthbroker__V1__PingResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__diagnostics_service__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__diagnostics_service__init (Healthbroker__V1__DiagnosticsService_Service *service,
+                                                  Healthbroker__V1__DiagnosticsService_ServiceDestroy destroy)
+{
+  protobuf_c_service_generated_init (&service->base,
+                                     &healthbroker__v1__diagnostics_service__descriptor,
+                                     (ProtobufCServiceDestroy) destroy);
+}
+static const ProtobufCMethodDescriptor healthbroker__v1__app_service__method_descriptors[13] =
+{
+  { "Hello", &healthbroker__v1__hello_request__descriptor, &healthbroker__v1__hello_response__descriptor },
+  { "RequestAuthorization", &healthbroker__v1__request_authorization_request__descriptor, &healthbroker__v1__request_authorization_response__descriptor },
+  { "AuthorizationStatus", &healthbroker__v1__authorization_status_request__descriptor, &healthbroker__v1__authorization_status_response__descriptor },
+  { "RequestStatus", &healthbroker__v1__request_status_request__descriptor, &healthbroker__v1__request_status_response__descriptor },
+  { "EarliestAuthorizedSampleDate", &healthbroker__v1__earliest_authorized_sample_date_request__descriptor, &healthbroker__v1__earliest_authorized_sample_date_response__descriptor },
+  { "EarliestPermittedSampleDate", &healthbroker__v1__earliest_permitted_sample_date_request__descriptor, &healthbroker__v1__earliest_permitted_sample_date_response__descriptor },
+  { "ReadCharacteristics", &healthbroker__v1__read_characteristics_request__descriptor, &healthbroker__v1__read_characteristics_response__descriptor },
+  { "Save", &healthbroker__v1__save_request__descriptor, &healthbroker__v1__save_response__descriptor },
+  { "Delete", &healthbroker__v1__delete_request__descriptor, &healthbroker__v1__delete_response__descriptor },
+  { "Query", &healthbroker__v1__query_request__descriptor, &healthbroker__v1__sample_page__descriptor },
+  { "AnchoredQuery", &healthbroker__v1__anchored_query_request__descriptor, &healthbroker__v1__anchored_page__descriptor },
+  { "Statistics", &healthbroker__v1__statistics_request__descriptor, &healthbroker__v1__statistics_response__descriptor },
+  { "Observe", &healthbroker__v1__observe_request__descriptor, &healthbroker__v1__observe_event__descriptor },
+};
+const unsigned healthbroker__v1__app_service__method_indices_by_name[] = {
+  10,        /* AnchoredQuery */
+  2,        /* AuthorizationStatus */
+  8,        /* Delete */
+  4,        /* EarliestAuthorizedSampleDate */
+  5,        /* EarliestPermittedSampleDate */
+  0,        /* Hello */
+  12,        /* Observe */
+  9,        /* Query */
+  6,        /* ReadCharacteristics */
+  1,        /* RequestAuthorization */
+  3,        /* RequestStatus */
+  7,        /* Save */
+  11         /* Statistics */
+};
+const ProtobufCServiceDescriptor healthbroker__v1__app_service__descriptor =
+{
+  PROTOBUF_C__SERVICE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AppService",
+  "AppService",
+  "Healthbroker__V1__AppService",
+  "healthbroker.v1",
+  13,
+  healthbroker__v1__app_service__method_descriptors,
+  healthbroker__v1__app_service__method_indices_by_name
+};
+void healthbroker__v1__app_service__hello(ProtobufCService *service,
+                                          const Healthbroker__V1__HelloRequest *input,
+                                          Healthbroker__V1__HelloResponse_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__request_authorization(ProtobufCService *service,
+                                                          const Healthbroker__V1__RequestAuthorizationRequest *input,
+                                                          Healthbroker__V1__RequestAuthorizationResponse_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__authorization_status(ProtobufCService *service,
+                                                         const Healthbroker__V1__AuthorizationStatusRequest *input,
+                                                         Healthbroker__V1__AuthorizationStatusResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__request_status(ProtobufCService *service,
+                                                   const Healthbroker__V1__RequestStatusRequest *input,
+                                                   Healthbroker__V1__RequestStatusResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__earliest_authorized_sample_date(ProtobufCService *service,
+                                                                    const Healthbroker__V1__EarliestAuthorizedSampleDateRequest *input,
+                                                                    Healthbroker__V1__EarliestAuthorizedSampleDateResponse_Closure closure,
+                                                                    void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__earliest_permitted_sample_date(ProtobufCService *service,
+                                                                   const Healthbroker__V1__EarliestPermittedSampleDateRequest *input,
+                                                                   Healthbroker__V1__EarliestPermittedSampleDateResponse_Closure closure,
+                                                                   void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__read_characteristics(ProtobufCService *service,
+                                                         const Healthbroker__V1__ReadCharacteristicsRequest *input,
+                                                         Healthbroker__V1__ReadCharacteristicsResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__save(ProtobufCService *service,
+                                         const Healthbroker__V1__SaveRequest *input,
+                                         Healthbroker__V1__SaveResponse_Closure closure,
+                                         void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__delete(ProtobufCService *service,
+                                           const Healthbroker__V1__DeleteRequest *input,
+                                           Healthbroker__V1__DeleteResponse_Closure closure,
+                                           void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__query(ProtobufCService *service,
+                                          const Healthbroker__V1__QueryRequest *input,
+                                          Healthbroker__V1__SamplePage_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__anchored_query(ProtobufCService *service,
+                                                   const Healthbroker__V1__AnchoredQueryRequest *input,
+                                                   Healthbroker__V1__AnchoredPage_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__statistics(ProtobufCService *service,
+                                               const Healthbroker__V1__StatisticsRequest *input,
+                                               Healthbroker__V1__StatisticsResponse_Closure closure,
+                                               void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__observe(ProtobufCService *service,
+                                            const Healthbroker__V1__ObserveRequest *input,
+                                            Healthbroker__V1__ObserveEvent_Closure closure,
+                                            void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__app_service__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__app_service__init (Healthbroker__V1__AppService_Service *service,
+                                          Healthbroker__V1__AppService_ServiceDestroy destroy)
+{
+  protobuf_c_service_generated_init (&service->base,
+                                     &healthbroker__v1__app_service__descriptor,
+                                     (ProtobufCServiceDestroy) destroy);
+}
+static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[16] =
+{
+  { "AdminAddApp", &healthbroker__v1__admin_add_app_request__descriptor, &healthbroker__v1__admin_add_app_response__descriptor },
+  { "AdminListApps", &healthbroker__v1__admin_list_apps_request__descriptor, &healthbroker__v1__admin_list_apps_response__descriptor },
+  { "AdminRemoveApp", &healthbroker__v1__admin_remove_app_request__descriptor, &healthbroker__v1__admin_remove_app_response__descriptor },
+  { "AdminRotateToken", &healthbroker__v1__admin_rotate_token_request__descriptor, &healthbroker__v1__admin_rotate_token_response__descriptor },
+  { "AdminBrokerInfo", &healthbroker__v1__admin_broker_info_request__descriptor, &healthbroker__v1__admin_broker_info_response__descriptor },
+  { "AdminWatchPrompts", &healthbroker__v1__admin_watch_prompts_request__descriptor, &healthbroker__v1__prompt_event__descriptor },
+  { "AdminAnswerPrompt", &healthbroker__v1__admin_answer_prompt_request__descriptor, &healthbroker__v1__admin_answer_prompt_response__descriptor },
+  { "AdminCancelPrompt", &healthbroker__v1__admin_cancel_prompt_request__descriptor, &healthbroker__v1__admin_cancel_prompt_response__descriptor },
+  { "AdminListGrants", &healthbroker__v1__admin_list_grants_request__descriptor, &healthbroker__v1__admin_list_grants_response__descriptor },
+  { "AdminRevoke", &healthbroker__v1__admin_revoke_request__descriptor, &healthbroker__v1__admin_revoke_response__descriptor },
+  { "AdminListSources", &healthbroker__v1__admin_list_sources_request__descriptor, &healthbroker__v1__admin_list_sources_response__descriptor },
+  { "AdminSetCharacteristic", &healthbroker__v1__admin_set_characteristic_request__descriptor, &healthbroker__v1__admin_set_characteristic_response__descriptor },
+  { "AdminExplain", &healthbroker__v1__admin_explain_request__descriptor, &healthbroker__v1__admin_explain_response__descriptor },
+  { "AdminImport", &healthbroker__v1__admin_import_request__descriptor, &healthbroker__v1__admin_import_response__descriptor },
+  { "AdminExport", &healthbroker__v1__admin_export_request__descriptor, &healthbroker__v1__sample_page__descriptor },
+  { "AdminAccessLog", &healthbroker__v1__admin_access_log_request__descriptor, &healthbroker__v1__admin_access_log_response__descriptor },
+};
+const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
+  15,        /* AdminAccessLog */
+  0,        /* AdminAddApp */
+  6,        /* AdminAnswerPrompt */
+  4,        /* AdminBrokerInfo */
+  7,        /* AdminCancelPrompt */
+  12,        /* AdminExplain */
+  14,        /* AdminExport */
+  13,        /* AdminImport */
+  1,        /* AdminListApps */
+  8,        /* AdminListGrants */
+  10,        /* AdminListSources */
+  2,        /* AdminRemoveApp */
+  9,        /* AdminRevoke */
+  3,        /* AdminRotateToken */
+  11,        /* AdminSetCharacteristic */
+  5         /* AdminWatchPrompts */
+};
+const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
+{
+  PROTOBUF_C__SERVICE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminService",
+  "AdminService",
+  "Healthbroker__V1__AdminService",
+  "healthbroker.v1",
+  16,
+  healthbroker__v1__admin_service__method_descriptors,
+  healthbroker__v1__admin_service__method_indices_by_name
+};
+void healthbroker__v1__admin_service__admin_add_app(ProtobufCService *service,
+                                                    const Healthbroker__V1__AdminAddAppRequest *input,
+                                                    Healthbroker__V1__AdminAddAppResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_list_apps(ProtobufCService *service,
+                                                      const Healthbroker__V1__AdminListAppsRequest *input,
+                                                      Healthbroker__V1__AdminListAppsResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_remove_app(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminRemoveAppRequest *input,
+                                                       Healthbroker__V1__AdminRemoveAppResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_rotate_token(ProtobufCService *service,
+                                                         const Healthbroker__V1__AdminRotateTokenRequest *input,
+                                                         Healthbroker__V1__AdminRotateTokenResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_broker_info(ProtobufCService *service,
+                                                        const Healthbroker__V1__AdminBrokerInfoRequest *input,
+                                                        Healthbroker__V1__AdminBrokerInfoResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_watch_prompts(ProtobufCService *service,
+                                                          const Healthbroker__V1__AdminWatchPromptsRequest *input,
+                                                          Healthbroker__V1__PromptEvent_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_answer_prompt(ProtobufCService *service,
+                                                          const Healthbroker__V1__AdminAnswerPromptRequest *input,
+                                                          Healthbroker__V1__AdminAnswerPromptResponse_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_cancel_prompt(ProtobufCService *service,
+                                                          const Healthbroker__V1__AdminCancelPromptRequest *input,
+                                                          Healthbroker__V1__AdminCancelPromptResponse_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_list_grants(ProtobufCService *service,
+                                                        const Healthbroker__V1__AdminListGrantsRequest *input,
+                                                        Healthbroker__V1__AdminListGrantsResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_revoke(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminRevokeRequest *input,
+                                                   Healthbroker__V1__AdminRevokeResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_list_sources(ProtobufCService *service,
+                                                         const Healthbroker__V1__AdminListSourcesRequest *input,
+                                                         Healthbroker__V1__AdminListSourcesResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_set_characteristic(ProtobufCService *service,
+                                                               const Healthbroker__V1__AdminSetCharacteristicRequest *input,
+                                                               Healthbroker__V1__AdminSetCharacteristicResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_explain(ProtobufCService *service,
+                                                    const Healthbroker__V1__AdminExplainRequest *input,
+                                                    Healthbroker__V1__AdminExplainResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminImportRequest *input,
+                                                   Healthbroker__V1__AdminImportResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminExportRequest *input,
+                                                   Healthbroker__V1__SamplePage_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminAccessLogRequest *input,
+                                                       Healthbroker__V1__AdminAccessLogResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Service *service,
+                                            Healthbroker__V1__AdminService_ServiceDestroy destroy)
+{
+  protobuf_c_service_generated_init (&service->base,
+                                     &healthbroker__v1__admin_service__descriptor,
+                                     (ProtobufCServiceDestroy) destroy);
+}

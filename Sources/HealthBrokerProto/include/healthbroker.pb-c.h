@@ -3496,6 +3496,321 @@ typedef void (*Healthbroker__V1__AdminAccessLogResponse_Closure)
 
 /* --- services --- */
 
+typedef struct Healthbroker__V1__DiagnosticsService_Service Healthbroker__V1__DiagnosticsService_Service;
+struct Healthbroker__V1__DiagnosticsService_Service
+{
+  ProtobufCService base;
+  void (*ping)(Healthbroker__V1__DiagnosticsService_Service *service,
+               const Healthbroker__V1__PingRequest *input,
+               Healthbroker__V1__PingResponse_Closure closure,
+               void *closure_data);
+  void (*ping_stream)(Healthbroker__V1__DiagnosticsService_Service *service,
+                      const Healthbroker__V1__PingStreamRequest *input,
+                      Healthbroker__V1__PingResponse_Closure closure,
+                      void *closure_data);
+};
+typedef void (*Healthbroker__V1__DiagnosticsService_ServiceDestroy)(Healthbroker__V1__DiagnosticsService_Service *);
+void healthbroker__v1__diagnostics_service__init (Healthbroker__V1__DiagnosticsService_Service *service,
+                                                  Healthbroker__V1__DiagnosticsService_ServiceDestroy destroy);
+#define HEALTHBROKER__V1__DIAGNOSTICS_SERVICE__BASE_INIT \
+    { &healthbroker__v1__diagnostics_service__descriptor, protobuf_c_service_invoke_internal, NULL }
+#define HEALTHBROKER__V1__DIAGNOSTICS_SERVICE__INIT(function_prefix__) \
+    { HEALTHBROKER__V1__DIAGNOSTICS_SERVICE__BASE_INIT,\
+      function_prefix__ ## ping,\
+      function_prefix__ ## ping_stream  }
+void healthbroker__v1__diagnostics_service__ping(ProtobufCService *service,
+                                                 const Healthbroker__V1__PingRequest *input,
+                                                 Healthbroker__V1__PingResponse_Closure closure,
+                                                 void *closure_data);
+void healthbroker__v1__diagnostics_service__ping_stream(ProtobufCService *service,
+                                                        const Healthbroker__V1__PingStreamRequest *input,
+                                                        Healthbroker__V1__PingResponse_Closure closure,
+                                                        void *closure_data);
+typedef struct Healthbroker__V1__AppService_Service Healthbroker__V1__AppService_Service;
+struct Healthbroker__V1__AppService_Service
+{
+  ProtobufCService base;
+  void (*hello)(Healthbroker__V1__AppService_Service *service,
+                const Healthbroker__V1__HelloRequest *input,
+                Healthbroker__V1__HelloResponse_Closure closure,
+                void *closure_data);
+  void (*request_authorization)(Healthbroker__V1__AppService_Service *service,
+                                const Healthbroker__V1__RequestAuthorizationRequest *input,
+                                Healthbroker__V1__RequestAuthorizationResponse_Closure closure,
+                                void *closure_data);
+  void (*authorization_status)(Healthbroker__V1__AppService_Service *service,
+                               const Healthbroker__V1__AuthorizationStatusRequest *input,
+                               Healthbroker__V1__AuthorizationStatusResponse_Closure closure,
+                               void *closure_data);
+  void (*request_status)(Healthbroker__V1__AppService_Service *service,
+                         const Healthbroker__V1__RequestStatusRequest *input,
+                         Healthbroker__V1__RequestStatusResponse_Closure closure,
+                         void *closure_data);
+  void (*earliest_authorized_sample_date)(Healthbroker__V1__AppService_Service *service,
+                                          const Healthbroker__V1__EarliestAuthorizedSampleDateRequest *input,
+                                          Healthbroker__V1__EarliestAuthorizedSampleDateResponse_Closure closure,
+                                          void *closure_data);
+  void (*earliest_permitted_sample_date)(Healthbroker__V1__AppService_Service *service,
+                                         const Healthbroker__V1__EarliestPermittedSampleDateRequest *input,
+                                         Healthbroker__V1__EarliestPermittedSampleDateResponse_Closure closure,
+                                         void *closure_data);
+  void (*read_characteristics)(Healthbroker__V1__AppService_Service *service,
+                               const Healthbroker__V1__ReadCharacteristicsRequest *input,
+                               Healthbroker__V1__ReadCharacteristicsResponse_Closure closure,
+                               void *closure_data);
+  void (*save)(Healthbroker__V1__AppService_Service *service,
+               const Healthbroker__V1__SaveRequest *input,
+               Healthbroker__V1__SaveResponse_Closure closure,
+               void *closure_data);
+  void (*delete)(Healthbroker__V1__AppService_Service *service,
+                 const Healthbroker__V1__DeleteRequest *input,
+                 Healthbroker__V1__DeleteResponse_Closure closure,
+                 void *closure_data);
+  void (*query)(Healthbroker__V1__AppService_Service *service,
+                const Healthbroker__V1__QueryRequest *input,
+                Healthbroker__V1__SamplePage_Closure closure,
+                void *closure_data);
+  void (*anchored_query)(Healthbroker__V1__AppService_Service *service,
+                         const Healthbroker__V1__AnchoredQueryRequest *input,
+                         Healthbroker__V1__AnchoredPage_Closure closure,
+                         void *closure_data);
+  void (*statistics)(Healthbroker__V1__AppService_Service *service,
+                     const Healthbroker__V1__StatisticsRequest *input,
+                     Healthbroker__V1__StatisticsResponse_Closure closure,
+                     void *closure_data);
+  void (*observe)(Healthbroker__V1__AppService_Service *service,
+                  const Healthbroker__V1__ObserveRequest *input,
+                  Healthbroker__V1__ObserveEvent_Closure closure,
+                  void *closure_data);
+};
+typedef void (*Healthbroker__V1__AppService_ServiceDestroy)(Healthbroker__V1__AppService_Service *);
+void healthbroker__v1__app_service__init (Healthbroker__V1__AppService_Service *service,
+                                          Healthbroker__V1__AppService_ServiceDestroy destroy);
+#define HEALTHBROKER__V1__APP_SERVICE__BASE_INIT \
+    { &healthbroker__v1__app_service__descriptor, protobuf_c_service_invoke_internal, NULL }
+#define HEALTHBROKER__V1__APP_SERVICE__INIT(function_prefix__) \
+    { HEALTHBROKER__V1__APP_SERVICE__BASE_INIT,\
+      function_prefix__ ## hello,\
+      function_prefix__ ## request_authorization,\
+      function_prefix__ ## authorization_status,\
+      function_prefix__ ## request_status,\
+      function_prefix__ ## earliest_authorized_sample_date,\
+      function_prefix__ ## earliest_permitted_sample_date,\
+      function_prefix__ ## read_characteristics,\
+      function_prefix__ ## save,\
+      function_prefix__ ## delete,\
+      function_prefix__ ## query,\
+      function_prefix__ ## anchored_query,\
+      function_prefix__ ## statistics,\
+      function_prefix__ ## observe  }
+void healthbroker__v1__app_service__hello(ProtobufCService *service,
+                                          const Healthbroker__V1__HelloRequest *input,
+                                          Healthbroker__V1__HelloResponse_Closure closure,
+                                          void *closure_data);
+void healthbroker__v1__app_service__request_authorization(ProtobufCService *service,
+                                                          const Healthbroker__V1__RequestAuthorizationRequest *input,
+                                                          Healthbroker__V1__RequestAuthorizationResponse_Closure closure,
+                                                          void *closure_data);
+void healthbroker__v1__app_service__authorization_status(ProtobufCService *service,
+                                                         const Healthbroker__V1__AuthorizationStatusRequest *input,
+                                                         Healthbroker__V1__AuthorizationStatusResponse_Closure closure,
+                                                         void *closure_data);
+void healthbroker__v1__app_service__request_status(ProtobufCService *service,
+                                                   const Healthbroker__V1__RequestStatusRequest *input,
+                                                   Healthbroker__V1__RequestStatusResponse_Closure closure,
+                                                   void *closure_data);
+void healthbroker__v1__app_service__earliest_authorized_sample_date(ProtobufCService *service,
+                                                                    const Healthbroker__V1__EarliestAuthorizedSampleDateRequest *input,
+                                                                    Healthbroker__V1__EarliestAuthorizedSampleDateResponse_Closure closure,
+                                                                    void *closure_data);
+void healthbroker__v1__app_service__earliest_permitted_sample_date(ProtobufCService *service,
+                                                                   const Healthbroker__V1__EarliestPermittedSampleDateRequest *input,
+                                                                   Healthbroker__V1__EarliestPermittedSampleDateResponse_Closure closure,
+                                                                   void *closure_data);
+void healthbroker__v1__app_service__read_characteristics(ProtobufCService *service,
+                                                         const Healthbroker__V1__ReadCharacteristicsRequest *input,
+                                                         Healthbroker__V1__ReadCharacteristicsResponse_Closure closure,
+                                                         void *closure_data);
+void healthbroker__v1__app_service__save(ProtobufCService *service,
+                                         const Healthbroker__V1__SaveRequest *input,
+                                         Healthbroker__V1__SaveResponse_Closure closure,
+                                         void *closure_data);
+void healthbroker__v1__app_service__delete(ProtobufCService *service,
+                                           const Healthbroker__V1__DeleteRequest *input,
+                                           Healthbroker__V1__DeleteResponse_Closure closure,
+                                           void *closure_data);
+void healthbroker__v1__app_service__query(ProtobufCService *service,
+                                          const Healthbroker__V1__QueryRequest *input,
+                                          Healthbroker__V1__SamplePage_Closure closure,
+                                          void *closure_data);
+void healthbroker__v1__app_service__anchored_query(ProtobufCService *service,
+                                                   const Healthbroker__V1__AnchoredQueryRequest *input,
+                                                   Healthbroker__V1__AnchoredPage_Closure closure,
+                                                   void *closure_data);
+void healthbroker__v1__app_service__statistics(ProtobufCService *service,
+                                               const Healthbroker__V1__StatisticsRequest *input,
+                                               Healthbroker__V1__StatisticsResponse_Closure closure,
+                                               void *closure_data);
+void healthbroker__v1__app_service__observe(ProtobufCService *service,
+                                            const Healthbroker__V1__ObserveRequest *input,
+                                            Healthbroker__V1__ObserveEvent_Closure closure,
+                                            void *closure_data);
+typedef struct Healthbroker__V1__AdminService_Service Healthbroker__V1__AdminService_Service;
+struct Healthbroker__V1__AdminService_Service
+{
+  ProtobufCService base;
+  void (*admin_add_app)(Healthbroker__V1__AdminService_Service *service,
+                        const Healthbroker__V1__AdminAddAppRequest *input,
+                        Healthbroker__V1__AdminAddAppResponse_Closure closure,
+                        void *closure_data);
+  void (*admin_list_apps)(Healthbroker__V1__AdminService_Service *service,
+                          const Healthbroker__V1__AdminListAppsRequest *input,
+                          Healthbroker__V1__AdminListAppsResponse_Closure closure,
+                          void *closure_data);
+  void (*admin_remove_app)(Healthbroker__V1__AdminService_Service *service,
+                           const Healthbroker__V1__AdminRemoveAppRequest *input,
+                           Healthbroker__V1__AdminRemoveAppResponse_Closure closure,
+                           void *closure_data);
+  void (*admin_rotate_token)(Healthbroker__V1__AdminService_Service *service,
+                             const Healthbroker__V1__AdminRotateTokenRequest *input,
+                             Healthbroker__V1__AdminRotateTokenResponse_Closure closure,
+                             void *closure_data);
+  void (*admin_broker_info)(Healthbroker__V1__AdminService_Service *service,
+                            const Healthbroker__V1__AdminBrokerInfoRequest *input,
+                            Healthbroker__V1__AdminBrokerInfoResponse_Closure closure,
+                            void *closure_data);
+  void (*admin_watch_prompts)(Healthbroker__V1__AdminService_Service *service,
+                              const Healthbroker__V1__AdminWatchPromptsRequest *input,
+                              Healthbroker__V1__PromptEvent_Closure closure,
+                              void *closure_data);
+  void (*admin_answer_prompt)(Healthbroker__V1__AdminService_Service *service,
+                              const Healthbroker__V1__AdminAnswerPromptRequest *input,
+                              Healthbroker__V1__AdminAnswerPromptResponse_Closure closure,
+                              void *closure_data);
+  void (*admin_cancel_prompt)(Healthbroker__V1__AdminService_Service *service,
+                              const Healthbroker__V1__AdminCancelPromptRequest *input,
+                              Healthbroker__V1__AdminCancelPromptResponse_Closure closure,
+                              void *closure_data);
+  void (*admin_list_grants)(Healthbroker__V1__AdminService_Service *service,
+                            const Healthbroker__V1__AdminListGrantsRequest *input,
+                            Healthbroker__V1__AdminListGrantsResponse_Closure closure,
+                            void *closure_data);
+  void (*admin_revoke)(Healthbroker__V1__AdminService_Service *service,
+                       const Healthbroker__V1__AdminRevokeRequest *input,
+                       Healthbroker__V1__AdminRevokeResponse_Closure closure,
+                       void *closure_data);
+  void (*admin_list_sources)(Healthbroker__V1__AdminService_Service *service,
+                             const Healthbroker__V1__AdminListSourcesRequest *input,
+                             Healthbroker__V1__AdminListSourcesResponse_Closure closure,
+                             void *closure_data);
+  void (*admin_set_characteristic)(Healthbroker__V1__AdminService_Service *service,
+                                   const Healthbroker__V1__AdminSetCharacteristicRequest *input,
+                                   Healthbroker__V1__AdminSetCharacteristicResponse_Closure closure,
+                                   void *closure_data);
+  void (*admin_explain)(Healthbroker__V1__AdminService_Service *service,
+                        const Healthbroker__V1__AdminExplainRequest *input,
+                        Healthbroker__V1__AdminExplainResponse_Closure closure,
+                        void *closure_data);
+  void (*admin_import)(Healthbroker__V1__AdminService_Service *service,
+                       const Healthbroker__V1__AdminImportRequest *input,
+                       Healthbroker__V1__AdminImportResponse_Closure closure,
+                       void *closure_data);
+  void (*admin_export)(Healthbroker__V1__AdminService_Service *service,
+                       const Healthbroker__V1__AdminExportRequest *input,
+                       Healthbroker__V1__SamplePage_Closure closure,
+                       void *closure_data);
+  void (*admin_access_log)(Healthbroker__V1__AdminService_Service *service,
+                           const Healthbroker__V1__AdminAccessLogRequest *input,
+                           Healthbroker__V1__AdminAccessLogResponse_Closure closure,
+                           void *closure_data);
+};
+typedef void (*Healthbroker__V1__AdminService_ServiceDestroy)(Healthbroker__V1__AdminService_Service *);
+void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Service *service,
+                                            Healthbroker__V1__AdminService_ServiceDestroy destroy);
+#define HEALTHBROKER__V1__ADMIN_SERVICE__BASE_INIT \
+    { &healthbroker__v1__admin_service__descriptor, protobuf_c_service_invoke_internal, NULL }
+#define HEALTHBROKER__V1__ADMIN_SERVICE__INIT(function_prefix__) \
+    { HEALTHBROKER__V1__ADMIN_SERVICE__BASE_INIT,\
+      function_prefix__ ## admin_add_app,\
+      function_prefix__ ## admin_list_apps,\
+      function_prefix__ ## admin_remove_app,\
+      function_prefix__ ## admin_rotate_token,\
+      function_prefix__ ## admin_broker_info,\
+      function_prefix__ ## admin_watch_prompts,\
+      function_prefix__ ## admin_answer_prompt,\
+      function_prefix__ ## admin_cancel_prompt,\
+      function_prefix__ ## admin_list_grants,\
+      function_prefix__ ## admin_revoke,\
+      function_prefix__ ## admin_list_sources,\
+      function_prefix__ ## admin_set_characteristic,\
+      function_prefix__ ## admin_explain,\
+      function_prefix__ ## admin_import,\
+      function_prefix__ ## admin_export,\
+      function_prefix__ ## admin_access_log  }
+void healthbroker__v1__admin_service__admin_add_app(ProtobufCService *service,
+                                                    const Healthbroker__V1__AdminAddAppRequest *input,
+                                                    Healthbroker__V1__AdminAddAppResponse_Closure closure,
+                                                    void *closure_data);
+void healthbroker__v1__admin_service__admin_list_apps(ProtobufCService *service,
+                                                      const Healthbroker__V1__AdminListAppsRequest *input,
+                                                      Healthbroker__V1__AdminListAppsResponse_Closure closure,
+                                                      void *closure_data);
+void healthbroker__v1__admin_service__admin_remove_app(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminRemoveAppRequest *input,
+                                                       Healthbroker__V1__AdminRemoveAppResponse_Closure closure,
+                                                       void *closure_data);
+void healthbroker__v1__admin_service__admin_rotate_token(ProtobufCService *service,
+                                                         const Healthbroker__V1__AdminRotateTokenRequest *input,
+                                                         Healthbroker__V1__AdminRotateTokenResponse_Closure closure,
+                                                         void *closure_data);
+void healthbroker__v1__admin_service__admin_broker_info(ProtobufCService *service,
+                                                        const Healthbroker__V1__AdminBrokerInfoRequest *input,
+                                                        Healthbroker__V1__AdminBrokerInfoResponse_Closure closure,
+                                                        void *closure_data);
+void healthbroker__v1__admin_service__admin_watch_prompts(ProtobufCService *service,
+                                                          const Healthbroker__V1__AdminWatchPromptsRequest *input,
+                                                          Healthbroker__V1__PromptEvent_Closure closure,
+                                                          void *closure_data);
+void healthbroker__v1__admin_service__admin_answer_prompt(ProtobufCService *service,
+                                                          const Healthbroker__V1__AdminAnswerPromptRequest *input,
+                                                          Healthbroker__V1__AdminAnswerPromptResponse_Closure closure,
+                                                          void *closure_data);
+void healthbroker__v1__admin_service__admin_cancel_prompt(ProtobufCService *service,
+                                                          const Healthbroker__V1__AdminCancelPromptRequest *input,
+                                                          Healthbroker__V1__AdminCancelPromptResponse_Closure closure,
+                                                          void *closure_data);
+void healthbroker__v1__admin_service__admin_list_grants(ProtobufCService *service,
+                                                        const Healthbroker__V1__AdminListGrantsRequest *input,
+                                                        Healthbroker__V1__AdminListGrantsResponse_Closure closure,
+                                                        void *closure_data);
+void healthbroker__v1__admin_service__admin_revoke(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminRevokeRequest *input,
+                                                   Healthbroker__V1__AdminRevokeResponse_Closure closure,
+                                                   void *closure_data);
+void healthbroker__v1__admin_service__admin_list_sources(ProtobufCService *service,
+                                                         const Healthbroker__V1__AdminListSourcesRequest *input,
+                                                         Healthbroker__V1__AdminListSourcesResponse_Closure closure,
+                                                         void *closure_data);
+void healthbroker__v1__admin_service__admin_set_characteristic(ProtobufCService *service,
+                                                               const Healthbroker__V1__AdminSetCharacteristicRequest *input,
+                                                               Healthbroker__V1__AdminSetCharacteristicResponse_Closure closure,
+                                                               void *closure_data);
+void healthbroker__v1__admin_service__admin_explain(ProtobufCService *service,
+                                                    const Healthbroker__V1__AdminExplainRequest *input,
+                                                    Healthbroker__V1__AdminExplainResponse_Closure closure,
+                                                    void *closure_data);
+void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminImportRequest *input,
+                                                   Healthbroker__V1__AdminImportResponse_Closure closure,
+                                                   void *closure_data);
+void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminExportRequest *input,
+                                                   Healthbroker__V1__SamplePage_Closure closure,
+                                                   void *closure_data);
+void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminAccessLogRequest *input,
+                                                       Healthbroker__V1__AdminAccessLogResponse_Closure closure,
+                                                       void *closure_data);
 
 /* --- descriptors --- */
 
@@ -3591,6 +3906,9 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_export_request__
 extern const ProtobufCMessageDescriptor healthbroker__v1__access_log_entry__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_access_log_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_access_log_response__descriptor;
+extern const ProtobufCServiceDescriptor healthbroker__v1__diagnostics_service__descriptor;
+extern const ProtobufCServiceDescriptor healthbroker__v1__app_service__descriptor;
+extern const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -1,0 +1,789 @@
+#!/usr/bin/env python3
+"""Generates the Swift wire code of proto/healthbroker.proto: one source of truth for the wire.
+
+    scripts/generate-wire.py DESCRIPTOR_SET OUT_DIR
+
+DESCRIPTOR_SET is `protoc-c --descriptor_set_out --include_source_info` of the .proto (the same
+protoc-c that writes the C code; scripts/generate-proto.sh runs both and checks both for freshness).
+OUT_DIR receives, for every message, enum and service of the .proto:
+
+  Proto.pb.swift            the Swift message structs (namespace `Proto`), enums and oneofs
+  Proto+Encoding.pb.swift   sizes and writes them, byte for byte as protobuf-c packs them
+  Proto+Decoding.pb.swift   reads them strictly: nil for anything protobuf-c might read differently
+  Proto+Unpacked.pb.swift   copies protobuf-c's unpacked C structs into them (the codec of record)
+  ProtoMethod.pb.swift      the method table of the services: names, socket, streaming, oneof cases
+
+The runtime they call (ProtoReader, ProtoWriter, ProtoSizes, ProtoMessage) is hand-written, in
+Sources/BrokerWire/Runtime. Nothing here needs the protobuf Python package: the descriptor set is
+read with the few lines of protobuf decoding below.
+"""
+
+import os
+import re
+import sys
+
+# ---- Reading the descriptor set ----------------------------------------------------------------
+
+
+def read_varint(data, pos):
+    result = 0
+    shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos
+        shift += 7
+
+
+def fields_of(data):
+    """Yields (number, value) for every field of one message; value is int or bytes."""
+    pos = 0
+    while pos < len(data):
+        key, pos = read_varint(data, pos)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, pos = read_varint(data, pos)
+        elif wire == 1:
+            value, pos = data[pos:pos + 8], pos + 8
+        elif wire == 2:
+            length, pos = read_varint(data, pos)
+            value, pos = data[pos:pos + length], pos + length
+        elif wire == 5:
+            value, pos = data[pos:pos + 4], pos + 4
+        else:
+            raise ValueError("unsupported wire type %d" % wire)
+        yield number, value
+
+
+def message(data, schema):
+    """Decodes `data` by `schema`: {number: (name, kind, repeated)} with kind 'str', 'int' or a schema."""
+    out = {name: ([] if repeated else None) for name, _, repeated in schema.values()}
+    for number, value in fields_of(data):
+        if number not in schema:
+            continue
+        name, kind, repeated = schema[number]
+        if kind == "str":
+            value = value.decode("utf-8")
+        elif kind == "ints":  # packed int32s
+            ints, pos = [], 0
+            while pos < len(value):
+                v, pos = read_varint(value, pos)
+                ints.append(v)
+            value = ints
+        elif isinstance(kind, dict):
+            value = message(value, kind)
+        if repeated:
+            out[name].append(value)
+        else:
+            out[name] = value
+    return out
+
+
+FIELD_OPTIONS = {2: ("packed", "int", False)}
+FIELD = {1: ("name", "str", False), 3: ("number", "int", False), 4: ("label", "int", False),
+         5: ("type", "int", False), 6: ("type_name", "str", False), 8: ("options", FIELD_OPTIONS, False),
+         9: ("oneof_index", "int", False), 17: ("proto3_optional", "int", False)}
+ONEOF = {1: ("name", "str", False)}
+ENUM_VALUE = {1: ("name", "str", False), 2: ("number", "int", False)}
+ENUM = {1: ("name", "str", False), 2: ("value", ENUM_VALUE, True)}
+MESSAGE = {1: ("name", "str", False), 2: ("field", FIELD, True), 4: ("enum_type", ENUM, True),
+           8: ("oneof_decl", ONEOF, True)}
+MESSAGE[3] = ("nested_type", MESSAGE, True)
+METHOD = {1: ("name", "str", False), 2: ("input_type", "str", False), 3: ("output_type", "str", False),
+          5: ("client_streaming", "int", False), 6: ("server_streaming", "int", False)}
+SERVICE = {1: ("name", "str", False), 2: ("method", METHOD, True)}
+LOCATION = {1: ("path", "ints", False), 3: ("leading", "str", False), 4: ("trailing", "str", False)}
+SOURCE_INFO = {1: ("location", LOCATION, True)}
+FILE = {1: ("name", "str", False), 2: ("package", "str", False), 4: ("message_type", MESSAGE, True),
+        5: ("enum_type", ENUM, True), 6: ("service", SERVICE, True), 9: ("source_code_info", SOURCE_INFO, False),
+        12: ("syntax", "str", False)}
+FILE_SET = {1: ("file", FILE, True)}
+
+# FieldDescriptorProto.Type
+DOUBLE, FLOAT, INT64, UINT64, INT32, FIXED64, FIXED32, BOOL, STRING, GROUP, MESSAGE_T, BYTES, UINT32, ENUM_T, \
+    SFIXED32, SFIXED64, SINT32, SINT64 = range(1, 19)
+REPEATED = 3
+
+# Which socket serves each service's methods (the broker's one place that knows it).
+SERVICE_SOCKETS = {"AppService": "app", "AdminService": "admin", "DiagnosticsService": "both"}
+
+# protoc-c appends "_" to C/C++ keywords used as field names (c_helpers.cc, kKeywordList).
+C_KEYWORDS = set("""and and_eq asm auto bitand bitor bool break case catch char class compl const const_cast
+continue default delete do double dynamic_cast else enum explicit extern false float for friend goto if
+inline int long mutable namespace new not not_eq operator or or_eq private protected public register
+reinterpret_cast return short signed sizeof static static_cast struct switch template this throw true try
+typedef typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq""".split())
+
+SWIFT_KEYWORDS = set("""associatedtype class deinit enum extension fileprivate func import init inout internal let
+open operator private precedencegroup protocol public rethrows static struct subscript typealias var break case
+catch continue default defer do else fallthrough for guard if in repeat return throw switch where while Any as
+await false is nil self Self super throws true try""".split())
+
+# ---- Names -------------------------------------------------------------------------------------
+
+ACRONYMS = {"id": "ID", "ids": "IDs", "uuid": "UUID", "uuids": "UUIDs", "us": "Micros"}
+
+
+def camel(snake, upper_first=False):
+    parts = snake.lower().split("_")
+    out = []
+    for index, part in enumerate(parts):
+        if index == 0 and not upper_first:
+            out.append("micros" if part == "us" else part)
+        else:
+            out.append(ACRONYMS.get(part, part[:1].upper() + part[1:]))
+    return "".join(out)
+
+
+def swift_name(name):
+    return "`%s`" % name if name in SWIFT_KEYWORDS else name
+
+
+def c_field(name):
+    return name + "_" if name in C_KEYWORDS else name
+
+
+def c_lower(camel_name):
+    """protoc-c's CamelToLower: SamplePage -> sample_page."""
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", camel_name).lower()
+
+
+# ---- Model -------------------------------------------------------------------------------------
+
+
+class Field:
+    def __init__(self, raw, message):
+        self.name = raw["name"]
+        self.number = raw["number"]
+        self.type = raw["type"]
+        self.repeated = raw["label"] == REPEATED
+        self.type_name = (raw["type_name"] or "").split(".")[-1]
+        self.oneof = raw["oneof_index"] if raw["oneof_index"] is not None and not raw["proto3_optional"] else None
+        self.packed = self.repeated and self.type not in (STRING, BYTES, MESSAGE_T) and \
+            (raw["options"] is None or raw["options"]["packed"] is None or raw["options"]["packed"] != 0)
+        self.swift = swift_name(camel(self.name))
+        self.case = swift_name(camel(self.name))
+        self.c = c_field(self.name)
+        self.doc = None
+        if raw["proto3_optional"]:
+            raise SystemExit("generate-wire: proto3 optional (%s.%s) is not supported" % (message, self.name))
+        if self.type in (GROUP, FLOAT, FIXED32, FIXED64, SFIXED32, SFIXED64, SINT32, SINT64):
+            raise SystemExit("generate-wire: field type %d (%s.%s) is not supported" % (self.type, message, self.name))
+
+    @property
+    def wire_type(self):
+        if self.packed:
+            return 2
+        if self.type == DOUBLE:
+            return 1
+        if self.type in (STRING, BYTES, MESSAGE_T):
+            return 2
+        return 0
+
+    @property
+    def key(self):
+        return (self.number << 3) | self.wire_type
+
+    def swift_type(self):
+        base = {DOUBLE: "Double", INT64: "Int64", UINT64: "UInt64", INT32: "Int32", BOOL: "Bool", STRING: "String",
+                BYTES: "[UInt8]", UINT32: "UInt32"}.get(self.type)
+        if base is None:
+            base = "Proto." + self.type_name
+        return base
+
+    def default(self):
+        return {DOUBLE: "0", INT64: "0", UINT64: "0", INT32: "0", BOOL: "false", STRING: '""', BYTES: "[]",
+                UINT32: "0"}.get(self.type, "Proto.%s()" % self.type_name)
+
+
+class Message:
+    def __init__(self, raw, index):
+        self.name = raw["name"]
+        self.index = index
+        if raw["nested_type"] or raw["enum_type"]:
+            raise SystemExit("generate-wire: nested types (in %s) are not supported" % self.name)
+        self.fields = sorted((Field(f, self.name) for f in raw["field"]), key=lambda f: f.number)
+        self.oneofs = [o["name"] for o in raw["oneof_decl"]]
+        self.doc = None
+        self.field_docs = {}
+        self.c_type = None
+        self.c_func = None
+
+    def plain_fields(self):
+        return [f for f in self.fields if f.oneof is None]
+
+    def oneof_fields(self, index):
+        return [f for f in self.fields if f.oneof == index]
+
+    def oneof_swift(self, index):
+        return camel(self.oneofs[index], upper_first=True)
+
+    def oneof_property(self, index):
+        return swift_name(camel(self.oneofs[index]))
+
+
+class Enum:
+    def __init__(self, raw, index):
+        self.name = raw["name"]
+        self.index = index
+        self.values = [(v["name"], v["number"]) for v in raw["value"]]
+        self.doc = None
+        self.value_docs = {}
+
+    def case_name(self, value_name):
+        prefix = re.sub(r"(?<!^)([A-Z])", r"_\1", self.name).upper() + "_"
+        short = value_name[len(prefix):] if value_name.startswith(prefix) else value_name
+        return swift_name(camel(short))
+
+
+def comment_lines(text):
+    if not text:
+        return []
+    lines = [line.strip() for line in text.strip("\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def doc(lines, indent, fallback):
+    lines = lines or []
+    text = lines if any(lines) else [fallback]
+    return "".join("%s/// %s\n" % (indent, line) if line else "%s///\n" % indent for line in text)
+
+
+# ---- Emitting ----------------------------------------------------------------------------------
+
+HEADER = """// Generated by scripts/generate-wire.py from proto/healthbroker.proto. Do not edit by hand:
+// change the .proto and run scripts/generate-proto.sh (`--check` tells whether this file is fresh).
+"""
+
+
+def emit_messages(messages, enums):
+    out = [HEADER, "// The messages, enums and oneofs of the .proto as Swift values.\n\n"]
+    out.append("/// The messages and enums of proto/healthbroker.proto, as generated Swift values.\n")
+    out.append("public enum Proto {}\n")
+    for enum in enums:
+        out.append("\n")
+        out.append(doc(enum.doc, "", "The .proto enum %s." % enum.name))
+        out.append("extension Proto {\n")
+        out.append("    public struct %s: RawRepresentable, Hashable, Sendable {\n" % enum.name)
+        out.append("        /// The number on the wire; numbers this build does not name are kept as they are.\n")
+        out.append("        public var rawValue: Int32\n")
+        out.append("        /// The value numbered `rawValue`.\n")
+        out.append("        public init(rawValue: Int32) { self.rawValue = rawValue }\n")
+        out.append("        /// The value numbered 0, the default.\n")
+        out.append("        public init() { self.rawValue = 0 }\n")
+        for name, number in enum.values:
+            out.append(doc(enum.value_docs.get(name, []), "        ", "%s = %d." % (name, number)))
+            out.append("        public static let %s = %s(rawValue: %d)\n" % (enum.case_name(name), enum.name, number))
+        out.append("    }\n}\n")
+    for message in messages:
+        out.append("\n")
+        out.append(doc(message.doc, "", "The .proto message %s." % message.name))
+        out.append("extension Proto {\n")
+        out.append("    public struct %s: Hashable, Sendable {\n" % message.name)
+        for field in message.plain_fields():
+            t = field.swift_type()
+            if field.repeated:
+                decl, value = "[%s]" % t, "[]"
+            elif field.type == MESSAGE_T:
+                decl, value = "%s?" % t, "nil"
+            else:
+                decl, value = t, field.default()
+            out.append(doc(message.field_docs.get(field.name, []), "        ", "%s = %d." % (field.name, field.number)))
+            out.append("        public var %s: %s = %s\n" % (field.swift, decl, value))
+        for index in range(len(message.oneofs)):
+            out.append(doc([], "        ", "The oneof %s: one case or none." % message.oneofs[index]))
+            out.append("        public var %s: %s? = nil\n" % (message.oneof_property(index), message.oneof_swift(index)))
+        out.append("        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).\n")
+        out.append("        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.\n")
+        out.append("        public var unknownFieldNumbers: [UInt32] = []\n")
+        out.append("        /// An empty message: every field at its default.\n")
+        out.append("        public init() {}\n")
+        for index in range(len(message.oneofs)):
+            out.append("\n")
+            out.append(doc([], "        ", "The cases of the oneof %s." % message.oneofs[index]))
+            out.append("        public enum %s: Hashable, Sendable {\n" % message.oneof_swift(index))
+            for field in message.oneof_fields(index):
+                out.append(doc(message.field_docs.get(field.name, []), "            ", "%s = %d." % (field.name, field.number)))
+                out.append("            case %s(%s)\n" % (field.case, field.swift_type()))
+            out.append("        }\n")
+        out.append("    }\n}\n")
+    return "".join(out)
+
+
+def scalar_size(field, value):
+    t = field.type
+    if t == DOUBLE:
+        return "8"
+    if t == BOOL:
+        return "1"
+    if t in (INT64,):
+        return "ProtoWriter.varintSize(UInt64(bitPattern: %s))" % value
+    if t in (INT32, ENUM_T):
+        raw = value if t == INT32 else "%s.rawValue" % value
+        return "ProtoWriter.varintSize(UInt64(bitPattern: Int64(%s)))" % raw
+    if t in (UINT64, UINT32):
+        return "ProtoWriter.varintSize(UInt64(%s))" % value
+    raise AssertionError(t)
+
+
+def write_scalar(field, value):
+    t = field.type
+    if t == DOUBLE:
+        return "writer.fixed64(%s.bitPattern)" % value
+    if t == BOOL:
+        return "writer.byte(%s ? 1 : 0)" % value
+    if t == INT64:
+        return "writer.varint(UInt64(bitPattern: %s))" % value
+    if t == INT32:
+        return "writer.varint(UInt64(bitPattern: Int64(%s)))" % value
+    if t == ENUM_T:
+        return "writer.varint(UInt64(bitPattern: Int64(%s.rawValue)))" % value
+    if t in (UINT64, UINT32):
+        return "writer.varint(UInt64(%s))" % value
+    raise AssertionError(t)
+
+
+def key_bytes(key):
+    out = []
+    while True:
+        if key < 0x80:
+            out.append(key)
+            return out
+        out.append((key & 0x7F) | 0x80)
+        key >>= 7
+
+
+def write_key(field):
+    return "".join("writer.byte(0x%02X); " % b for b in key_bytes(field.key)).rstrip("; ")
+
+
+def zero_test(field, value):
+    """The condition under which protobuf-c packs a proto3 singular field (field_is_zeroish)."""
+    t = field.type
+    if t == STRING:
+        return "ProtoWriter.cStringCount(%s) != 0" % value
+    if t == BYTES:
+        return "!%s.isEmpty" % value
+    if t == BOOL:
+        return value
+    if t == DOUBLE:
+        return "%s != 0" % value
+    if t == ENUM_T:
+        return "%s.rawValue != 0" % value
+    return "%s != 0" % value
+
+
+def size_lines(field, value, indent, in_oneof=False):
+    """Lines adding the size of one present value (key included) to `size`."""
+    k = len(key_bytes(field.key))
+    t = field.type
+    if t == STRING:
+        return ["%sdo { let count = ProtoWriter.cStringCount(%s); size += %d + ProtoWriter.varintSize(count) + count }"
+                % (indent, value, k)]
+    if t == BYTES:
+        return ["%ssize += %d + ProtoWriter.varintSize(%s.count) + %s.count" % (indent, k, value, value)]
+    if t == MESSAGE_T:
+        return ["%sdo {" % indent,
+                "%s    let slot = sizes.reserve()" % indent,
+                "%s    let count = %s.measure(&sizes)" % (indent, value),
+                "%s    sizes[slot] = count" % indent,
+                "%s    size += %d + ProtoWriter.varintSize(count) + count" % (indent, k),
+                "%s}" % indent]
+    return ["%ssize += %d + %s" % (indent, k, scalar_size(field, value))]
+
+
+def write_lines(field, value, indent):
+    t = field.type
+    key = write_key(field)
+    if t == STRING:
+        return ["%s%s; writer.cString(%s)" % (indent, key, value)]
+    if t == BYTES:
+        return ["%s%s; writer.varint(UInt64(%s.count)); writer.bytes(%s)" % (indent, key, value, value)]
+    if t == MESSAGE_T:
+        return ["%s%s; writer.varint(UInt64(sizes.next())); %s.write(&writer, &sizes)" % (indent, key, value)]
+    return ["%s%s; %s" % (indent, key, write_scalar(field, value))]
+
+
+def emit_encoding(messages):
+    out = [HEADER, "// Sizes and writes every message exactly as protobuf-c 1.4 packs it: fields in field-number\n"
+           "// order; a singular proto3 field left out when zero (a double equal to 0, -0.0 included), an empty\n"
+           "// string or empty bytes; a set message or oneof case always written; every element of a repeated\n"
+           "// field written; a string cut at its first NUL, as a C string is.\n"]
+    for message in messages:
+        out.append("\nextension Proto.%s: ProtoMessage {\n" % message.name)
+        # measure
+        body = []
+        for field in message.fields:
+            if field.oneof is not None:
+                if field is not message.oneof_fields(field.oneof)[0]:
+                    continue
+                index = field.oneof
+                body.append("        switch %s {" % message.oneof_property(index))
+                for member in message.oneof_fields(index):
+                    body.append("        case .%s(let value):" % member.case)
+                    body.extend(size_lines(member, "value", "            "))
+                body.append("        case nil: break")
+                body.append("        }")
+                continue
+            value = "self.%s" % field.swift
+            if field.repeated:
+                if field.packed:
+                    raise SystemExit("generate-wire: packed repeated fields are not supported (%s)" % field.name)
+                body.append("        for element in %s {" % value)
+                body.extend(size_lines(field, "element", "            "))
+                body.append("        }")
+            elif field.type == MESSAGE_T:
+                body.append("        if let value = %s {" % value)
+                body.extend(size_lines(field, "value", "            "))
+                body.append("        }")
+            else:
+                if field.type == STRING:
+                    body.append("        do {")
+                    body.append("            let count = ProtoWriter.cStringCount(%s)" % value)
+                    body.append("            if count != 0 { size += %d + ProtoWriter.varintSize(count) + count }"
+                                % len(key_bytes(field.key)))
+                    body.append("        }")
+                else:
+                    body.append("        if %s {" % zero_test(field, value))
+                    body.extend(size_lines(field, value, "            "))
+                    body.append("        }")
+        out.append("    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.\n")
+        out.append("    public func measure(_ sizes: inout ProtoSizes) -> Int {\n")
+        if body:
+            out.append("        var size = 0\n")
+            out.append("\n".join(body) + "\n")
+            out.append("        return size\n")
+        else:
+            out.append("        0\n")
+        out.append("    }\n\n")
+        # write
+        body = []
+        for field in message.fields:
+            if field.oneof is not None:
+                if field is not message.oneof_fields(field.oneof)[0]:
+                    continue
+                # protobuf-c packs fields in number order; a oneof's members are contiguous in this proto.
+                index = field.oneof
+                body.append("        switch %s {" % message.oneof_property(index))
+                for member in message.oneof_fields(index):
+                    body.append("        case .%s(let value):" % member.case)
+                    body.extend(write_lines(member, "value", "            "))
+                body.append("        case nil: break")
+                body.append("        }")
+                continue
+            value = "self.%s" % field.swift
+            if field.repeated:
+                body.append("        for element in %s {" % value)
+                body.extend(write_lines(field, "element", "            "))
+                body.append("        }")
+            elif field.type == MESSAGE_T:
+                body.append("        if let value = %s {" % value)
+                body.extend(write_lines(field, "value", "            "))
+                body.append("        }")
+            elif field.type == STRING:
+                body.append("        do {")
+                body.append("            let count = ProtoWriter.cStringCount(%s)" % value)
+                body.append("            if count != 0 { %s; writer.cString(%s, count: count) }" % (write_key(field), value))
+                body.append("        }")
+            else:
+                body.append("        if %s {" % zero_test(field, value))
+                body.extend(write_lines(field, value, "            "))
+                body.append("        }")
+        out.append("    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.\n")
+        out.append("    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {\n")
+        out.append("\n".join(body) + ("\n" if body else ""))
+        out.append("    }\n}\n")
+    return "".join(out)
+
+
+def check_oneof_contiguous(messages):
+    for message in messages:
+        numbers = [f.oneof for f in message.fields]
+        for index in range(len(message.oneofs)):
+            positions = [i for i, o in enumerate(numbers) if o == index]
+            if positions != list(range(positions[0], positions[-1] + 1)):
+                raise SystemExit("generate-wire: the members of %s.%s must have consecutive numbers among the "
+                                 "message's fields (protobuf-c packs by number)" % (message.name, message.oneofs[index]))
+
+
+def read_value(field, target, indent):
+    """Lines reading one value of `field` into `target` (an assignment or append expression)."""
+    t = field.type
+    if t == STRING:
+        return ["%sguard let value = reader.string() else { return nil }" % indent, "%s%s" % (indent, target)]
+    if t == BYTES:
+        return ["%sguard let value = reader.bytesField() else { return nil }" % indent, "%s%s" % (indent, target)]
+    if t == MESSAGE_T:
+        return ["%sguard var nested = reader.nested(), let value = Proto.%s(strict: &nested) else { return nil }"
+                % (indent, field.type_name), "%s%s" % (indent, target)]
+    if t == DOUBLE:
+        return ["%sguard let bits = reader.fixed64() else { return nil }" % indent,
+                "%slet value = Double(bitPattern: bits)" % indent, "%s%s" % (indent, target)]
+    conv = {INT64: "Int64(bitPattern: raw)", UINT64: "raw", UINT32: "UInt32(truncatingIfNeeded: raw)",
+            INT32: "Int32(truncatingIfNeeded: raw)", BOOL: "raw != 0",
+            ENUM_T: "Proto.%s(rawValue: Int32(truncatingIfNeeded: raw))" % field.type_name}[t]
+    return ["%sguard let raw = reader.varint() else { return nil }" % indent,
+            "%slet value = %s" % (indent, conv), "%s%s" % (indent, target)]
+
+
+def emit_decoding(messages):
+    out = [HEADER, "// Reads every message strictly: it accepts only bytes protobuf-c reads the same way (every\n"
+           "// field known, with its wire type, at most once unless repeated, one oneof case; strings valid\n"
+           "// UTF-8 without NUL; varints of at most 10 bytes) and returns nil for anything else, which then\n"
+           "// goes to protobuf-c (`Proto.decode`). The fuzzer and ProtoCodecTests compare the two.\n"]
+    for message in messages:
+        plain = [f for f in message.fields if not f.repeated and f.oneof is None]
+        if len(plain) + len(message.oneofs) > 64:
+            raise SystemExit("generate-wire: %s has too many fields for the seen-bits" % message.name)
+        bits = {}
+        for f in plain:
+            bits[f.name] = len(bits)
+        oneof_bits = {i: len(bits) + i for i in range(len(message.oneofs))}
+        out.append("\nextension Proto.%s {\n" % message.name)
+        out.append("    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.\n")
+        out.append("    public init?(strict reader: inout ProtoReader) {\n")
+        out.append("        self.init()\n")
+        if not message.fields:
+            out.append("        guard reader.isAtEnd else { return nil }\n    }\n}\n")
+            continue
+        if plain or message.oneofs:
+            out.append("        var seen: UInt64 = 0\n")
+        out.append("        while !reader.isAtEnd {\n")
+        out.append("            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }\n")
+        out.append("            switch key {\n")
+        for field in message.fields:
+            out.append("            case %d:  // %s\n" % (field.key, field.name))
+            if field.repeated:
+                out.extend(l + "\n" for l in read_value(field, "self.%s.append(value)" % field.swift, "                "))
+            elif field.oneof is not None:
+                bit = 1 << oneof_bits[field.oneof]
+                out.append("                guard seen & 0x%X == 0 else { return nil }\n" % bit)
+                out.append("                seen |= 0x%X\n" % bit)
+                out.extend(l + "\n" for l in read_value(
+                    field, "self.%s = .%s(value)" % (message.oneof_property(field.oneof), field.case), "                "))
+            else:
+                bit = 1 << bits[field.name]
+                out.append("                guard seen & 0x%X == 0 else { return nil }\n" % bit)
+                out.append("                seen |= 0x%X\n" % bit)
+                out.extend(l + "\n" for l in read_value(field, "self.%s = value" % field.swift, "                "))
+        out.append("            default:\n                return nil\n")
+        out.append("            }\n        }\n    }\n}\n")
+    return "".join(out)
+
+
+def c_read(field, expr):
+    """A Swift expression for one value of `field` read from the C member `expr`."""
+    t = field.type
+    if t == STRING:
+        return "ProtoUnpacked.string(%s)" % expr
+    if t == BYTES:
+        return "ProtoUnpacked.bytes(%s)" % expr
+    if t == MESSAGE_T:
+        return "Proto.%s(unpacked: %s)" % (field.type_name, expr)
+    if t == BOOL:
+        return "%s != 0" % expr
+    if t == ENUM_T:
+        return "Proto.%s(rawValue: Int32(truncatingIfNeeded: %s.rawValue))" % (field.type_name, expr)
+    return expr
+
+
+def emit_unpacked(messages, c_prefix):
+    out = [HEADER, "// Copies protobuf-c's unpacked structs into the Swift messages: the codec of record that\n"
+           "// `Proto.decode` falls back to, and the reference the strict decoders are compared with.\n\n"
+           "import HealthBrokerProto\n"]
+    for message in messages:
+        c_type = c_prefix + message.name
+        out.append("\nextension Proto.%s {\n" % message.name)
+        out.append("    /// Copies protobuf-c's unpacked %s.\n" % message.name)
+        out.append("    init(unpacked pointer: UnsafePointer<%s>) {\n" % c_type)
+        out.append("        self.init()\n")
+        out.append("        let c = pointer.pointee\n")
+        out.append("        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)\n")
+        for field in message.plain_fields():
+            member = "c.%s" % field.c
+            if field.repeated:
+                element = "$0!" if field.type == MESSAGE_T else "$0"
+                out.append("        self.%s = ProtoUnpacked.array(c.%s, count: c.n_%s) { %s }\n"
+                           % (field.swift, field.c, field.name, c_read(field, element)))
+            elif field.type == MESSAGE_T:
+                out.append("        if let value = %s { self.%s = %s }\n" % (member, field.swift, c_read(field, "value")))
+            else:
+                out.append("        self.%s = %s\n" % (field.swift, c_read(field, member)))
+        for index in range(len(message.oneofs)):
+            out.append("        switch c.%s_case.rawValue {\n" % message.oneofs[index])
+            for field in message.oneof_fields(index):
+                if field.type == MESSAGE_T:
+                    out.append("        case %d: if let value = c.%s { self.%s = .%s(%s) }\n"
+                               % (field.number, field.c, message.oneof_property(index), field.case,
+                                  c_read(field, "value")))
+                else:
+                    out.append("        case %d: self.%s = .%s(%s)\n"
+                               % (field.number, message.oneof_property(index), field.case, c_read(field, "c." + field.c)))
+            out.append("        default: break\n        }\n")
+        out.append("    }\n")
+        lower = message.c_func
+        out.append("\n    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.\n")
+        out.append("    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {\n")
+        out.append("        ProtoUnpacked.withUnpacked(bytes, unpack: %s__unpack, free: %s__free_unpacked) {\n"
+                   % (lower, lower))
+        out.append("            $0.map { Self(unpacked: $0) }\n        }\n    }\n")
+        out.append("\n    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated\n"
+                   "    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).\n")
+        out.append("    public func repackedByProtobufC() -> [UInt8]? {\n")
+        out.append("        let encoded = self.encoded()\n")
+        out.append("        return encoded.withUnsafeBufferPointer { bytes in\n")
+        out.append("            ProtoUnpacked.withUnpacked(bytes, unpack: %s__unpack, free: %s__free_unpacked) { message in\n"
+                   % (lower, lower))
+        out.append("                message.map { message in\n")
+        out.append("                    ProtoUnpacked.pack(message, packedSize: %s__get_packed_size, pack: %s__pack)\n"
+                   % (lower, lower))
+        out.append("                }\n            }\n        }\n    }\n")
+        out.append("}\n")
+    return "".join(out)
+
+
+def emit_methods(services, messages_by_name):
+    call = messages_by_name["Call"]
+    frame = messages_by_name["ServerFrame"]
+    item = messages_by_name["StreamItem"]
+    request_cases = {f.type_name: f for f in call.fields if f.oneof is not None}
+    response_cases = {f.type_name: f for f in frame.fields if f.oneof is not None and f.type_name != "StreamItem"}
+    item_cases = {f.type_name: f for f in item.fields if f.oneof is not None}
+    methods = []
+    for service in services:
+        socket = SERVICE_SOCKETS.get(service["name"])
+        if socket is None:
+            raise SystemExit("generate-wire: service %s: add it to SERVICE_SOCKETS (which socket serves it)"
+                             % service["name"])
+        for method in service["method"]:
+            input_type = method["input_type"].split(".")[-1]
+            output_type = method["output_type"].split(".")[-1]
+            if method["client_streaming"]:
+                raise SystemExit("generate-wire: %s: client streaming is not supported" % method["name"])
+            streaming = bool(method["server_streaming"])
+            request = request_cases.pop(input_type, None)
+            if request is None:
+                raise SystemExit("generate-wire: rpc %s: no Call.request case of type %s (or used twice)"
+                                 % (method["name"], input_type))
+            cases = item_cases if streaming else response_cases
+            response = cases.get(output_type)
+            if response is None:
+                raise SystemExit("generate-wire: rpc %s: no %s case of type %s" % (
+                    method["name"], "StreamItem.item" if streaming else "ServerFrame.response", output_type))
+            methods.append((method, socket, streaming, request, response, service["name"]))
+    if request_cases:
+        raise SystemExit("generate-wire: Call.request cases without an rpc: %s" % ", ".join(
+            f.name for f in request_cases.values()))
+    used_responses = {r.name for (_, _, s, _, r, _) in methods if not s}
+    unused = [f.name for f in response_cases.values() if f.name not in used_responses]
+    if unused:
+        raise SystemExit("generate-wire: ServerFrame.response cases without an rpc: %s" % ", ".join(unused))
+    out = [HEADER, "// The method table of the .proto's services: every rpc, its request and response cases, the\n"
+           "// socket that serves it, and whether it streams. The broker and the client read it from here.\n"]
+    out.append("\n/// Which socket serves a method.\n")
+    out.append("public enum MethodSocket: Sendable, Hashable {\n")
+    out.append("    /// The app socket (after Hello).\n    case app\n")
+    out.append("    /// The admin socket.\n    case admin\n")
+    out.append("    /// Either socket (diagnostics).\n    case both\n}\n")
+    out.append("\n/// Every rpc of the .proto's services; the raw value is its Call.request field number.\n")
+    out.append("public enum ProtoMethod: Int, Sendable, CaseIterable {\n")
+    for method, socket, streaming, request, response, service in methods:
+        where = "either socket" if socket == "both" else "%s socket" % socket
+        out.append("    /// %s.%s (%s%s).\n" % (service, method["name"], where, ", server stream" if streaming else ""))
+        out.append("    case %s = %d\n" % (request.case, request.number))
+    out.append("\n    /// The rpc's name in the .proto.\n")
+    out.append("    public var name: String {\n        switch self {\n")
+    for method, socket, streaming, request, response, service in methods:
+        out.append('        case .%s: "%s"\n' % (request.case, method["name"]))
+    out.append("        }\n    }\n")
+    out.append("\n    /// The socket that serves it.\n")
+    out.append("    public var socket: MethodSocket {\n        switch self {\n")
+    for socket in ("app", "admin", "both"):
+        names = [r.case for (_, s, _, r, _, _) in methods if s == socket]
+        if names:
+            out.append("        case %s:\n            .%s\n" % (", ".join("." + n for n in names), socket))
+    out.append("        }\n    }\n")
+    out.append("\n    /// True when it answers with a server stream of StreamItem items.\n")
+    out.append("    public var isServerStreaming: Bool {\n        switch self {\n")
+    streams = [r.case for (_, _, s, r, _, _) in methods if s]
+    out.append("        case %s: true\n" % ", ".join("." + n for n in streams))
+    out.append("        default: false\n        }\n    }\n")
+    out.append("\n    /// The field number of its answer: a ServerFrame.response case, or a StreamItem.item case for a stream.\n")
+    out.append("    public var responseField: Int {\n        switch self {\n")
+    for method, socket, streaming, request, response, service in methods:
+        out.append("        case .%s: %d\n" % (request.case, response.number))
+    out.append("        }\n    }\n}\n")
+    out.append("\nextension Proto.Call.Request {\n")
+    out.append("    /// The rpc this request case calls.\n")
+    out.append("    public var method: ProtoMethod {\n        switch self {\n")
+    for method, socket, streaming, request, response, service in methods:
+        out.append("        case .%s: .%s\n" % (request.case, request.case))
+    out.append("        }\n    }\n}\n")
+    return "".join(out)
+
+
+def attach_docs(file, messages, enums):
+    info = file["source_code_info"]
+    if not info:
+        return
+    for location in info["location"]:
+        path = location["path"]
+        text = comment_lines(location["leading"]) or comment_lines(location["trailing"])
+        if not text:
+            continue
+        if len(path) == 2 and path[0] == 4:
+            messages[path[1]].doc = text
+        elif len(path) == 4 and path[0] == 4 and path[2] == 2:
+            message = messages[path[1]]
+            raw_field = sorted(message.fields, key=lambda f: f.index_in_proto)[path[3]]
+            message.field_docs[raw_field.name] = text
+        elif len(path) == 2 and path[0] == 5:
+            enums[path[1]].doc = text
+        elif len(path) == 4 and path[0] == 5 and path[2] == 2:
+            enum = enums[path[1]]
+            enum.value_docs[enum.values[path[3]][0]] = text
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    with open(sys.argv[1], "rb") as handle:
+        file_set = message(handle.read(), FILE_SET)
+    (file,) = [f for f in file_set["file"] if f["name"].endswith("healthbroker.proto")]
+    if file["syntax"] != "proto3":
+        raise SystemExit("generate-wire: proto3 expected")
+    package = file["package"]
+    c_prefix = "".join(part[:1].upper() + part[1:] + "__" for part in package.split("."))
+    func_prefix = "__".join(package.split("."))
+    messages = []
+    for index, raw in enumerate(file["message_type"]):
+        m = Message(raw, index)
+        for position, f in enumerate(raw["field"]):
+            for field in m.fields:
+                if field.number == f["number"]:
+                    field.index_in_proto = position
+        m.c_func = func_prefix + "__" + c_lower(m.name)
+        messages.append(m)
+    enums = [Enum(raw, index) for index, raw in enumerate(file["enum_type"])]
+    attach_docs(file, messages, enums)
+    check_oneof_contiguous(messages)
+    by_name = {m.name: m for m in messages}
+    outputs = {
+        "Proto.pb.swift": emit_messages(messages, enums),
+        "Proto+Encoding.pb.swift": emit_encoding(messages),
+        "Proto+Decoding.pb.swift": emit_decoding(messages),
+        "Proto+Unpacked.pb.swift": emit_unpacked(messages, c_prefix),
+        "ProtoMethod.pb.swift": emit_methods(file["service"], by_name),
+    }
+    os.makedirs(sys.argv[2], exist_ok=True)
+    for name, text in outputs.items():
+        with open(os.path.join(sys.argv[2], name), "w") as handle:
+            handle.write(text)
+
+
+if __name__ == "__main__":
+    main()
