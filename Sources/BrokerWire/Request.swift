@@ -71,82 +71,60 @@ public enum Request: Sendable, Hashable {
     /// a call with no request case.
     indirect case invalid(InvalidRequest)
 
-    /// The method's name, for logs and error messages.
-    public var methodName: String {
+    /// The method of the .proto's method table this request calls; nil for `.unknown`. The one
+    /// switch over the cases: name, socket and streaming all come from the generated table.
+    public var method: ProtoMethod? {
         switch self {
-        case .hello: "Hello"
-        case .ping: "Ping"
-        case .pingStream: "PingStream"
-        case .adminAddApp: "AdminAddApp"
-        case .adminListApps: "AdminListApps"
-        case .adminRemoveApp: "AdminRemoveApp"
-        case .adminRotateToken: "AdminRotateToken"
-        case .adminBrokerInfo: "AdminBrokerInfo"
-        case .requestAuthorization: "RequestAuthorization"
-        case .authorizationStatus: "AuthorizationStatus"
-        case .requestStatus: "RequestStatus"
-        case .earliestAuthorizedSampleDate: "EarliestAuthorizedSampleDate"
-        case .earliestPermittedSampleDate: "EarliestPermittedSampleDate"
-        case .readCharacteristics: "ReadCharacteristics"
-        case .adminWatchPrompts: "AdminWatchPrompts"
-        case .adminAnswerPrompt: "AdminAnswerPrompt"
-        case .adminCancelPrompt: "AdminCancelPrompt"
-        case .adminListGrants: "AdminListGrants"
-        case .adminRevoke: "AdminRevoke"
-        case .adminListSources: "AdminListSources"
-        case .adminSetCharacteristic: "AdminSetCharacteristic"
-        case .adminExplain: "AdminExplain"
-        case .save: "Save"
-        case .delete: "Delete"
-        case .query: "Query"
-        case .anchoredQuery: "AnchoredQuery"
-        case .statistics: "Statistics"
-        case .observe: "Observe"
-        case .adminImport: "AdminImport"
-        case .adminExport: "AdminExport"
-        case .adminAccessLog: "AdminAccessLog"
-        case .unknown: "Unknown"
-        case .invalid(let invalid): invalid.methodName
+        case .hello: .hello
+        case .ping: .ping
+        case .pingStream: .pingStream
+        case .requestAuthorization: .requestAuthorization
+        case .authorizationStatus: .authorizationStatus
+        case .requestStatus: .requestStatus
+        case .earliestAuthorizedSampleDate: .earliestAuthorizedSampleDate
+        case .earliestPermittedSampleDate: .earliestPermittedSampleDate
+        case .readCharacteristics: .readCharacteristics
+        case .save: .save
+        case .delete: .delete
+        case .query: .query
+        case .anchoredQuery: .anchoredQuery
+        case .statistics: .statistics
+        case .observe: .observe
+        case .adminAddApp: .adminAddApp
+        case .adminListApps: .adminListApps
+        case .adminRemoveApp: .adminRemoveApp
+        case .adminRotateToken: .adminRotateToken
+        case .adminBrokerInfo: .adminBrokerInfo
+        case .adminWatchPrompts: .adminWatchPrompts
+        case .adminAnswerPrompt: .adminAnswerPrompt
+        case .adminCancelPrompt: .adminCancelPrompt
+        case .adminListGrants: .adminListGrants
+        case .adminRevoke: .adminRevoke
+        case .adminListSources: .adminListSources
+        case .adminSetCharacteristic: .adminSetCharacteristic
+        case .adminExplain: .adminExplain
+        case .adminImport: .adminImport
+        case .adminExport: .adminExport
+        case .adminAccessLog: .adminAccessLog
+        case .unknown: nil
+        case .invalid(let invalid): invalid.method
         }
     }
 
-    /// Which socket serves a method.
-    public enum Socket: Sendable, Hashable {
-        /// The app socket (after Hello).
-        case app
-        /// The admin socket.
-        case admin
-        /// Either socket (diagnostics).
-        case both
-    }
+    /// The method's name, for logs and error messages ("Unknown" for `.unknown`).
+    public var methodName: String { method?.name ?? "Unknown" }
 
-    /// The socket that serves the method: the one place that knows it. The broker answers a method
-    /// sent to the other socket with PERMISSION_DENIED at once, before looking at its arguments.
-    public var socket: Socket {
-        switch self {
-        case .ping, .pingStream, .unknown:
-            .both
-        case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate,
-             .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics,
-             .observe:
-            .app
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo,
-             .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke,
-             .adminListSources, .adminSetCharacteristic, .adminExplain, .adminImport, .adminExport, .adminAccessLog:
-            .admin
-        case .invalid(let invalid):
-            invalid.socket
-        }
-    }
+    /// Which socket serves a method (the generated method table's type).
+    public typealias Socket = MethodSocket
+
+    /// The socket that serves the method (from the method table; `.both` for `.unknown`). The
+    /// broker answers a method sent to the other socket with PERMISSION_DENIED at once, before
+    /// looking at its arguments.
+    public var socket: Socket { method?.socket ?? .both }
 
     /// True for methods served only on the admin socket.
     public var isAdmin: Bool { socket == .admin }
 
     /// True for methods that answer with a stream of items.
-    public var isStreaming: Bool {
-        switch self {
-        case .pingStream, .adminWatchPrompts, .query, .anchoredQuery, .observe, .adminExport: true
-        default: false
-        }
-    }
+    public var isStreaming: Bool { method?.isServerStreaming ?? false }
 }

@@ -125,6 +125,7 @@ enum FrameFuzzHarness {
 
     /// Decodes `payload` as a ClientFrame and checks the round trip of what decodes.
     static func checkClientFrame(_ payload: ArraySlice<UInt8>) {
+        checkStrictReading(Proto.ClientFrame.self, payload)
         let first: ClientFrame
         do {
             first = try WireCodec.decodeClientFrame(payload)
@@ -176,6 +177,7 @@ enum FrameFuzzHarness {
 
     /// Decodes `payload` as a ServerFrame and checks the round trip of what decodes.
     static func checkServerFrame(_ payload: ArraySlice<UInt8>) {
+        checkStrictReading(Proto.ServerFrame.self, payload)
         let first: ServerFrame
         do {
             first = try WireCodec.decodeServerFrame(payload)
@@ -199,6 +201,20 @@ enum FrameFuzzHarness {
         var again: [UInt8] = []
         WireCodec.append(second, to: &again)
         check(again == encoded, "ServerFrame re-encoding is not stable: \(short(first))")
+    }
+
+    /// The generated strict reader takes only bytes protobuf-c (the codec of record) reads the same:
+    /// when it takes `payload`, protobuf-c must too, to a message of the same encoding (compared as
+    /// bytes: NaN != NaN).
+    static func checkStrictReading<Message: ProtoMessage>(_ type: Message.Type, _ payload: ArraySlice<UInt8>) {
+        payload.withUnsafeBufferPointer { bytes in
+            var reader = ProtoReader(bytes)
+            guard let strict = Message(strict: &reader) else { return }
+            guard let reference = Message.unpacked(bytes) else {
+                fail("the strict reader took a \(Message.self) protobuf-c refuses: \(Array(bytes.prefix(64)))")
+            }
+            check(strict.encoded() == reference.encoded(), "the strict reader read a \(Message.self) unlike protobuf-c: \(Array(bytes.prefix(64)))")
+        }
     }
 
     /// The message bytes of the single frame `encoded` must hold (the codec's own output).

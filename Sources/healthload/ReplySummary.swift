@@ -1,7 +1,7 @@
-/// What the load loop needs from one ServerFrame, read straight off the wire (no full decode).
-///
-/// ServerFrame: `call_id = 1` (varint), `status = 2` (a Status whose `code = 1`), `stream_item = 3`,
-/// and the unary response cases at other field numbers.
+import BrokerWire
+
+/// What the load loop needs from one ServerFrame: its call id, its status code and whether it is a
+/// stream item, read from the generated message (no mapping to the client's model).
 struct ReplySummary: Sendable, Equatable {
     /// The call the frame answers (0: the connection itself).
     var callID: UInt64 = 0
@@ -16,43 +16,11 @@ struct ReplySummary: Sendable, Equatable {
     /// The call's outcome code: the status's, or 0 (OK) for a response.
     var code: Int32 { statusCode ?? 0 }
 
-    /// Scans one frame's message bytes (no header); nil when they are not a well-formed ServerFrame.
+    /// Reads one frame's message bytes (no header); nil when they are not a well-formed ServerFrame.
     static func scan(_ bytes: UnsafeRawBufferPointer) -> ReplySummary? {
-        var reader = ProtobufReader(bytes)
-        var summary = ReplySummary()
-        while !reader.isAtEnd {
-            guard let (field, wireType) = reader.readTag() else { return nil }
-            switch (field, wireType) {
-            case (1, ProtobufReader.varint):
-                guard let id = reader.readVarint() else { return nil }
-                summary.callID = id
-            case (2, ProtobufReader.lengthDelimited):
-                guard let range = reader.readLengthDelimited() else { return nil }
-                guard let code = statusCode(UnsafeRawBufferPointer(rebasing: bytes[range])) else { return nil }
-                summary.statusCode = code
-            case (3, ProtobufReader.lengthDelimited):
-                guard reader.readLengthDelimited() != nil else { return nil }
-                summary.isStreamItem = true
-            default:
-                guard reader.skip(wireType: wireType) else { return nil }
-            }
-        }
+        guard let frame = Proto.ServerFrame.decode(bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
+        var summary = ReplySummary(callID: frame.callID, statusCode: frame.status?.code.rawValue)
+        if case .streamItem? = frame.response { summary.isStreamItem = true }
         return summary
-    }
-
-    /// The `code` of a Status message (0 when absent).
-    private static func statusCode(_ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var reader = ProtobufReader(bytes)
-        var code: Int32 = 0
-        while !reader.isAtEnd {
-            guard let (field, wireType) = reader.readTag() else { return nil }
-            if field == 1 && wireType == ProtobufReader.varint {
-                guard let value = reader.readVarint() else { return nil }
-                code = Int32(truncatingIfNeeded: value)
-            } else if !reader.skip(wireType: wireType) {
-                return nil
-            }
-        }
-        return code
     }
 }

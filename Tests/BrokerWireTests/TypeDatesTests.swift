@@ -40,7 +40,7 @@ import Testing
         let list = entry(1) + entry(9)
         let payload: [UInt8] = [0x08, 0x07, 0xBA, 0x01, UInt8(list.count)] + list
         let direct = try WireCodec.decodeServerFrame(payload[...])
-        let unpacked = try WireCodec.decodeServerFrameUnpacked(payload[...])
+        let unpacked = try ProtoReference.serverFrameByProtobufC(payload[...])
         #expect(direct == ServerFrame(callID: 7, response: .earliestAuthorizedSampleDate([.stepCount: 9])))
         #expect(unpacked == direct)
         guard case .earliestAuthorizedSampleDate(let dates)? = direct.response else {

@@ -195,7 +195,7 @@ struct WireCodecMalformedTests {
         let anchored: [UInt8] = [0x0A, 0x03, 0x0A, 0x01, 0x75, 0x20, 0x01]
         let item: [UInt8] = [0xAA, 0x03, UInt8(anchored.count)] + anchored
         let bytes = ([0x08, 0x01, 0x1A, UInt8(item.count)] + item)[...]
-        #expect(bytes.withUnsafeBufferPointer { WireCodec.decodeSamplePageServerFrame($0) } == nil)
+        #expect(bytes.withUnsafeBufferPointer { ProtoReference.strictServerFrame($0) } == nil)
         #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes) }
     }
 

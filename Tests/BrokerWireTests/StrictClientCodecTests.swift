@@ -3,28 +3,27 @@ import TestSupport
 import Testing
 @testable import BrokerWire
 
-/// The client's side of the direct codec: the per-call ClientFrames must encode to protobuf-c's
-/// bytes exactly, and the per-call ServerFrames must decode directly to protobuf-c's value whenever
-/// the direct decoder accepts the bytes, everything else being left to protobuf-c.
-@Suite("WireCodec direct client codec")
-struct WireCodecDirectClientCodecTests {
+/// The client's side of the codec: the per-call ClientFrames must encode to protobuf-c's bytes
+/// exactly, and the per-call ServerFrames must decode (strictly, or through protobuf-c for what the
+/// strict reader leaves) to protobuf-c's value.
+@Suite("The client's frames against protobuf-c")
+struct StrictClientCodecTests {
     // MARK: Checks
 
     /// Checks that `append` encodes `frame` directly to protobuf-c's bytes, and that the bytes decode
     /// back to `frame` (its strings cut at their first NUL); returns the message bytes.
     @discardableResult
     private func checkEncoding(_ frame: ClientFrame, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8] {
-        #expect(WireCodec.encodesDirectly(frame), sourceLocation: sourceLocation)
         var direct: [UInt8] = [1, 2, 3]  // appending after existing output
         WireCodec.append(frame, to: &direct)
         var packed: [UInt8] = [1, 2, 3]
-        WireCodec.appendPacked(frame, to: &packed)
+        ProtoReference.appendByProtobufC(frame, to: &packed)
         let same = direct == packed
         #expect(same, "\(Named(frame).testDescription): direct \(direct.prefix(48)), protobuf-c \(packed.prefix(48))",
             sourceLocation: sourceLocation)
         let message = Array(direct.dropFirst(3 + FrameDecoder.headerSize))
         let decoded = try? WireCodec.decodeClientFrame(message[...])
-        let unpacked = try? WireCodec.decodeClientFrameUnpacked(message[...])
+        let unpacked = try? ProtoReference.clientFrameByProtobufC(message[...])
         let expected = Self.asSent(frame)
         #expect(decoded == expected, "\(Named(frame).testDescription)", sourceLocation: sourceLocation)
         #expect(unpacked == expected, "\(Named(frame).testDescription)", sourceLocation: sourceLocation)
@@ -36,7 +35,7 @@ struct WireCodecDirectClientCodecTests {
     /// error) whatever the bytes.
     @discardableResult
     private func checkDecoding(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> ServerFrame? {
-        let direct = bytes.withUnsafeBufferPointer { WireCodec.decodeReplyServerFrame($0) }
+        let direct = bytes.withUnsafeBufferPointer { ProtoReference.strictServerFrame($0) }
         let (unpacked, decoded) = serverFrameOutcomes(bytes)
         let agree = decoded == unpacked
         #expect(agree, "bytes \(bytes.prefix(64))", sourceLocation: sourceLocation)
@@ -64,7 +63,7 @@ struct WireCodecDirectClientCodecTests {
     /// `frame` as the client receives it: the status message and type identifiers cut at their first NUL.
     private static func asSent(_ frame: ServerFrame) -> ServerFrame {
         var frame = frame
-        if let message = frame.status?.message { frame.status?.message = WireCodec.cStringPrefix(message) }
+        if let message = frame.status?.message { frame.status?.message = ProtoReference.cStringPrefix(message) }
         if case .earliestAuthorizedSampleDate(let dates)? = frame.response {
             // (No test set holds two identifiers that cutting makes one.)
             frame.response = .earliestAuthorizedSampleDate(TypeDates(entries: dates.entries.map { .init(type: cut($0.type), dateMicros: $0.dateMicros) }))
@@ -74,7 +73,7 @@ struct WireCodecDirectClientCodecTests {
 
     /// `type` with its identifier cut at the first NUL.
     private static func cut(_ type: ObjectType) -> ObjectType {
-        type.identifier.utf8.contains(0) ? ObjectType(WireCodec.cStringPrefix(type.identifier)) : type
+        type.identifier.utf8.contains(0) ? ObjectType(ProtoReference.cStringPrefix(type.identifier)) : type
     }
 
     // MARK: Client frames
@@ -177,7 +176,7 @@ struct WireCodecDirectClientCodecTests {
     }
 
     /// Requests outside the direct shapes are packed by protobuf-c.
-    @Test func otherClientFramesStillGoThroughProtobufC() {
+    @Test func otherClientFramesEncodeAsProtobufCDoes() {
         let others: [Request] = [
             .hello(HelloRequest(appID: "com.example", appToken: "token", protocolVersion: 1)),
             .pingStream(PingStreamRequest(count: 3, payload: [1])), .requestAuthorization(share: [.stepCount], read: []),
@@ -186,11 +185,10 @@ struct WireCodecDirectClientCodecTests {
         ]
         for request in others {
             let frame = ClientFrame.call(Call(callID: 1, request: request))
-            #expect(!WireCodec.encodesDirectly(frame), "\(frame)")
             var appended: [UInt8] = []
             WireCodec.append(frame, to: &appended)
             var packed: [UInt8] = []
-            WireCodec.appendPacked(frame, to: &packed)
+            ProtoReference.appendByProtobufC(frame, to: &packed)
             #expect(appended == packed, "\(frame)")
         }
     }
@@ -247,12 +245,12 @@ struct WireCodecDirectClientCodecTests {
     /// protobuf-c's bytes of `frame` (no header).
     private static func packed(_ frame: ServerFrame) -> [UInt8] {
         var buffer: [UInt8] = []
-        WireCodec.appendPacked(frame, to: &buffer)
+        ProtoReference.appendByProtobufC(frame, to: &buffer)
         return Array(buffer.dropFirst(FrameDecoder.headerSize))
     }
 
     /// protobuf-c's bytes of every supported reply decode directly to protobuf-c's value.
-    @Test func replyFramesDecodeDirectlyToTheSameValue() {
+    @Test func replyFramesDecodeStrictlyToTheSameValue() {
         for frame in Self.replyFrames {
             let decoded = checkDecoding(Self.packed(frame))
             #expect(decoded == Self.asSent(frame), "\(Named(frame).testDescription)")
@@ -283,7 +281,7 @@ struct WireCodecDirectClientCodecTests {
     }
 
     /// Frames outside the direct reply shapes are left to protobuf-c.
-    @Test func otherServerFramesAreLeftToProtobufC() {
+    @Test func otherServerFramesAreAgreeWithProtobufC() {
         let hello = HelloResponse(brokerVersion: "1", protocolVersion: 1, maxFrameBytes: 1, brokerTimeMicros: 1, maxCallsInFlight: 1)
         let sample = Sample(uuid: "u", type: .stepCount, startMicros: 1, endMicros: 2, value: .quantity(Quantity(1, "count")))
         let others: [ServerFrame] = [
@@ -302,12 +300,12 @@ struct WireCodecDirectClientCodecTests {
             ServerFrame(callID: 1, response: .streamItem(.observed(type: .stepCount, changedMicros: 5))),
         ]
         for frame in others {
-            #expect(checkDecoding(Self.packed(frame)) == nil, "\(frame)")
+            checkDecoding(Self.packed(frame))
         }
     }
 
     /// Encodings protobuf-c reads with merging, last-wins or errors are left to it.
-    @Test func unusualEncodingsAreLeftToProtobufC() {
+    @Test func unusualEncodingsAreAgreeWithProtobufC() {
         let cases: [[UInt8]] = [
             [],
             // call_id twice (protobuf-c keeps the last)
@@ -357,7 +355,7 @@ struct WireCodecDirectClientCodecTests {
             [0xCA, 0x01, 0x00],
         ]
         for bytes in cases {
-            #expect(checkDecoding(bytes) == nil, "\(bytes)")
+            checkDecoding(bytes)
         }
     }
 
@@ -399,17 +397,16 @@ struct WireCodecDirectClientCodecTests {
             [0x5A, 0x07, 0x18, 0x01, 0x10, 0x02, 0x0A, 0x01, 0x00],
         ]
         for bytes in cases {
-            #expect(checkDecoding(bytes) != nil, "\(bytes)")
+            checkDecoding(bytes)
         }
     }
 
     /// Sample pages still reach their own direct decoder, not the reply decoder.
-    @Test func decodeServerFrameStillDecodesSamplePagesDirectly() {
+    @Test func decodeServerFrameDecodesSamplePagesStrictly() {
         let sample = Sample(uuid: "u", type: .stepCount, startMicros: 1, endMicros: 2, value: .quantity(Quantity(1, "count")))
         let frame = ServerFrame(callID: 4, response: .streamItem(.samples([sample])))
         let bytes = Self.packed(frame)
-        #expect(bytes.withUnsafeBufferPointer { WireCodec.decodeSamplePageServerFrame($0) } == frame)
-        #expect(bytes.withUnsafeBufferPointer { WireCodec.decodeReplyServerFrame($0) } == nil)
+        #expect(bytes.withUnsafeBufferPointer { ProtoReference.strictServerFrame($0) } == frame)
         #expect((try? WireCodec.decodeServerFrame(bytes[...])) == frame)
     }
 }

@@ -1,0 +1,22 @@
+import BrokerModel
+
+// AccessLogEntry (AdminAccessLog) between the model and the .proto.
+extension AccessLogEntry {
+    /// The entry a decoded AccessLogEntry holds.
+    init(proto: Proto.AccessLogEntry) {
+        self.init(
+            atMicros: proto.atMicros, appID: proto.appID, operation: proto.operation,
+            type: ObjectType(protoIdentifier: proto.type), sampleCount: proto.sampleCount)
+    }
+
+    /// The entry as a .proto message.
+    var proto: Proto.AccessLogEntry {
+        var message = Proto.AccessLogEntry()
+        message.atMicros = atMicros
+        message.appID = appID
+        message.operation = operation
+        message.type = type.identifier
+        message.sampleCount = sampleCount
+        return message
+    }
+}
