@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import BrokerCore
 import BrokerWire
 
@@ -21,7 +22,7 @@ extension ConnectionCore {
         guard let bytes = submit(frame, control: false) else { return }
         let proceed = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<Bool, Never>) in
-                switch outbox.withLock({ $0.park(bytes, callID: callID, deadline: deadline, waiter: waiter) }) {
+                switch withOutbox({ $0.park(bytes, callID: callID, deadline: deadline, waiter: waiter) }) {
                 case true?:
                     wakeLoop()  // the frame may have gone into an empty queue the loop does not watch
                     waiter.resume(returning: true)
@@ -32,13 +33,13 @@ extension ConnectionCore {
                 }
             }
         } onCancel: {
-            self.outbox.withLock { $0.cancelParked(callID) }??.resume(returning: false)
+            self.withOutbox { $0.cancelParked(callID) }??.resume(returning: false)
         }
         guard proceed else {
             table.withLock { $0.discard(callID) }
             throw .callCancelled
         }
-        outbox.withLock { $0.forgetCancellation(callID) }
+        withOutbox { $0.forgetCancellation(callID) }
     }
 
     /// Queues a call frame from code that cannot suspend (a completion-handler call). When the
@@ -46,7 +47,7 @@ extension ConnectionCore {
     /// before it, and nobody waits for it; the call's result comes through its waiter as usual.
     func sendDetached(_ frame: ClientFrame, callID: UInt64, deadline: Int64?) {
         guard let bytes = submit(frame, control: false) else { return }
-        if outbox.withLock({ $0.park(bytes, callID: callID, deadline: deadline, waiter: nil) }) == true { wakeLoop() }
+        if withOutbox({ $0.park(bytes, callID: callID, deadline: deadline, waiter: nil) }) == true { wakeLoop() }
     }
 
     /// Queues a Cancel or Credit frame: never waits for room (see `Outbox`). A write failure ends the
@@ -70,7 +71,7 @@ extension ConnectionCore {
 
     /// Encodes `frame` and submits it; returns its bytes when they must park (the outbox is full).
     private func submit(_ frame: ClientFrame, control: Bool) -> [UInt8]? {
-        var bytes = outbox.withLock { $0.takeBuffer() }
+        var bytes = withOutbox { $0.takeBuffer() }
         WireCodec.append(frame, to: &bytes)
         if case .full = submitBytes(bytes, control: control) { return bytes }
         return nil
@@ -80,7 +81,7 @@ extension ConnectionCore {
     /// when it has something new to do: a backlog to write, or a failed write to deal with.
     private func submitBytes(_ bytes: [UInt8], control: Bool) -> Outbox<RoomWaiter>.Submitted {
         let fd = socketFD
-        let submitted = outbox.withLock { $0.submit(bytes, control: control) { UnixSocket.sendSome(fd, $0) } }
+        let submitted = withOutbox { $0.submit(bytes, control: control) { UnixSocket.sendSome(fd, $0) } }
         switch submitted {
         case .queued(wakeLoop: true), .failed: wakeLoop()
         case .written, .queued(wakeLoop: false), .full, .closed: break
@@ -88,9 +89,20 @@ extension ConnectionCore {
         return submitted
     }
 
+    /// Runs `body` on the outbox under its lock and republishes `outboxNeedsLoop`.
+    @inline(__always)
+    func withOutbox<R>(_ body: (inout Outbox<RoomWaiter>) -> R) -> R {
+        outbox.withLock { outbox in
+            let result = body(&outbox)
+            let needsLoop = outbox.needsLoop
+            if outboxNeedsLoop.load(ordering: .relaxed) != needsLoop { outboxNeedsLoop.store(needsLoop, ordering: .releasing) }
+            return result
+        }
+    }
+
     /// True while the outbox has bytes for the socket (the loop then polls for writability). Loop thread.
     var wantsWritable: Bool {
-        outbox.withLock { $0.hasBacklog }
+        outboxNeedsLoop.load(ordering: .acquiring) && outbox.withLock { $0.hasBacklog }
     }
 
     /// Writes what the socket takes of the outbox, resumes the callers whose frames it admitted, and
@@ -98,7 +110,7 @@ extension ConnectionCore {
     func flushOutbox() {
         let fd = socketFD
         var admitted: [RoomWaiter] = []
-        let failure = outbox.withLock { outbox in
+        let failure = withOutbox { outbox in
             outbox.flush(into: &admitted) { UnixSocket.sendSome(fd, $0) } ?? outbox.takeUnhandledFailure()
         }
         for waiter in admitted { waiter?.resume(returning: true) }
@@ -108,8 +120,9 @@ extension ConnectionCore {
     /// Resumes the callers whose parked frames' deadlines passed (their calls already hold
     /// DEADLINE_EXCEEDED), and deals with a write that failed on another thread. Loop thread.
     func checkOutbox(now: Int64) {
+        guard outboxNeedsLoop.load(ordering: .acquiring) else { return }
         var expired: [RoomWaiter] = []
-        let failure = outbox.withLock { outbox in
+        let failure = withOutbox { outbox in
             outbox.withdrawExpired(now: now, into: &expired)
             return outbox.takeUnhandledFailure()
         }
@@ -119,7 +132,7 @@ extension ConnectionCore {
 
     /// Closes the outbox (the connection ended) and resumes every parked caller.
     func closeOutbox() {
-        for waiter in outbox.withLock({ $0.close() }) { waiter?.resume(returning: true) }
+        for waiter in withOutbox({ $0.close() }) { waiter?.resume(returning: true) }
     }
 
     /// Why a write with errno `code` ended the connection.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import BrokerCore
 import BrokerWire
 
@@ -40,7 +41,11 @@ final class ConnectionCore: Sendable {
     /// Every call in flight.
     let table = Locked(CallTable<CallWaiter>())
     /// Frames waiting for the socket, and callers waiting for room (see `ConnectionCore+Sending`).
+    /// Change it only through `withOutbox`, which keeps `outboxNeedsLoop` current.
     let outbox = Locked(Outbox<RoomWaiter>())
+    /// `outbox.needsLoop` as of its last change, so the loop's every pass need not take the
+    /// outbox's lock (which the next call's caller wants at that very moment).
+    let outboxNeedsLoop = Atomic<Bool>(false)
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
 

@@ -79,6 +79,10 @@ package struct Outbox<Waiter> {
     /// Frames waiting for room.
     package var parkedCount: Int { parked.count }
 
+    /// True while the loop has something to do here: bytes to write, parked frames (whose
+    /// deadlines it watches), or a failed write to deal with.
+    package var needsLoop: Bool { queuedBytes > 0 || !parked.isEmpty || unhandledFailure != nil }
+
     /// An empty buffer to encode the next frame into (reused, so a call usually allocates none).
     package mutating func takeBuffer() -> [UInt8] {
         var buffer: [UInt8] = []
