@@ -13,7 +13,7 @@ extension BrokerConnection {
         if Task.isCancelled { throw .callCancelled }
         // The usual call finds the link up: no suspension point, no async frame for `liveCore`.
         let (core, left) = if let up = liveUpCore { (up, timeout) } else { try await liveCore(timeout: timeout) }
-        let id = try core.startUnary(request, timeout: left, waiter: nil)
+        let id = try await core.startUnary(request, timeout: left)
         switch await core.awaitUnary(id) {
         case .response(let response): return response
         case .failure(let error): throw error
@@ -35,7 +35,7 @@ extension BrokerConnection {
         }
         if let core = liveUpCore {
             do {
-                _ = try core.startUnary(request, timeout: timeout, waiter: waiter)
+                try core.startUnary(request, timeout: timeout, waiter: waiter)
             } catch {
                 DispatchQueue.global().async { completion(.failure(error)) }
             }
@@ -44,7 +44,7 @@ extension BrokerConnection {
         Task {
             do throws(BrokerError) {
                 let (core, left) = try await liveCore(timeout: timeout)
-                _ = try core.startUnary(request, timeout: left, waiter: waiter)
+                try core.startUnary(request, timeout: left, waiter: waiter)
             } catch {
                 DispatchQueue.global().async { completion(.failure(error)) }
             }

@@ -3,7 +3,8 @@ import BrokerWire
 
 /// A multiplexed connection to the broker: many calls in flight at once, replies matched by call id.
 ///
-/// Blocking Unix socket, read by one loop thread (`ClientLoop`), writes serialised under a lock. Call ids are 1, 2, 3, …
+/// Non-blocking Unix socket, read by one loop thread (`ClientLoop`); frames go out in order through a
+/// bounded outbox that the loop drains, so no caller waits in `send(2)`. Call ids are 1, 2, 3, …
 /// When the connection ends (EOF, `close()`, a connection-level error from the broker) every pending
 /// call and stream fails — with UNAVAILABLE, or with the broker's connection-level status — and is
 /// never retried. Without a `Reconnection` every later call then fails at once with UNAVAILABLE.

@@ -3,14 +3,23 @@ import BrokerSupport
 import BrokerWire
 
 extension ConnectionCore {
-    /// Registers a unary call and writes it; returns its id. With a `waiter` the result goes to it,
-    /// otherwise the caller collects it with `awaitUnary`.
-    func startUnary(_ request: Request, timeout: Duration?, waiter: CallWaiter?) throws(BrokerError) -> UInt64 {
+    /// Registers a unary call and queues its frame (suspending while the outbox is full); returns its
+    /// id. The caller collects the result with `awaitUnary`.
+    func startUnary(_ request: Request, timeout: Duration?) async throws(BrokerError) -> UInt64 {
+        let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
+        let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: nil) }.get()
+        if opened.wakeLoop { wakeLoop() }
+        try await send(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), callID: opened.id, deadline: deadline)
+        return opened.id
+    }
+
+    /// Registers a unary call whose result goes to `waiter`, and queues its frame without waiting
+    /// (a task waits for room on its behalf if the outbox is full).
+    func startUnary(_ request: Request, timeout: Duration?, waiter: CallWaiter) throws(BrokerError) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }.get()
         if opened.wakeLoop { wakeLoop() }
-        try send(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), discarding: opened.id)
-        return opened.id
+        sendDetached(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), callID: opened.id, deadline: deadline)
     }
 
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
@@ -26,8 +35,9 @@ extension ConnectionCore {
         }
     }
 
-    /// Registers a streaming call with `window` items of credit and writes it; returns its id.
-    func startStream(_ request: Request, timeout: Duration?, window: UInt32) throws(BrokerError) -> UInt64 {
+    /// Registers a streaming call with `window` items of credit and queues its frame (suspending
+    /// while the outbox is full); returns its id.
+    func startStream(_ request: Request, timeout: Duration?, window: UInt32) async throws(BrokerError) -> UInt64 {
         // The broker clamps a window past `Call.maxStreamCredit`; so does the client, or it would wait
         // for items the broker will not send before it grants again.
         let credit = min(window == 0 ? Call.defaultStreamCredit : window, Call.maxStreamCredit)
@@ -35,7 +45,7 @@ extension ConnectionCore {
         let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
         if opened.wakeLoop { wakeLoop() }
         let call = Call(callID: opened.id, timeoutMicros: wireMicros, initialCredit: credit, request: request)
-        try send(.call(call), discarding: opened.id)
+        try await send(.call(call), callID: opened.id, deadline: deadline)
         return opened.id
     }
 
@@ -57,17 +67,18 @@ extension ConnectionCore {
         }
     }
 
-    /// Grants stream `id` room for `items` more items. A write failure closes the connection, which
-    /// the stream then reports.
+    /// Grants stream `id` room for `items` more items (queued behind the stream's call frame, never
+    /// waiting for room). A write failure closes the connection, which the stream then reports.
     func grant(_ id: UInt64, items: UInt32) {
-        try? send(.credit(callID: id, items: items))
+        sendControl(.credit(callID: id, items: items))
     }
 
     /// Cancels call `id`: a suspended waiter gets CANCELLED now, and the broker gets a Cancel frame
-    /// if it may still be working on the call.
+    /// if it may still be working on the call. The Cancel goes through the outbox behind the call's
+    /// own frame, never waiting: this runs in cancellation handlers and `deinit`, on any thread.
     func cancel(_ id: UInt64) {
         let (delivery, sendCancel) = table.withLock { $0.cancel(id) }
         if let delivery { delivery.waiter.deliver(delivery.event) }
-        if sendCancel { try? send(.cancel(callID: id)) }
+        if sendCancel { sendControl(.cancel(callID: id)) }
     }
 }

@@ -83,6 +83,7 @@ extension ConnectionCore {
         reader.frames.removeAll(keepingCapacity: true)
         deliver(&reader.deliveries)
         guard stop else { return true }
+        closeOutbox()
         _ = shutdown(socketFD, Int32(SHUT_RDWR))
         if let closedWith { announceClosed(closedWith) }
         return false

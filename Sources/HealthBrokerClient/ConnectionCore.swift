@@ -3,18 +3,20 @@ import Glibc
 #endif
 import Foundation
 import BrokerModel
+import Synchronization
 import BrokerWire
 
-/// One socket connection's shared machinery: the socket, the call table, the writer, and the loop
+/// One socket connection's shared machinery: the socket, the call table, the outbox, and the loop
 /// that reads it.
 ///
 /// Threads: the loop's thread (`ClientLoop`) is the only one that reads the socket, expires
-/// deadlines, and resumes most waiters. Callers' threads register calls and write frames
-/// (`FrameWriter`, one at a time). Code running on the loop's thread (tasks that prefer the loop as
-/// their executor) writes too: it never blocks in a write, but reads while the socket is full, so a
-/// broker that waits for its replies to be read cannot wedge the loop.
+/// deadlines, and resumes most waiters. Callers' threads register calls and hand their frames to
+/// the `outbox`: a frame is written at once (non-blocking) only when nothing is queued and the
+/// socket takes it whole; the rest is written by the loop when the socket is writable. The socket
+/// is non-blocking, so no thread ever waits in `send(2)`, and the loop reads however full the
+/// socket is: a broker that waits for its replies to be read cannot wedge anyone.
 ///
-/// Locks: `table` (an NSLock) guards all call state; `FrameWriter` and `closeHook` have their own.
+/// Locks: `table` (an NSLock) guards all call state; `outbox` and `closeHook` have their own.
 /// They are never nested, and no waiter is resumed (nor the close hook run) while one is held.
 ///
 /// Lifetime: the loop holds the core until the connection ends; `BrokerConnection` holds it and
@@ -38,8 +40,12 @@ final class ConnectionCore: Sendable {
     let reader = ReaderState()
     /// Every call in flight.
     let table = Locked(CallTable<CallWaiter>())
-    /// Serialised frame output.
-    let writer: FrameWriter
+    /// Frames waiting for the socket, and callers waiting for room (see `ConnectionCore+Sending`).
+    /// Change it only through `withOutbox`, which keeps `outboxNeedsLoop` current.
+    let outbox = Locked(Outbox<RoomWaiter>())
+    /// `outbox.needsLoop` as of its last change, so the loop's every pass need not take the
+    /// outbox's lock (which the next call's caller wants at that very moment).
+    let outboxNeedsLoop = Atomic<Bool>(false)
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
 
@@ -48,7 +54,6 @@ final class ConnectionCore: Sendable {
         self.socketPath = socketPath
         self.socketFD = socketFD
         self.loop = loop
-        self.writer = FrameWriter(fd: socketFD)
     }
 
     deinit {
@@ -71,6 +76,8 @@ final class ConnectionCore: Sendable {
             _ = Glibc.close(fd)
             throw error
         }
+        // Non-blocking, so no read or write on it can ever hold a thread (writes wait in the outbox).
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let core = ConnectionCore(socketPath: label, socketFD: fd, loop: reading)
         reading.thread.attach(core)
         return core
@@ -101,57 +108,23 @@ final class ConnectionCore: Sendable {
         }
         for delivery in deliveries { delivery.waiter.deliver(delivery.event) }
         guard closedNow else { return }
+        closeOutbox()
         _ = Glibc.shutdown(socketFD, Int32(SHUT_RDWR))
         announceClosed(laterError)
     }
 
-    /// Writes `frame`. On failure the connection is shut down (after forgetting call `discarding`,
-    /// whose caller gets the error thrown instead) and the error is thrown.
-    func send(_ frame: ClientFrame, discarding id: UInt64? = nil) throws(BrokerError) {
-        let onLoop = loop.isCurrent
-        guard let code = writer.write(frame, nonBlocking: onLoop, whileLocked: waitForWriter, whileFull: waitWritable) else { return }
-        throw writeFailed(code, discarding: id)
-    }
-
-    /// Writes raw bytes, failing the same way as `send`.
-    func sendRaw(_ bytes: [UInt8]) throws(BrokerError) {
-        if let closedError { throw closedError }
-        let onLoop = loop.isCurrent
-        guard let code = writer.writeRaw(bytes, nonBlocking: onLoop, whileLocked: waitForWriter, whileFull: waitWritable) else { return }
-        throw writeFailed(code, discarding: nil)
-    }
-
-    /// What a write on the loop's thread does while another thread writes: reads what the broker
-    /// sent (waiting up to 1 ms for it), since that writer may be waiting for the broker, which may be
-    /// waiting for its replies to be read.
-    private func waitForWriter() {
-        pumpReads(milliseconds: 1)
-    }
-
-    /// What a write on the loop's thread does while the socket is full: waits until it is writable,
-    /// reading the broker's frames meanwhile (the loop cannot read them while the write waits).
-    private func waitWritable() {
-        pumpReads(milliseconds: -1, orWritable: true)
-    }
-
-    private func writeFailed(_ code: Int32, discarding id: UInt64?) -> BrokerError {
-        let reason = code == EPIPE || code == ECONNRESET
-            ? "the broker closed the connection" : "write failed: \(UnixSocket.errorName(code))"
-        let fresh = BrokerError.connectionClosed(socketPath, reason)
-        // A broker that hangs up usually says why first (a status on call id 0): give the loop a
-        // moment to read it, so the caller learns the reason rather than only "closed".
+    /// Ends the connection after a write failed with `code` (loop thread). A broker that hangs up
+    /// usually says why first (a status on call id 0): its frames are read for up to 200 ms, so
+    /// callers learn the reason rather than only "closed".
+    func writeFailed(_ code: Int32) {
+        let fresh = BrokerError.connectionClosed(socketPath, Self.writeFailureReason(code))
         if code == EPIPE || code == ECONNRESET {
-            let onLoop = loop.isCurrent  // the loop cannot read while this waits: read here instead
             for _ in 0..<100 where table.withLock({ $0.closedError }) == nil {
-                if onLoop { pumpReads(milliseconds: 2) } else { usleep(2_000) }
+                pumpReads(milliseconds: 2)
             }
         }
-        let error = table.withLock { table in
-            if let id { table.discard(id) }
-            return table.closedError ?? fresh
-        }
+        let error = table.withLock { $0.closedError ?? fresh }
         shutDown(failingPendingWith: error, laterCallsWith: error)
-        return error
     }
 
     /// The wire timeout and the client's fallback deadline (monotonic µs) for a call's `timeout`.

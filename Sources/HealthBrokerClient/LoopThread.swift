@@ -6,8 +6,9 @@ import Synchronization
 import BrokerModel
 import BrokerSupport
 
-/// The client loop's thread: `poll(2)` over a wake pipe and the attached sockets, reads, deadlines,
-/// and the executor's jobs.
+/// The client loop's thread: `poll(2)` over a wake pipe and the attached sockets, reads, the
+/// writes callers queued (`Outbox`: polled for `POLLOUT` while it has a backlog), deadlines, and the
+/// executor's jobs.
 ///
 /// Confinement: `cores`, `pollSet` and `running` are touched only by the loop's own thread (`run`);
 /// everything other threads reach (queued jobs, connections to attach, the wake flags) is in
@@ -128,6 +129,7 @@ final class LoopThread: @unchecked Sendable {
             var timeout: Int32 = -1
             cores.removeAll { core in
                 guard let wait = core.expireDeadlines(now: now) else { return true }
+                core.checkOutbox(now: now)
                 if wait >= 0, timeout < 0 || wait < timeout { timeout = wait }
                 return false
             }
@@ -164,12 +166,16 @@ final class LoopThread: @unchecked Sendable {
         running.removeAll(keepingCapacity: true)
     }
 
-    /// Sleeps in `poll` until a socket is readable, the pipe is written or `timeout` ms pass, then
-    /// reads every readable socket (a connection that ends is dropped).
+    /// Sleeps in `poll` until a socket is readable (or, with a backlog, writable), the pipe is
+    /// written or `timeout` ms pass, then reads every readable socket and writes every writable one
+    /// (a connection that ends is dropped).
     private func waitAndRead(timeout: Int32) {
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
-        for core in cores { pollSet.append(pollfd(fd: core.socketFD, events: Int16(POLLIN), revents: 0)) }
+        for core in cores {
+            let events = Int16(POLLIN) | (core.wantsWritable ? Int16(POLLOUT) : 0)
+            pollSet.append(pollfd(fd: core.socketFD, events: events, revents: 0))
+        }
         let ready = poll(&pollSet, nfds_t(pollSet.count), timeout)
         let code = errno
         let drain = shared.withLock { shared in
@@ -190,7 +196,13 @@ final class LoopThread: @unchecked Sendable {
         }
         var ended: [ObjectIdentifier] = []
         for (index, core) in cores.enumerated() where pollSet[index + 1].revents != 0 {
-            if !core.readReady() { ended.append(ObjectIdentifier(core)) }
+            let revents = pollSet[index + 1].revents
+            // Read first: replies free the broker to read what the outbox writes next.
+            if revents & ~Int16(POLLOUT) != 0, !core.readReady() {
+                ended.append(ObjectIdentifier(core))
+                continue
+            }
+            if revents & Int16(POLLOUT) != 0 { core.flushOutbox() }
         }
         if !ended.isEmpty { cores.removeAll { ended.contains(ObjectIdentifier($0)) } }
     }

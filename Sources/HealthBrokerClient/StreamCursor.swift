@@ -43,7 +43,7 @@ final class StreamCursor: @unchecked Sendable {
             }
             do {
                 let (live, left) = try await connection.liveCore(timeout: timeout)
-                callID = try live.startStream(request, timeout: left, window: window)
+                callID = try await live.startStream(request, timeout: left, window: window)
                 core = live
                 self.core = live
             } catch {

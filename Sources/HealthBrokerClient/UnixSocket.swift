@@ -3,7 +3,7 @@ import Glibc
 #endif
 import BrokerModel
 
-/// Blocking Unix-domain stream socket calls, with errno turned into `BrokerError`s.
+/// Unix-domain stream socket calls, with errno turned into `BrokerError`s.
 enum UnixSocket {
     /// Connects a new close-on-exec socket to `path`; returns its descriptor.
     ///
@@ -54,28 +54,18 @@ enum UnixSocket {
         return (fds.0, fds.1)
     }
 
-    /// Writes all of `bytes`, retrying on EINTR and short writes; never raises SIGPIPE.
-    ///
-    /// `nonBlocking`: each send is `MSG_DONTWAIT`, and while the socket is full `whileFull` runs
-    /// (it waits for room) before the next try.
-    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, nonBlocking: Bool = false, whileFull: () -> Void = {}) -> Int32? {
-        let flags = Int32(MSG_NOSIGNAL) | (nonBlocking ? Int32(MSG_DONTWAIT) : 0)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = send(fd, bytes.baseAddress! + offset, bytes.count - offset, flags)
-            if sent >= 0 {
-                offset += sent
-                continue
-            }
+    /// One non-blocking `send(2)` of `bytes` (retried on EINTR): the bytes taken, 0 when the socket
+    /// is full (or `bytes` is empty), or the negated errno. Never raises SIGPIPE.
+    static func sendSome(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+        while true {
+            let sent = send(fd, base, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            if sent >= 0 { return sent }
             let code = errno
             if code == EINTR { continue }
-            if nonBlocking && (code == EAGAIN || code == EWOULDBLOCK) {
-                whileFull()
-                continue
-            }
-            return code
+            if code == EAGAIN || code == EWOULDBLOCK { return 0 }
+            return -Int(code)
         }
-        return nil
     }
 
     /// `strerror` text for `code`.
