@@ -10,6 +10,8 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
     case query
     /// A Save of `--batch` new samples.
     case save
+    /// RequestStatus for the types setup asked for (answered "unnecessary").
+    case reqstatus
 
     /// The operation's slot in per-operation arrays.
     var index: Int {
@@ -19,6 +21,7 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
         case .status: 2
         case .query: 3
         case .save: 4
+        case .reqstatus: 5
         }
     }
 
@@ -30,6 +33,7 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
         case .status: "AuthorizationStatus"
         case .query: "Query"
         case .save: "Save"
+        case .reqstatus: "RequestStatus"
         }
     }
 

@@ -116,6 +116,10 @@ struct LoadWorkload: Sendable {
             return try CallTemplate(operation: .query, request: .query(query), timeoutMicros: callTimeoutMicros, initialCredit: queryCredit)
         case .save:
             return try CallTemplate(operation: .save, request: .save(saveSamples), timeoutMicros: callTimeoutMicros, uuids: saveUUIDs)
+        case .reqstatus:
+            return try CallTemplate(
+                operation: .reqstatus, request: .requestStatus(share: Array(Self.shareTypes), read: Array(Self.readTypes)),
+                timeoutMicros: callTimeoutMicros)
         }
     }
 

@@ -26,6 +26,7 @@ struct ReplyVerifier: Sendable {
         case (.status, .authorizationStatus(let status)?): status == .sharingAuthorized
         case (.save, .save(let saved, let unchanged)?): Int(saved + unchanged) == saveBatch
         case (.query, nil): frame.status?.code == .ok && streamedSamples == querySamples
+        case (.reqstatus, .requestStatus(let status)?): status == .unnecessary
         default: false
         }
     }
