@@ -14,8 +14,8 @@ extension WireCodec {
 
     /// `decodeClientFrame` of message bytes in place (as `FrameDecoder.receive` hands them).
     public static func decodeClientFrame(_ payload: UnsafeBufferPointer<UInt8>) throws(BrokerError) -> ClientFrame {
-        guard let message = Proto.ClientFrame.decode(payload) else { throw undecodable("ClientFrame") }
-        return try ClientFrame(proto: message)
+        guard var message = Proto.ClientFrame.decode(payload) else { throw undecodable("ClientFrame") }
+        return try ClientFrame(taking: &message)
     }
 
     /// Appends `frame` as a whole frame (5-byte header, then the encoded message) to `buffer`.

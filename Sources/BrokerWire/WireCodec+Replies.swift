@@ -1,7 +1,8 @@
 public import BrokerModel
 
 // The replies the broker answers at once from memory, appended without a `ServerFrame` or
-// `Response` value in between: the same bytes as `append(ServerFrame(…))`.
+// `Response` value in between, through the generated per-case frame appenders: the same bytes as
+// `append(ServerFrame(…))`.
 extension WireCodec {
     /// Appends a ServerFrame answering Ping (no status), as
     /// `append(ServerFrame(callID:response: .ping(PingResponse(payload:brokerTimeMicros:))))` would.
@@ -9,10 +10,7 @@ extension WireCodec {
         var ping = Proto.PingResponse()
         ping.payload = payload
         ping.brokerTimeMicros = brokerTimeMicros
-        var frame = Proto.ServerFrame()
-        frame.callID = callID
-        frame.response = .ping(ping)
-        frame.appendFrame(to: &buffer)
+        Proto.ServerFrame.appendFrame(callID: callID, status: nil, ping: ping, to: &buffer)
     }
 
     /// Appends a ServerFrame answering AuthorizationStatus (no status), as
@@ -20,10 +18,7 @@ extension WireCodec {
     public static func appendAuthorizationStatusReply(callID: UInt64, status: AuthorizationStatus, to buffer: inout [UInt8]) {
         var response = Proto.AuthorizationStatusResponse()
         response.status = Proto.AuthorizationStatus(rawValue: status.rawValue)
-        var frame = Proto.ServerFrame()
-        frame.callID = callID
-        frame.response = .authorizationStatus(response)
-        frame.appendFrame(to: &buffer)
+        Proto.ServerFrame.appendFrame(callID: callID, status: nil, authorizationStatus: response, to: &buffer)
     }
 
     /// Appends a ServerFrame answering EarliestAuthorizedSampleDate with dates for catalogued types
@@ -57,10 +52,7 @@ extension WireCodec {
             date.dateMicros = entry.dateMicros
             response.dates.append(date)
         }
-        var frame = Proto.ServerFrame()
-        frame.callID = callID
-        frame.response = .earliestAuthorizedSampleDate(response)
-        frame.appendFrame(to: &buffer)
+        Proto.ServerFrame.appendFrame(callID: callID, status: nil, earliestAuthorizedSampleDate: response, to: &buffer)
     }
 }
 

@@ -18,7 +18,31 @@ extension WireCodec {
     }
 
     /// Appends `frame` as a whole frame (5-byte header, then the encoded message) to `buffer`.
+    ///
+    /// Stream items (sample pages) and the frequent unary results go out through the generated
+    /// per-case appenders, which write the frame without building its response oneof.
     public static func append(_ frame: ServerFrame, to buffer: inout [UInt8]) {
-        frame.proto.appendFrame(to: &buffer)
+        let status = frame.status?.proto
+        switch frame.response {
+        case .streamItem(let item)?:
+            Proto.ServerFrame.appendFrame(callID: frame.callID, status: status, streamItem: item.proto, to: &buffer)
+        case .save(let saved, let unchanged)?:
+            var response = Proto.SaveResponse()
+            response.saved = saved
+            response.unchanged = unchanged
+            Proto.ServerFrame.appendFrame(callID: frame.callID, status: status, save: response, to: &buffer)
+        case .requestStatus(let requestStatus)?:
+            var response = Proto.RequestStatusResponse()
+            response.status = Proto.RequestStatus(rawValue: requestStatus.rawValue)
+            Proto.ServerFrame.appendFrame(callID: frame.callID, status: status, requestStatus: response, to: &buffer)
+        case nil:
+            if let status {
+                Proto.ServerFrame.appendFrame(callID: frame.callID, status: status, to: &buffer)
+            } else {
+                frame.proto.appendFrame(to: &buffer)
+            }
+        default:
+            frame.proto.appendFrame(to: &buffer)
+        }
     }
 }

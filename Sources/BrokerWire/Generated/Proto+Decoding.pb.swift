@@ -7,2588 +7,3538 @@
 
 extension Proto.Status {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // code
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.StatusCode(rawValue: Int32(truncatingIfNeeded: raw))
                 self.code = value
             case 16:  // domain
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.DomainCode(rawValue: Int32(truncatingIfNeeded: raw))
                 self.domain = value
             case 26:  // message
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.message = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.ClientFrame {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // call
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.Call(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Call()
+                guard value.mergeStrict(&nested) else { return false }
                 self.kind = .call(value)
             case 18:  // cancel
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.Cancel(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Cancel()
+                guard value.mergeStrict(&nested) else { return false }
                 self.kind = .cancel(value)
             case 26:  // credit
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.Credit(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Credit()
+                guard value.mergeStrict(&nested) else { return false }
                 self.kind = .credit(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Call {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // call_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.callID = value
             case 16:  // timeout_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.timeoutMicros = value
             case 24:  // initial_credit
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.initialCredit = value
             case 82:  // hello
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.HelloRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.HelloRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .hello(value)
             case 90:  // ping
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.PingRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.PingRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .ping(value)
             case 98:  // ping_stream
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.PingStreamRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.PingStreamRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .pingStream(value)
             case 162:  // request_authorization
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.RequestAuthorizationRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.RequestAuthorizationRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .requestAuthorization(value)
             case 170:  // authorization_status
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AuthorizationStatusRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AuthorizationStatusRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .authorizationStatus(value)
             case 178:  // request_status
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.RequestStatusRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.RequestStatusRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .requestStatus(value)
             case 186:  // earliest_authorized_sample_date
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.EarliestAuthorizedSampleDateRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.EarliestAuthorizedSampleDateRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .earliestAuthorizedSampleDate(value)
             case 194:  // earliest_permitted_sample_date
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.EarliestPermittedSampleDateRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.EarliestPermittedSampleDateRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .earliestPermittedSampleDate(value)
             case 202:  // read_characteristics
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.ReadCharacteristicsRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.ReadCharacteristicsRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .readCharacteristics(value)
             case 402:  // save
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.SaveRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SaveRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .save(value)
             case 410:  // delete
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.DeleteRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.DeleteRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .delete(value)
             case 418:  // query
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.QueryRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.QueryRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .query(value)
             case 426:  // anchored_query
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AnchoredQueryRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AnchoredQueryRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .anchoredQuery(value)
             case 434:  // statistics
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.StatisticsRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.StatisticsRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .statistics(value)
             case 442:  // observe
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.ObserveRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.ObserveRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .observe(value)
             case 802:  // admin_add_app
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminAddAppRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminAddAppRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminAddApp(value)
             case 810:  // admin_list_apps
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminListAppsRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListAppsRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminListApps(value)
             case 818:  // admin_remove_app
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminRemoveAppRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminRemoveAppRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminRemoveApp(value)
             case 826:  // admin_rotate_token
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminRotateTokenRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminRotateTokenRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminRotateToken(value)
             case 834:  // admin_broker_info
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminBrokerInfoRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminBrokerInfoRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminBrokerInfo(value)
             case 882:  // admin_watch_prompts
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminWatchPromptsRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminWatchPromptsRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminWatchPrompts(value)
             case 890:  // admin_answer_prompt
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminAnswerPromptRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminAnswerPromptRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminAnswerPrompt(value)
             case 898:  // admin_cancel_prompt
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminCancelPromptRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminCancelPromptRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminCancelPrompt(value)
             case 906:  // admin_list_grants
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminListGrantsRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListGrantsRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminListGrants(value)
             case 914:  // admin_revoke
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminRevokeRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminRevokeRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminRevoke(value)
             case 922:  // admin_list_sources
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminListSourcesRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListSourcesRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminListSources(value)
             case 930:  // admin_set_characteristic
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminSetCharacteristicRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminSetCharacteristicRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminSetCharacteristic(value)
             case 938:  // admin_explain
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminExplainRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminExplainRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminExplain(value)
             case 1202:  // admin_import
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminImportRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminImportRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminImport(value)
             case 1210:  // admin_export
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminExportRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminExportRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminExport(value)
             case 1218:  // admin_access_log
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.AdminAccessLogRequest(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminAccessLogRequest()
+                guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminAccessLog(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Cancel {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // call_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.callID = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Credit {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // call_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.callID = value
             case 16:  // items
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.items = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.ServerFrame {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // call_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.callID = value
             case 18:  // status
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard var nested = reader.nested(), let value = Proto.Status(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Status()
+                guard value.mergeStrict(&nested) else { return false }
                 self.status = value
             case 26:  // stream_item
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.StreamItem(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.StreamItem()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .streamItem(value)
             case 82:  // hello
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.HelloResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.HelloResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .hello(value)
             case 90:  // ping
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.PingResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.PingResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .ping(value)
             case 162:  // request_authorization
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.RequestAuthorizationResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.RequestAuthorizationResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .requestAuthorization(value)
             case 170:  // authorization_status
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AuthorizationStatusResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AuthorizationStatusResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .authorizationStatus(value)
             case 178:  // request_status
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.RequestStatusResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.RequestStatusResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .requestStatus(value)
             case 186:  // earliest_authorized_sample_date
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.EarliestAuthorizedSampleDateResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.EarliestAuthorizedSampleDateResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .earliestAuthorizedSampleDate(value)
             case 194:  // earliest_permitted_sample_date
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.EarliestPermittedSampleDateResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.EarliestPermittedSampleDateResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .earliestPermittedSampleDate(value)
             case 202:  // read_characteristics
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.ReadCharacteristicsResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.ReadCharacteristicsResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .readCharacteristics(value)
             case 402:  // save
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.SaveResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SaveResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .save(value)
             case 410:  // delete
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.DeleteResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.DeleteResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .delete(value)
             case 434:  // statistics
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.StatisticsResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.StatisticsResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .statistics(value)
             case 802:  // admin_add_app
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminAddAppResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminAddAppResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminAddApp(value)
             case 810:  // admin_list_apps
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminListAppsResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListAppsResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminListApps(value)
             case 818:  // admin_remove_app
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminRemoveAppResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminRemoveAppResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminRemoveApp(value)
             case 826:  // admin_rotate_token
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminRotateTokenResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminRotateTokenResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminRotateToken(value)
             case 834:  // admin_broker_info
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminBrokerInfoResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminBrokerInfoResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminBrokerInfo(value)
             case 890:  // admin_answer_prompt
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminAnswerPromptResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminAnswerPromptResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminAnswerPrompt(value)
             case 898:  // admin_cancel_prompt
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminCancelPromptResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminCancelPromptResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminCancelPrompt(value)
             case 906:  // admin_list_grants
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminListGrantsResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListGrantsResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminListGrants(value)
             case 914:  // admin_revoke
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminRevokeResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminRevokeResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminRevoke(value)
             case 922:  // admin_list_sources
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminListSourcesResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListSourcesResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminListSources(value)
             case 930:  // admin_set_characteristic
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminSetCharacteristicResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminSetCharacteristicResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminSetCharacteristic(value)
             case 938:  // admin_explain
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminExplainResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminExplainResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminExplain(value)
             case 1202:  // admin_import
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminImportResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminImportResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminImport(value)
             case 1218:  // admin_access_log
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.AdminAccessLogResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminAccessLogResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminAccessLog(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.StreamItem {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 98:  // ping
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.PingResponse(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.PingResponse()
+                guard value.mergeStrict(&nested) else { return false }
                 self.item = .ping(value)
             case 418:  // samples
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.SamplePage(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SamplePage()
+                guard value.mergeStrict(&nested) else { return false }
                 self.item = .samples(value)
             case 426:  // anchored_page
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.AnchoredPage(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AnchoredPage()
+                guard value.mergeStrict(&nested) else { return false }
                 self.item = .anchoredPage(value)
             case 442:  // observed
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.ObserveEvent(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.ObserveEvent()
+                guard value.mergeStrict(&nested) else { return false }
                 self.item = .observed(value)
             case 882:  // prompt_event
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.PromptEvent(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.PromptEvent()
+                guard value.mergeStrict(&nested) else { return false }
                 self.item = .promptEvent(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.HelloRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 18:  // app_token
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appToken = value
             case 24:  // protocol_version
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.protocolVersion = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.HelloResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // broker_version
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.brokerVersion = value
             case 16:  // protocol_version
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.protocolVersion = value
             case 24:  // max_frame_bytes
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.maxFrameBytes = value
             case 32:  // broker_time_us
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.brokerTimeMicros = value
             case 40:  // max_calls_in_flight
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.maxCallsInFlight = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.PingRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // delay_us
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.delayMicros = value
             case 18:  // payload
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.bytesField() else { return nil }
+                guard let value = reader.bytesField() else { return false }
                 self.payload = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.PingResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // payload
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.bytesField() else { return nil }
+                guard let value = reader.bytesField() else { return false }
                 self.payload = value
             case 16:  // broker_time_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.brokerTimeMicros = value
             case 24:  // sequence
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.sequence = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.PingStreamRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // count
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.count = value
             case 18:  // payload
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.bytesField() else { return nil }
+                guard let value = reader.bytesField() else { return false }
                 self.payload = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AppInfo {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 18:  // name
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.name = value
             case 26:  // read_usage
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.readUsage = value
             case 34:  // share_usage
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.shareUsage = value
             case 40:  // has_pinned_uid
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasPinnedUid = value
             case 48:  // pinned_uid
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.pinnedUid = value
             case 56:  // created_us
-                guard seen & 0x40 == 0 else { return nil }
+                guard seen & 0x40 == 0 else { return false }
                 seen |= 0x40
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.createdMicros = value
             case 64:  // token_rotated_us
-                guard seen & 0x80 == 0 else { return nil }
+                guard seen & 0x80 == 0 else { return false }
                 seen |= 0x80
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.tokenRotatedMicros = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminAddAppRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 18:  // name
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.name = value
             case 26:  // read_usage
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.readUsage = value
             case 34:  // share_usage
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.shareUsage = value
             case 40:  // has_pinned_uid
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasPinnedUid = value
             case 48:  // pinned_uid
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.pinnedUid = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminAddAppResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.AppInfo(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AppInfo()
+                guard value.mergeStrict(&nested) else { return false }
                 self.app = value
             case 18:  // app_token
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appToken = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminListAppsRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.AdminListAppsResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // apps
-                guard var nested = reader.nested(), let value = Proto.AppInfo(strict: &nested) else { return nil }
+                if self.apps.capacity == 0 { self.apps.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AppInfo()
+                guard value.mergeStrict(&nested) else { return false }
                 self.apps.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminRemoveAppRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 16:  // delete_data
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.deleteData = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminRemoveAppResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // connections_closed
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.connectionsClosed = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminRotateTokenRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminRotateTokenResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.AppInfo(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AppInfo()
+                guard value.mergeStrict(&nested) else { return false }
                 self.app = value
             case 18:  // app_token
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appToken = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminBrokerInfoRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.AdminBrokerInfoResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // broker_version
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.brokerVersion = value
             case 16:  // started_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.startedMicros = value
             case 24:  // app_connections
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.appConnections = value
             case 32:  // admin_connections
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.adminConnections = value
             case 40:  // calls_served
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.callsServed = value
             case 50:  // data_dir
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.dataDir = value
             case 56:  // broker_time_us
-                guard seen & 0x40 == 0 else { return nil }
+                guard seen & 0x40 == 0 else { return false }
                 seen |= 0x40
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.brokerTimeMicros = value
             case 64:  // frames_sent
-                guard seen & 0x80 == 0 else { return nil }
+                guard seen & 0x80 == 0 else { return false }
                 seen |= 0x80
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.framesSent = value
             case 72:  // write_calls
-                guard seen & 0x100 == 0 else { return nil }
+                guard seen & 0x100 == 0 else { return false }
                 seen |= 0x100
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.writeCalls = value
             case 80:  // power_loss_durable
-                guard seen & 0x200 == 0 else { return nil }
+                guard seen & 0x200 == 0 else { return false }
                 seen |= 0x200
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.powerLossDurable = value
             case 88:  // wal_fsyncs
-                guard seen & 0x400 == 0 else { return nil }
+                guard seen & 0x400 == 0 else { return false }
                 seen |= 0x400
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.walFsyncs = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.RequestAuthorizationRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // share_types
-                guard let value = reader.string() else { return nil }
+                if self.shareTypes.capacity == 0 { self.shareTypes.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.shareTypes.append(value)
             case 18:  // read_types
-                guard let value = reader.string() else { return nil }
+                if self.readTypes.capacity == 0 { self.readTypes.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.readTypes.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.RequestAuthorizationResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.AuthorizationStatusRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AuthorizationStatusResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // status
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.AuthorizationStatus(rawValue: Int32(truncatingIfNeeded: raw))
                 self.status = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.RequestStatusRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // share_types
-                guard let value = reader.string() else { return nil }
+                if self.shareTypes.capacity == 0 { self.shareTypes.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.shareTypes.append(value)
             case 18:  // read_types
-                guard let value = reader.string() else { return nil }
+                if self.readTypes.capacity == 0 { self.readTypes.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.readTypes.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.RequestStatusResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // status
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.RequestStatus(rawValue: Int32(truncatingIfNeeded: raw))
                 self.status = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.EarliestAuthorizedSampleDateRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // types
-                guard let value = reader.string() else { return nil }
+                if self.types.capacity == 0 { self.types.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.types.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.TypeDate {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 16:  // date_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.dateMicros = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.EarliestAuthorizedSampleDateResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // dates
-                guard var nested = reader.nested(), let value = Proto.TypeDate(strict: &nested) else { return nil }
+                if self.dates.capacity == 0 { self.dates.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.TypeDate()
+                guard value.mergeStrict(&nested) else { return false }
                 self.dates.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.EarliestPermittedSampleDateRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.EarliestPermittedSampleDateResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // date_us
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.dateMicros = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.ReadCharacteristicsRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // types
-                guard let value = reader.string() else { return nil }
+                if self.types.capacity == 0 { self.types.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.types.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.CharacteristicValue {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 16:  // has_value
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasValue = value
             case 26:  // value
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.value = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.ReadCharacteristicsResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // values
-                guard var nested = reader.nested(), let value = Proto.CharacteristicValue(strict: &nested) else { return nil }
+                if self.values.capacity == 0 { self.values.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.CharacteristicValue()
+                guard value.mergeStrict(&nested) else { return false }
                 self.values.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.TypeDecision {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 16:  // share
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.ShareDecision(rawValue: Int32(truncatingIfNeeded: raw))
                 self.share = value
             case 24:  // read
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.ReadDecision(rawValue: Int32(truncatingIfNeeded: raw))
                 self.read = value
             case 32:  // limited_from_us
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.limitedFromMicros = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Prompt {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // prompt_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.promptID = value
             case 18:  // app_id
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 26:  // app_name
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appName = value
             case 34:  // read_usage
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.readUsage = value
             case 42:  // share_usage
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.shareUsage = value
             case 50:  // share_types
-                guard let value = reader.string() else { return nil }
+                if self.shareTypes.capacity == 0 { self.shareTypes.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.shareTypes.append(value)
             case 58:  // read_types
-                guard let value = reader.string() else { return nil }
+                if self.readTypes.capacity == 0 { self.readTypes.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.readTypes.append(value)
             case 64:  // created_us
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.createdMicros = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.PromptEvent {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // raised
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.Prompt(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Prompt()
+                guard value.mergeStrict(&nested) else { return false }
                 self.event = .raised(value)
             case 18:  // resolved
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.PromptResolved(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.PromptResolved()
+                guard value.mergeStrict(&nested) else { return false }
                 self.event = .resolved(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.PromptResolved {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // prompt_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.promptID = value
             case 16:  // resolution
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.PromptResolution(rawValue: Int32(truncatingIfNeeded: raw))
                 self.resolution = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminWatchPromptsRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.AdminAnswerPromptRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // prompt_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.promptID = value
             case 18:  // decisions
-                guard var nested = reader.nested(), let value = Proto.TypeDecision(strict: &nested) else { return nil }
+                if self.decisions.capacity == 0 { self.decisions.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.TypeDecision()
+                guard value.mergeStrict(&nested) else { return false }
                 self.decisions.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminAnswerPromptResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.AdminCancelPromptRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // prompt_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.promptID = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminCancelPromptResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.Grant {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 16:  // share
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.ShareDecision(rawValue: Int32(truncatingIfNeeded: raw))
                 self.share = value
             case 24:  // read
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.ReadDecision(rawValue: Int32(truncatingIfNeeded: raw))
                 self.read = value
             case 32:  // limited_from_us
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.limitedFromMicros = value
             case 40:  // decided_us
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.decidedMicros = value
             case 50:  // decided_by
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.decidedBy = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminListGrantsRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminListGrantsResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // grants
-                guard var nested = reader.nested(), let value = Proto.Grant(strict: &nested) else { return nil }
+                if self.grants.capacity == 0 { self.grants.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Grant()
+                guard value.mergeStrict(&nested) else { return false }
                 self.grants.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminRevokeRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 18:  // types
-                guard let value = reader.string() else { return nil }
+                if self.types.capacity == 0 { self.types.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.types.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminRevokeResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // revoked
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.revoked = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Source {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 18:  // app_name
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appName = value
             case 24:  // first_request_us
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.firstRequestMicros = value
             case 32:  // last_request_us
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.lastRequestMicros = value
             case 40:  // registered
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.registered = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminListSourcesRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.AdminListSourcesResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // sources
-                guard var nested = reader.nested(), let value = Proto.Source(strict: &nested) else { return nil }
+                if self.sources.capacity == 0 { self.sources.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Source()
+                guard value.mergeStrict(&nested) else { return false }
                 self.sources.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminSetCharacteristicRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 16:  // has_value
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasValue = value
             case 26:  // value
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.value = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminSetCharacteristicResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
-        guard reader.isAtEnd else { return nil }
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
     }
 }
 
 extension Proto.AdminExplainRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 18:  // type
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminExplainResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // grant
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard var nested = reader.nested(), let value = Proto.Grant(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Grant()
+                guard value.mergeStrict(&nested) else { return false }
                 self.grant = value
             case 16:  // ever_asked
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.everAsked = value
             case 24:  // earliest_permitted_us
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.earliestPermittedMicros = value
             case 32:  // effective_read_from_us
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.effectiveReadFromMicros = value
             case 42:  // explanation
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.explanation = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Quantity {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 9:  // value
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let bits = reader.fixed64() else { return nil }
+                guard let bits = reader.fixed64() else { return false }
                 let value = Double(bitPattern: bits)
                 self.value = value
             case 18:  // unit
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.unit = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Workout {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // activity_type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.activityType = value
             case 16:  // duration_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.durationMicros = value
             case 26:  // total_energy
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard var nested = reader.nested(), let value = Proto.Quantity(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Quantity()
+                guard value.mergeStrict(&nested) else { return false }
                 self.totalEnergy = value
             case 34:  // total_distance
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.Quantity(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Quantity()
+                guard value.mergeStrict(&nested) else { return false }
                 self.totalDistance = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.MetadataEntry {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // key
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.key = value
             case 18:  // value
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.value = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.Sample {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // uuid
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.uuid = value
             case 18:  // type
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 24:  // start_us
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.startMicros = value
             case 32:  // end_us
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.endMicros = value
             case 82:  // quantity
-                guard seen & 0x40 == 0 else { return nil }
+                guard seen & 0x40 == 0 else { return false }
                 seen |= 0x40
-                guard var nested = reader.nested(), let value = Proto.Quantity(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Quantity()
+                guard value.mergeStrict(&nested) else { return false }
                 self.value = .quantity(value)
             case 88:  // category_value
-                guard seen & 0x40 == 0 else { return nil }
+                guard seen & 0x40 == 0 else { return false }
                 seen |= 0x40
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.value = .categoryValue(value)
             case 98:  // workout
-                guard seen & 0x40 == 0 else { return nil }
+                guard seen & 0x40 == 0 else { return false }
                 seen |= 0x40
-                guard var nested = reader.nested(), let value = Proto.Workout(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Workout()
+                guard value.mergeStrict(&nested) else { return false }
                 self.value = .workout(value)
             case 162:  // metadata
-                guard var nested = reader.nested(), let value = Proto.MetadataEntry(strict: &nested) else { return nil }
+                if self.metadata.capacity == 0 { self.metadata.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.MetadataEntry()
+                guard value.mergeStrict(&nested) else { return false }
                 self.metadata.append(value)
             case 170:  // source_app_id
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.sourceAppID = value
             case 176:  // created_us
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.createdMicros = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.SamplePredicate {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // has_start
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasStart = value
             case 16:  // start_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.startMicros = value
             case 24:  // has_end
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasEnd = value
             case 32:  // end_us
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.endMicros = value
             case 40:  // options
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.options = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.SampleSort {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // key
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.SortKey(rawValue: Int32(truncatingIfNeeded: raw))
                 self.key = value
             case 16:  // descending
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.descending = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.SaveRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // samples
-                guard var nested = reader.nested(), let value = Proto.Sample(strict: &nested) else { return nil }
+                if self.samples.capacity == 0 { self.samples.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Sample()
+                guard value.mergeStrict(&nested) else { return false }
                 self.samples.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.SaveResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // saved
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.saved = value
             case 16:  // unchanged
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.unchanged = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.DeleteRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // uuids
-                guard let value = reader.string() else { return nil }
+                if self.uuids.capacity == 0 { self.uuids.reserveCapacity(4) }
+                guard let value = reader.string() else { return false }
                 self.uuids.append(value)
             case 18:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 26:  // predicate
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard var nested = reader.nested(), let value = Proto.SamplePredicate(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SamplePredicate()
+                guard value.mergeStrict(&nested) else { return false }
                 self.predicate = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.DeleteResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // deleted
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.deleted = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.QueryRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 18:  // predicate
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard var nested = reader.nested(), let value = Proto.SamplePredicate(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SamplePredicate()
+                guard value.mergeStrict(&nested) else { return false }
                 self.predicate = value
             case 24:  // limit
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.limit = value
             case 34:  // sort
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard var nested = reader.nested(), let value = Proto.SampleSort(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SampleSort()
+                guard value.mergeStrict(&nested) else { return false }
                 self.sort = value
             case 42:  // unit
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.unit = value
             case 48:  // page_size
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.pageSize = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.SamplePage {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // samples
-                guard var nested = reader.nested(), let value = Proto.Sample(strict: &nested) else { return nil }
+                if self.samples.capacity == 0 { self.samples.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Sample()
+                guard value.mergeStrict(&nested) else { return false }
                 self.samples.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AnchoredQueryRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 18:  // predicate
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard var nested = reader.nested(), let value = Proto.SamplePredicate(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SamplePredicate()
+                guard value.mergeStrict(&nested) else { return false }
                 self.predicate = value
             case 26:  // anchor
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.bytesField() else { return nil }
+                guard let value = reader.bytesField() else { return false }
                 self.anchor = value
             case 32:  // limit
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.limit = value
             case 42:  // unit
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.unit = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AnchoredPage {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // added
-                guard var nested = reader.nested(), let value = Proto.Sample(strict: &nested) else { return nil }
+                if self.added.capacity == 0 { self.added.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Sample()
+                guard value.mergeStrict(&nested) else { return false }
                 self.added.append(value)
             case 18:  // deleted_uuids
-                guard let value = reader.string() else { return nil }
+                if self.deletedUUIDs.capacity == 0 { self.deletedUUIDs.reserveCapacity(4) }
+                guard let value = reader.string() else { return false }
                 self.deletedUUIDs.append(value)
             case 26:  // new_anchor
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.bytesField() else { return nil }
+                guard let value = reader.bytesField() else { return false }
                 self.newAnchor = value
             case 32:  // done
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.done = value
             case 42:  // deleted_source_app_ids
-                guard let value = reader.string() else { return nil }
+                if self.deletedSourceAppIDs.capacity == 0 { self.deletedSourceAppIDs.reserveCapacity(4) }
+                guard let value = reader.string() else { return false }
                 self.deletedSourceAppIDs.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.StatisticsRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 18:  // predicate
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard var nested = reader.nested(), let value = Proto.SamplePredicate(strict: &nested) else { return nil }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SamplePredicate()
+                guard value.mergeStrict(&nested) else { return false }
                 self.predicate = value
             case 24:  // options
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.options = value
             case 32:  // interval
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Proto.StatisticsInterval(rawValue: Int32(truncatingIfNeeded: raw))
                 self.interval = value
             case 40:  // anchor_us
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.anchorMicros = value
             case 50:  // time_zone
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.timeZone = value
             case 58:  // unit
-                guard seen & 0x40 == 0 else { return nil }
+                guard seen & 0x40 == 0 else { return false }
                 seen |= 0x40
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.unit = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.StatisticsBucket {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // start_us
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.startMicros = value
             case 16:  // end_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.endMicros = value
             case 24:  // sample_count
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.sampleCount = value
             case 32:  // has_sum
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasSum = value
             case 41:  // sum
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let bits = reader.fixed64() else { return nil }
+                guard let bits = reader.fixed64() else { return false }
                 let value = Double(bitPattern: bits)
                 self.sum = value
             case 48:  // has_average
-                guard seen & 0x20 == 0 else { return nil }
+                guard seen & 0x20 == 0 else { return false }
                 seen |= 0x20
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasAverage = value
             case 57:  // average
-                guard seen & 0x40 == 0 else { return nil }
+                guard seen & 0x40 == 0 else { return false }
                 seen |= 0x40
-                guard let bits = reader.fixed64() else { return nil }
+                guard let bits = reader.fixed64() else { return false }
                 let value = Double(bitPattern: bits)
                 self.average = value
             case 64:  // has_minimum
-                guard seen & 0x80 == 0 else { return nil }
+                guard seen & 0x80 == 0 else { return false }
                 seen |= 0x80
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasMinimum = value
             case 73:  // minimum
-                guard seen & 0x100 == 0 else { return nil }
+                guard seen & 0x100 == 0 else { return false }
                 seen |= 0x100
-                guard let bits = reader.fixed64() else { return nil }
+                guard let bits = reader.fixed64() else { return false }
                 let value = Double(bitPattern: bits)
                 self.minimum = value
             case 80:  // has_maximum
-                guard seen & 0x200 == 0 else { return nil }
+                guard seen & 0x200 == 0 else { return false }
                 seen |= 0x200
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.hasMaximum = value
             case 89:  // maximum
-                guard seen & 0x400 == 0 else { return nil }
+                guard seen & 0x400 == 0 else { return false }
                 seen |= 0x400
-                guard let bits = reader.fixed64() else { return nil }
+                guard let bits = reader.fixed64() else { return false }
                 let value = Double(bitPattern: bits)
                 self.maximum = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.StatisticsResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // unit
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.unit = value
             case 18:  // buckets
-                guard var nested = reader.nested(), let value = Proto.StatisticsBucket(strict: &nested) else { return nil }
+                if self.buckets.capacity == 0 { self.buckets.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.StatisticsBucket()
+                guard value.mergeStrict(&nested) else { return false }
                 self.buckets.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.ObserveRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // types
-                guard let value = reader.string() else { return nil }
+                if self.types.capacity == 0 { self.types.reserveCapacity(4) }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.types.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.ObserveEvent {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 16:  // changed_us
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.changedMicros = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminImportRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 18:  // samples
-                guard var nested = reader.nested(), let value = Proto.Sample(strict: &nested) else { return nil }
+                if self.samples.capacity == 0 { self.samples.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Sample()
+                guard value.mergeStrict(&nested) else { return false }
                 self.samples.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminImportResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // saved
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.saved = value
             case 16:  // unchanged
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.unchanged = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminExportRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // type
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 18:  // app_id
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AccessLogEntry {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 8:  // at_us
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.atMicros = value
             case 18:  // app_id
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 26:  // operation
-                guard seen & 0x4 == 0 else { return nil }
+                guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.operation = value
             case 34:  // type
-                guard seen & 0x8 == 0 else { return nil }
+                guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.typeIdentifier() else { return false }
                 self.type = value
             case 40:  // sample_count
-                guard seen & 0x10 == 0 else { return nil }
+                guard seen & 0x10 == 0 else { return false }
                 seen |= 0x10
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.sampleCount = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminAccessLogRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         var seen: UInt64 = 0
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // app_id
-                guard seen & 0x1 == 0 else { return nil }
+                guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.string() else { return nil }
+                guard let value = reader.string() else { return false }
                 self.appID = value
             case 16:  // limit
-                guard seen & 0x2 == 0 else { return nil }
+                guard seen & 0x2 == 0 else { return false }
                 seen |= 0x2
-                guard let raw = reader.varint() else { return nil }
+                guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.limit = value
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }
 
 extension Proto.AdminAccessLogResponse {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
     public init?(strict reader: inout ProtoReader) {
-        self.init()
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
         while !reader.isAtEnd {
-            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // entries
-                guard var nested = reader.nested(), let value = Proto.AccessLogEntry(strict: &nested) else { return nil }
+                if self.entries.capacity == 0 { self.entries.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AccessLogEntry()
+                guard value.mergeStrict(&nested) else { return false }
                 self.entries.append(value)
             default:
-                return nil
+                return false
             }
         }
+        return true
     }
 }

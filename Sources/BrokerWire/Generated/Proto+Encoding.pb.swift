@@ -50,19 +50,9 @@ extension Proto.ClientFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .cancel(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         case .credit(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         case nil: break
         }
         return size
@@ -74,10 +64,51 @@ extension Proto.ClientFrame: ProtoMessage {
         case .call(let value):
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .cancel(let value):
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .credit(let value):
-            writer.byte(0x1A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x1A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case nil: break
+        }
+    }
+
+    /// Appends a ClientFrame frame whose kind is `call`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(call value: Proto.Call, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 1 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ClientFrame frame whose kind is `cancel`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(cancel value: Proto.Cancel, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ClientFrame frame whose kind is `credit`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(credit value: Proto.Credit, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            writer.byte(0x1A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
     }
 }
@@ -104,19 +135,9 @@ extension Proto.Call: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .ping(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         case .pingStream(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         case .requestAuthorization(let value):
             do {
                 let slot = sizes.reserve()
@@ -146,12 +167,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .earliestPermittedSampleDate(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .readCharacteristics(let value):
             do {
                 let slot = sizes.reserve()
@@ -209,12 +225,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminListApps(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminRemoveApp(let value):
             do {
                 let slot = sizes.reserve()
@@ -230,19 +241,9 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminBrokerInfo(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminWatchPrompts(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAnswerPrompt(let value):
             do {
                 let slot = sizes.reserve()
@@ -251,12 +252,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminCancelPrompt(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminListGrants(let value):
             do {
                 let slot = sizes.reserve()
@@ -272,12 +268,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminListSources(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminSetCharacteristic(let value):
             do {
                 let slot = sizes.reserve()
@@ -333,9 +324,9 @@ extension Proto.Call: ProtoMessage {
         case .hello(let value):
             writer.byte(0x52); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .ping(let value):
-            writer.byte(0x5A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x5A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .pingStream(let value):
-            writer.byte(0x62); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x62); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .requestAuthorization(let value):
             writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .authorizationStatus(let value):
@@ -345,7 +336,7 @@ extension Proto.Call: ProtoMessage {
         case .earliestAuthorizedSampleDate(let value):
             writer.byte(0xBA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .earliestPermittedSampleDate(let value):
-            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .readCharacteristics(let value):
             writer.byte(0xCA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .save(let value):
@@ -363,25 +354,25 @@ extension Proto.Call: ProtoMessage {
         case .adminAddApp(let value):
             writer.byte(0xA2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminListApps(let value):
-            writer.byte(0xAA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xAA); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminRemoveApp(let value):
             writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRotateToken(let value):
             writer.byte(0xBA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminBrokerInfo(let value):
-            writer.byte(0xC2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xC2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminWatchPrompts(let value):
-            writer.byte(0xF2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xF2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminAnswerPrompt(let value):
             writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminCancelPrompt(let value):
-            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminListGrants(let value):
             writer.byte(0x8A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRevoke(let value):
             writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminListSources(let value):
-            writer.byte(0x9A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x9A); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminSetCharacteristic(let value):
             writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExplain(let value):
@@ -470,33 +461,13 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .ping(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         case .requestAuthorization(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .authorizationStatus(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .requestStatus(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .earliestAuthorizedSampleDate(let value):
             do {
                 let slot = sizes.reserve()
@@ -505,12 +476,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .earliestPermittedSampleDate(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .readCharacteristics(let value):
             do {
                 let slot = sizes.reserve()
@@ -519,19 +485,9 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .save(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .delete(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .statistics(let value):
             do {
                 let slot = sizes.reserve()
@@ -554,12 +510,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminRemoveApp(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminRotateToken(let value):
             do {
                 let slot = sizes.reserve()
@@ -575,19 +526,9 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminAnswerPrompt(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminCancelPrompt(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminListGrants(let value):
             do {
                 let slot = sizes.reserve()
@@ -596,12 +537,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminRevoke(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminListSources(let value):
             do {
                 let slot = sizes.reserve()
@@ -610,12 +546,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminSetCharacteristic(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminExplain(let value):
             do {
                 let slot = sizes.reserve()
@@ -624,12 +555,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminImport(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAccessLog(let value):
             do {
                 let slot = sizes.reserve()
@@ -656,23 +582,23 @@ extension Proto.ServerFrame: ProtoMessage {
         case .hello(let value):
             writer.byte(0x52); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .ping(let value):
-            writer.byte(0x5A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x5A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .requestAuthorization(let value):
-            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .authorizationStatus(let value):
-            writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .requestStatus(let value):
-            writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .earliestAuthorizedSampleDate(let value):
             writer.byte(0xBA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .earliestPermittedSampleDate(let value):
-            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .readCharacteristics(let value):
             writer.byte(0xCA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .save(let value):
-            writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .delete(let value):
-            writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .statistics(let value):
             writer.byte(0xB2); writer.byte(0x03); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminAddApp(let value):
@@ -680,30 +606,876 @@ extension Proto.ServerFrame: ProtoMessage {
         case .adminListApps(let value):
             writer.byte(0xAA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRemoveApp(let value):
-            writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminRotateToken(let value):
             writer.byte(0xBA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminBrokerInfo(let value):
             writer.byte(0xC2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminAnswerPrompt(let value):
-            writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminCancelPrompt(let value):
-            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminListGrants(let value):
             writer.byte(0x8A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRevoke(let value):
-            writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminListSources(let value):
             writer.byte(0x9A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminSetCharacteristic(let value):
-            writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminExplain(let value):
             writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
-            writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminAccessLog(let value):
             writer.byte(0xC2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case nil: break
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `stream_item`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, streamItem value: Proto.StreamItem, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 1 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x1A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `hello`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, hello value: Proto.HelloResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 1 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x52); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `ping`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, ping value: Proto.PingResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x5A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `request_authorization`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, requestAuthorization value: Proto.RequestAuthorizationResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `authorization_status`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, authorizationStatus value: Proto.AuthorizationStatusResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `request_status`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, requestStatus value: Proto.RequestStatusResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `earliest_authorized_sample_date`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, earliestAuthorizedSampleDate value: Proto.EarliestAuthorizedSampleDateResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xBA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `earliest_permitted_sample_date`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, earliestPermittedSampleDate value: Proto.EarliestPermittedSampleDateResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `read_characteristics`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, readCharacteristics value: Proto.ReadCharacteristicsResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xCA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `save`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, save value: Proto.SaveResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `delete`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, delete value: Proto.DeleteResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `statistics`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, statistics value: Proto.StatisticsResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xB2); writer.byte(0x03); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_add_app`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminAddApp value: Proto.AdminAddAppResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xA2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_list_apps`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminListApps value: Proto.AdminListAppsResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xAA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_remove_app`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminRemoveApp value: Proto.AdminRemoveAppResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_rotate_token`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminRotateToken value: Proto.AdminRotateTokenResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xBA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_broker_info`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminBrokerInfo value: Proto.AdminBrokerInfoResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xC2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_answer_prompt`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminAnswerPrompt value: Proto.AdminAnswerPromptResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_cancel_prompt`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminCancelPrompt value: Proto.AdminCancelPromptResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_list_grants`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminListGrants value: Proto.AdminListGrantsResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x8A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_revoke`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminRevoke value: Proto.AdminRevokeResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_list_sources`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminListSources value: Proto.AdminListSourcesResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x9A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_set_characteristic`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminSetCharacteristic value: Proto.AdminSetCharacteristicResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_explain`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminExplain value: Proto.AdminExplainResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_import`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminImport value: Proto.AdminImportResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_access_log`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminAccessLog value: Proto.AdminAccessLogResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xC2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame with no response case, byte for byte as `appendFrame` of that
+    /// message would.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
         }
     }
 }
@@ -714,12 +1486,7 @@ extension Proto.StreamItem: ProtoMessage {
         var size = 0
         switch item {
         case .ping(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         case .samples(let value):
             do {
                 let slot = sizes.reserve()
@@ -757,7 +1524,7 @@ extension Proto.StreamItem: ProtoMessage {
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch item {
         case .ping(let value):
-            writer.byte(0x62); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x62); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .samples(let value):
             writer.byte(0xA2); writer.byte(0x03); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .anchoredPage(let value):
@@ -1709,12 +2476,7 @@ extension Proto.PromptEvent: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .resolved(let value):
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         case nil: break
         }
         return size
@@ -1726,7 +2488,7 @@ extension Proto.PromptEvent: ProtoMessage {
         case .raised(let value):
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .resolved(let value):
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case nil: break
         }
     }
@@ -2497,12 +3259,7 @@ extension Proto.DeleteRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
@@ -2517,7 +3274,7 @@ extension Proto.DeleteRequest: ProtoMessage {
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x1A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x1A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
     }
 }
@@ -2549,23 +3306,13 @@ extension Proto.QueryRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.limit != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.limit))
         }
         if let value = self.sort {
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
@@ -2584,13 +3331,13 @@ extension Proto.QueryRequest: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
         if self.limit != 0 {
             writer.byte(0x18); writer.varint(UInt64(self.limit))
         }
         if let value = self.sort {
-            writer.byte(0x22); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x22); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
@@ -2634,12 +3381,7 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if !self.anchor.isEmpty {
             size += 1 + ProtoWriter.varintSize(self.anchor.count) + self.anchor.count
@@ -2661,7 +3403,7 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
         if !self.anchor.isEmpty {
             writer.byte(0x1A); writer.varint(UInt64(self.anchor.count)); writer.bytes(self.anchor)
@@ -2732,12 +3474,7 @@ extension Proto.StatisticsRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do {
-                let slot = sizes.reserve()
-                let count = value.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.options != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.options))
@@ -2766,7 +3503,7 @@ extension Proto.StatisticsRequest: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
         if self.options != 0 {
             writer.byte(0x18); writer.varint(UInt64(self.options))
@@ -2875,12 +3612,7 @@ extension Proto.StatisticsResponse: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.buckets {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
-            }
+            do { let count = element.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
@@ -2892,7 +3624,7 @@ extension Proto.StatisticsResponse: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
         for element in self.buckets {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(element.measure(&sizes))); element.write(&writer, &sizes)
         }
     }
 }

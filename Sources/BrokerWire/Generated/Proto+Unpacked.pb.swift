@@ -10,7 +10,6 @@ extension Proto.Status {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Status>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.code = Proto.StatusCode(rawValue: Int32(truncatingIfNeeded: c.code.rawValue))
         self.domain = Proto.DomainCode(rawValue: Int32(truncatingIfNeeded: c.domain.rawValue))
         self.message = ProtoUnpacked.string(c.message)
@@ -48,6 +47,25 @@ extension Proto.ClientFrame {
         case 2: if let value = c.cancel { self.kind = .cancel(Proto.Cancel(unpacked: value)) }
         case 3: if let value = c.credit { self.kind = .credit(Proto.Credit(unpacked: value)) }
         default: break
+        }
+    }
+
+    /// Decodes `bytes`: strictly where the strict reader takes them, through protobuf-c
+    /// otherwise; nil when protobuf-c cannot decode them either.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        var reader = ProtoReader(bytes)
+        var message = Self()
+        if message.mergeStrict(&reader) { return message }
+        return unpacked(bytes)
+    }
+
+    /// Appends the message as a whole frame: the 5-byte header, then the packed message.
+    public func appendFrame(to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        let size = measure(&sizes)
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            write(&writer, &sizes)
         }
     }
 
@@ -143,7 +161,6 @@ extension Proto.Cancel {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Cancel>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.callID = c.call_id
     }
 
@@ -173,7 +190,6 @@ extension Proto.Credit {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Credit>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.callID = c.call_id
         self.items = c.items
     }
@@ -235,6 +251,25 @@ extension Proto.ServerFrame {
         case 150: if let value = c.admin_import { self.response = .adminImport(Proto.AdminImportResponse(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.response = .adminAccessLog(Proto.AdminAccessLogResponse(unpacked: value)) }
         default: break
+        }
+    }
+
+    /// Decodes `bytes`: strictly where the strict reader takes them, through protobuf-c
+    /// otherwise; nil when protobuf-c cannot decode them either.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        var reader = ProtoReader(bytes)
+        var message = Self()
+        if message.mergeStrict(&reader) { return message }
+        return unpacked(bytes)
+    }
+
+    /// Appends the message as a whole frame: the 5-byte header, then the packed message.
+    public func appendFrame(to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        let size = measure(&sizes)
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            write(&writer, &sizes)
         }
     }
 
@@ -301,7 +336,6 @@ extension Proto.HelloRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__HelloRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.appToken = ProtoUnpacked.string(c.app_token)
         self.protocolVersion = c.protocol_version
@@ -333,7 +367,6 @@ extension Proto.HelloResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__HelloResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.brokerVersion = ProtoUnpacked.string(c.broker_version)
         self.protocolVersion = c.protocol_version
         self.maxFrameBytes = c.max_frame_bytes
@@ -367,7 +400,6 @@ extension Proto.PingRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__PingRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.delayMicros = c.delay_us
         self.payload = ProtoUnpacked.bytes(c.payload)
     }
@@ -398,7 +430,6 @@ extension Proto.PingResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__PingResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.payload = ProtoUnpacked.bytes(c.payload)
         self.brokerTimeMicros = c.broker_time_us
         self.sequence = c.sequence
@@ -430,7 +461,6 @@ extension Proto.PingStreamRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__PingStreamRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.count = c.count
         self.payload = ProtoUnpacked.bytes(c.payload)
     }
@@ -461,7 +491,6 @@ extension Proto.AppInfo {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AppInfo>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.name = ProtoUnpacked.string(c.name)
         self.readUsage = ProtoUnpacked.string(c.read_usage)
@@ -498,7 +527,6 @@ extension Proto.AdminAddAppRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminAddAppRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.name = ProtoUnpacked.string(c.name)
         self.readUsage = ProtoUnpacked.string(c.read_usage)
@@ -533,7 +561,6 @@ extension Proto.AdminAddAppResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminAddAppResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         if let value = c.app { self.app = Proto.AppInfo(unpacked: value) }
         self.appToken = ProtoUnpacked.string(c.app_token)
     }
@@ -564,7 +591,6 @@ extension Proto.AdminListAppsRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListAppsRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -593,7 +619,6 @@ extension Proto.AdminListAppsResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListAppsResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.apps = ProtoUnpacked.array(c.apps, count: c.n_apps) { Proto.AppInfo(unpacked: $0!) }
     }
 
@@ -623,7 +648,6 @@ extension Proto.AdminRemoveAppRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminRemoveAppRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.deleteData = c.delete_data != 0
     }
@@ -654,7 +678,6 @@ extension Proto.AdminRemoveAppResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminRemoveAppResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.connectionsClosed = c.connections_closed
     }
 
@@ -684,7 +707,6 @@ extension Proto.AdminRotateTokenRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminRotateTokenRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
     }
 
@@ -714,7 +736,6 @@ extension Proto.AdminRotateTokenResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminRotateTokenResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         if let value = c.app { self.app = Proto.AppInfo(unpacked: value) }
         self.appToken = ProtoUnpacked.string(c.app_token)
     }
@@ -745,7 +766,6 @@ extension Proto.AdminBrokerInfoRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminBrokerInfoRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -774,7 +794,6 @@ extension Proto.AdminBrokerInfoResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminBrokerInfoResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.brokerVersion = ProtoUnpacked.string(c.broker_version)
         self.startedMicros = c.started_us
         self.appConnections = c.app_connections
@@ -814,7 +833,6 @@ extension Proto.RequestAuthorizationRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__RequestAuthorizationRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.shareTypes = ProtoUnpacked.array(c.share_types, count: c.n_share_types) { ProtoUnpacked.string($0) }
         self.readTypes = ProtoUnpacked.array(c.read_types, count: c.n_read_types) { ProtoUnpacked.string($0) }
     }
@@ -845,7 +863,6 @@ extension Proto.RequestAuthorizationResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__RequestAuthorizationResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -874,7 +891,6 @@ extension Proto.AuthorizationStatusRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AuthorizationStatusRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
     }
 
@@ -904,7 +920,6 @@ extension Proto.AuthorizationStatusResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AuthorizationStatusResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.status = Proto.AuthorizationStatus(rawValue: Int32(truncatingIfNeeded: c.status.rawValue))
     }
 
@@ -934,7 +949,6 @@ extension Proto.RequestStatusRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__RequestStatusRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.shareTypes = ProtoUnpacked.array(c.share_types, count: c.n_share_types) { ProtoUnpacked.string($0) }
         self.readTypes = ProtoUnpacked.array(c.read_types, count: c.n_read_types) { ProtoUnpacked.string($0) }
     }
@@ -965,7 +979,6 @@ extension Proto.RequestStatusResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__RequestStatusResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.status = Proto.RequestStatus(rawValue: Int32(truncatingIfNeeded: c.status.rawValue))
     }
 
@@ -995,7 +1008,6 @@ extension Proto.EarliestAuthorizedSampleDateRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__EarliestAuthorizedSampleDateRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.types = ProtoUnpacked.array(c.types, count: c.n_types) { ProtoUnpacked.string($0) }
     }
 
@@ -1025,7 +1037,6 @@ extension Proto.TypeDate {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__TypeDate>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         self.dateMicros = c.date_us
     }
@@ -1056,7 +1067,6 @@ extension Proto.EarliestAuthorizedSampleDateResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__EarliestAuthorizedSampleDateResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.dates = ProtoUnpacked.array(c.dates, count: c.n_dates) { Proto.TypeDate(unpacked: $0!) }
     }
 
@@ -1086,7 +1096,6 @@ extension Proto.EarliestPermittedSampleDateRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__EarliestPermittedSampleDateRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1115,7 +1124,6 @@ extension Proto.EarliestPermittedSampleDateResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__EarliestPermittedSampleDateResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.dateMicros = c.date_us
     }
 
@@ -1145,7 +1153,6 @@ extension Proto.ReadCharacteristicsRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__ReadCharacteristicsRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.types = ProtoUnpacked.array(c.types, count: c.n_types) { ProtoUnpacked.string($0) }
     }
 
@@ -1175,7 +1182,6 @@ extension Proto.CharacteristicValue {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__CharacteristicValue>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         self.hasValue = c.has_value != 0
         self.value = ProtoUnpacked.string(c.value)
@@ -1207,7 +1213,6 @@ extension Proto.ReadCharacteristicsResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__ReadCharacteristicsResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.values = ProtoUnpacked.array(c.values, count: c.n_values) { Proto.CharacteristicValue(unpacked: $0!) }
     }
 
@@ -1237,7 +1242,6 @@ extension Proto.TypeDecision {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__TypeDecision>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         self.share = Proto.ShareDecision(rawValue: Int32(truncatingIfNeeded: c.share.rawValue))
         self.read = Proto.ReadDecision(rawValue: Int32(truncatingIfNeeded: c.read.rawValue))
@@ -1270,7 +1274,6 @@ extension Proto.Prompt {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Prompt>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.promptID = c.prompt_id
         self.appID = ProtoUnpacked.string(c.app_id)
         self.appName = ProtoUnpacked.string(c.app_name)
@@ -1341,7 +1344,6 @@ extension Proto.PromptResolved {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__PromptResolved>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.promptID = c.prompt_id
         self.resolution = Proto.PromptResolution(rawValue: Int32(truncatingIfNeeded: c.resolution.rawValue))
     }
@@ -1372,7 +1374,6 @@ extension Proto.AdminWatchPromptsRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminWatchPromptsRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1401,7 +1402,6 @@ extension Proto.AdminAnswerPromptRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminAnswerPromptRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.promptID = c.prompt_id
         self.decisions = ProtoUnpacked.array(c.decisions, count: c.n_decisions) { Proto.TypeDecision(unpacked: $0!) }
     }
@@ -1432,7 +1432,6 @@ extension Proto.AdminAnswerPromptResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminAnswerPromptResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1461,7 +1460,6 @@ extension Proto.AdminCancelPromptRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminCancelPromptRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.promptID = c.prompt_id
     }
 
@@ -1491,7 +1489,6 @@ extension Proto.AdminCancelPromptResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminCancelPromptResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1520,7 +1517,6 @@ extension Proto.Grant {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Grant>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         self.share = Proto.ShareDecision(rawValue: Int32(truncatingIfNeeded: c.share.rawValue))
         self.read = Proto.ReadDecision(rawValue: Int32(truncatingIfNeeded: c.read.rawValue))
@@ -1555,7 +1551,6 @@ extension Proto.AdminListGrantsRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListGrantsRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
     }
 
@@ -1585,7 +1580,6 @@ extension Proto.AdminListGrantsResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListGrantsResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.grants = ProtoUnpacked.array(c.grants, count: c.n_grants) { Proto.Grant(unpacked: $0!) }
     }
 
@@ -1615,7 +1609,6 @@ extension Proto.AdminRevokeRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminRevokeRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.types = ProtoUnpacked.array(c.types, count: c.n_types) { ProtoUnpacked.string($0) }
     }
@@ -1646,7 +1639,6 @@ extension Proto.AdminRevokeResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminRevokeResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.revoked = c.revoked
     }
 
@@ -1676,7 +1668,6 @@ extension Proto.Source {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Source>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.appName = ProtoUnpacked.string(c.app_name)
         self.firstRequestMicros = c.first_request_us
@@ -1710,7 +1701,6 @@ extension Proto.AdminListSourcesRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListSourcesRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1739,7 +1729,6 @@ extension Proto.AdminListSourcesResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListSourcesResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.sources = ProtoUnpacked.array(c.sources, count: c.n_sources) { Proto.Source(unpacked: $0!) }
     }
 
@@ -1769,7 +1758,6 @@ extension Proto.AdminSetCharacteristicRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminSetCharacteristicRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         self.hasValue = c.has_value != 0
         self.value = ProtoUnpacked.string(c.value)
@@ -1801,7 +1789,6 @@ extension Proto.AdminSetCharacteristicResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminSetCharacteristicResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1830,7 +1817,6 @@ extension Proto.AdminExplainRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminExplainRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.type = ProtoUnpacked.string(c.type)
     }
@@ -1861,7 +1847,6 @@ extension Proto.AdminExplainResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminExplainResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         if let value = c.grant { self.grant = Proto.Grant(unpacked: value) }
         self.everAsked = c.ever_asked != 0
         self.earliestPermittedMicros = c.earliest_permitted_us
@@ -1895,7 +1880,6 @@ extension Proto.Quantity {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Quantity>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.value = c.value
         self.unit = ProtoUnpacked.string(c.unit)
     }
@@ -1926,7 +1910,6 @@ extension Proto.Workout {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__Workout>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.activityType = ProtoUnpacked.string(c.activity_type)
         self.durationMicros = c.duration_us
         if let value = c.total_energy { self.totalEnergy = Proto.Quantity(unpacked: value) }
@@ -1959,7 +1942,6 @@ extension Proto.MetadataEntry {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__MetadataEntry>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.key = ProtoUnpacked.string(c.key)
         self.value = ProtoUnpacked.string(c.value)
     }
@@ -2032,7 +2014,6 @@ extension Proto.SamplePredicate {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__SamplePredicate>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.hasStart = c.has_start != 0
         self.startMicros = c.start_us
         self.hasEnd = c.has_end != 0
@@ -2066,7 +2047,6 @@ extension Proto.SampleSort {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__SampleSort>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.key = Proto.SortKey(rawValue: Int32(truncatingIfNeeded: c.key.rawValue))
         self.descending = c.descending != 0
     }
@@ -2097,7 +2077,6 @@ extension Proto.SaveRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__SaveRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.samples = ProtoUnpacked.array(c.samples, count: c.n_samples) { Proto.Sample(unpacked: $0!) }
     }
 
@@ -2127,7 +2106,6 @@ extension Proto.SaveResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__SaveResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.saved = c.saved
         self.unchanged = c.unchanged
     }
@@ -2158,7 +2136,6 @@ extension Proto.DeleteRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__DeleteRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.uuids = ProtoUnpacked.array(c.uuids, count: c.n_uuids) { ProtoUnpacked.string($0) }
         self.type = ProtoUnpacked.string(c.type)
         if let value = c.predicate { self.predicate = Proto.SamplePredicate(unpacked: value) }
@@ -2190,7 +2167,6 @@ extension Proto.DeleteResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__DeleteResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.deleted = c.deleted
     }
 
@@ -2220,7 +2196,6 @@ extension Proto.QueryRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__QueryRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         if let value = c.predicate { self.predicate = Proto.SamplePredicate(unpacked: value) }
         self.limit = c.limit
@@ -2255,7 +2230,6 @@ extension Proto.SamplePage {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__SamplePage>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.samples = ProtoUnpacked.array(c.samples, count: c.n_samples) { Proto.Sample(unpacked: $0!) }
     }
 
@@ -2285,7 +2259,6 @@ extension Proto.AnchoredQueryRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AnchoredQueryRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         if let value = c.predicate { self.predicate = Proto.SamplePredicate(unpacked: value) }
         self.anchor = ProtoUnpacked.bytes(c.anchor)
@@ -2319,7 +2292,6 @@ extension Proto.AnchoredPage {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AnchoredPage>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.added = ProtoUnpacked.array(c.added, count: c.n_added) { Proto.Sample(unpacked: $0!) }
         self.deletedUUIDs = ProtoUnpacked.array(c.deleted_uuids, count: c.n_deleted_uuids) { ProtoUnpacked.string($0) }
         self.newAnchor = ProtoUnpacked.bytes(c.new_anchor)
@@ -2353,7 +2325,6 @@ extension Proto.StatisticsRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__StatisticsRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         if let value = c.predicate { self.predicate = Proto.SamplePredicate(unpacked: value) }
         self.options = c.options
@@ -2389,7 +2360,6 @@ extension Proto.StatisticsBucket {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__StatisticsBucket>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.startMicros = c.start_us
         self.endMicros = c.end_us
         self.sampleCount = c.sample_count
@@ -2429,7 +2399,6 @@ extension Proto.StatisticsResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__StatisticsResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.unit = ProtoUnpacked.string(c.unit)
         self.buckets = ProtoUnpacked.array(c.buckets, count: c.n_buckets) { Proto.StatisticsBucket(unpacked: $0!) }
     }
@@ -2460,7 +2429,6 @@ extension Proto.ObserveRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__ObserveRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.types = ProtoUnpacked.array(c.types, count: c.n_types) { ProtoUnpacked.string($0) }
     }
 
@@ -2490,7 +2458,6 @@ extension Proto.ObserveEvent {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__ObserveEvent>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         self.changedMicros = c.changed_us
     }
@@ -2521,7 +2488,6 @@ extension Proto.AdminImportRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminImportRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.samples = ProtoUnpacked.array(c.samples, count: c.n_samples) { Proto.Sample(unpacked: $0!) }
     }
@@ -2552,7 +2518,6 @@ extension Proto.AdminImportResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminImportResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.saved = c.saved
         self.unchanged = c.unchanged
     }
@@ -2583,7 +2548,6 @@ extension Proto.AdminExportRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminExportRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.type = ProtoUnpacked.string(c.type)
         self.appID = ProtoUnpacked.string(c.app_id)
     }
@@ -2614,7 +2578,6 @@ extension Proto.AccessLogEntry {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AccessLogEntry>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.atMicros = c.at_us
         self.appID = ProtoUnpacked.string(c.app_id)
         self.operation = ProtoUnpacked.string(c.operation)
@@ -2648,7 +2611,6 @@ extension Proto.AdminAccessLogRequest {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminAccessLogRequest>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.appID = ProtoUnpacked.string(c.app_id)
         self.limit = c.limit
     }
@@ -2679,7 +2641,6 @@ extension Proto.AdminAccessLogResponse {
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminAccessLogResponse>) {
         self.init()
         let c = pointer.pointee
-        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)
         self.entries = ProtoUnpacked.array(c.entries, count: c.n_entries) { Proto.AccessLogEntry(unpacked: $0!) }
     }
 

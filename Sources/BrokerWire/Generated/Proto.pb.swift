@@ -228,9 +228,6 @@ extension Proto {
         public var domain: Proto.DomainCode = Proto.DomainCode()
         /// message = 3.
         public var message: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -241,9 +238,11 @@ extension Proto {
     public struct ClientFrame: Hashable, Sendable {
         /// The oneof kind: one case or none.
         public var kind: Kind? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields, such
+        /// as a oneof case added later). Decoding only: they are never encoded, and the strict
+        /// reader leaves such bytes to protobuf-c.
+        /// nil when there were none (an empty array would cost a retain and a release per message).
+        public var unknownFieldNumbers: [UInt32]? = nil
         /// An empty message: every field at its default.
         public init() {}
 
@@ -270,16 +269,18 @@ extension Proto {
         public var initialCredit: UInt32 = 0
         /// The oneof request: one case or none.
         public var request: Request? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields, such
+        /// as a oneof case added later). Decoding only: they are never encoded, and the strict
+        /// reader leaves such bytes to protobuf-c.
+        /// nil when there were none (an empty array would cost a retain and a release per message).
+        public var unknownFieldNumbers: [UInt32]? = nil
         /// An empty message: every field at its default.
         public init() {}
 
         /// The cases of the oneof request.
         public enum Request: Hashable, Sendable {
             /// hello = 10.
-            case hello(Proto.HelloRequest)
+            indirect case hello(Proto.HelloRequest)
             /// ping = 11.
             case ping(Proto.PingRequest)
             /// ping_stream = 12.
@@ -299,21 +300,21 @@ extension Proto {
             /// save = 50.
             case save(Proto.SaveRequest)
             /// delete = 51.
-            case delete(Proto.DeleteRequest)
+            indirect case delete(Proto.DeleteRequest)
             /// query = 52.
-            case query(Proto.QueryRequest)
+            indirect case query(Proto.QueryRequest)
             /// anchored_query = 53.
-            case anchoredQuery(Proto.AnchoredQueryRequest)
+            indirect case anchoredQuery(Proto.AnchoredQueryRequest)
             /// statistics = 54.
-            case statistics(Proto.StatisticsRequest)
+            indirect case statistics(Proto.StatisticsRequest)
             /// observe = 55.
             case observe(Proto.ObserveRequest)
             /// admin_add_app = 100.
-            case adminAddApp(Proto.AdminAddAppRequest)
+            indirect case adminAddApp(Proto.AdminAddAppRequest)
             /// admin_list_apps = 101.
             case adminListApps(Proto.AdminListAppsRequest)
             /// admin_remove_app = 102.
-            case adminRemoveApp(Proto.AdminRemoveAppRequest)
+            indirect case adminRemoveApp(Proto.AdminRemoveAppRequest)
             /// admin_rotate_token = 103.
             case adminRotateToken(Proto.AdminRotateTokenRequest)
             /// admin_broker_info = 104.
@@ -327,19 +328,19 @@ extension Proto {
             /// admin_list_grants = 113.
             case adminListGrants(Proto.AdminListGrantsRequest)
             /// admin_revoke = 114.
-            case adminRevoke(Proto.AdminRevokeRequest)
+            indirect case adminRevoke(Proto.AdminRevokeRequest)
             /// admin_list_sources = 115.
             case adminListSources(Proto.AdminListSourcesRequest)
             /// admin_set_characteristic = 116.
-            case adminSetCharacteristic(Proto.AdminSetCharacteristicRequest)
+            indirect case adminSetCharacteristic(Proto.AdminSetCharacteristicRequest)
             /// admin_explain = 117.
-            case adminExplain(Proto.AdminExplainRequest)
+            indirect case adminExplain(Proto.AdminExplainRequest)
             /// admin_import = 150.
-            case adminImport(Proto.AdminImportRequest)
+            indirect case adminImport(Proto.AdminImportRequest)
             /// admin_export = 151.
-            case adminExport(Proto.AdminExportRequest)
+            indirect case adminExport(Proto.AdminExportRequest)
             /// admin_access_log = 152.
-            case adminAccessLog(Proto.AdminAccessLogRequest)
+            indirect case adminAccessLog(Proto.AdminAccessLogRequest)
         }
     }
 }
@@ -349,9 +350,6 @@ extension Proto {
     public struct Cancel: Hashable, Sendable {
         /// call_id = 1.
         public var callID: UInt64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -364,9 +362,6 @@ extension Proto {
         public var callID: UInt64 = 0
         /// items = 2.
         public var items: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -381,9 +376,11 @@ extension Proto {
         public var status: Proto.Status? = nil
         /// The oneof response: one case or none.
         public var response: Response? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields, such
+        /// as a oneof case added later). Decoding only: they are never encoded, and the strict
+        /// reader leaves such bytes to protobuf-c.
+        /// nil when there were none (an empty array would cost a retain and a release per message).
+        public var unknownFieldNumbers: [UInt32]? = nil
         /// An empty message: every field at its default.
         public init() {}
 
@@ -392,9 +389,9 @@ extension Proto {
             /// stream_item = 3.
             case streamItem(Proto.StreamItem)
             /// hello = 10.
-            case hello(Proto.HelloResponse)
+            indirect case hello(Proto.HelloResponse)
             /// ping = 11.
-            case ping(Proto.PingResponse)
+            indirect case ping(Proto.PingResponse)
             /// request_authorization = 20.
             case requestAuthorization(Proto.RequestAuthorizationResponse)
             /// authorization_status = 21.
@@ -412,17 +409,17 @@ extension Proto {
             /// delete = 51.
             case delete(Proto.DeleteResponse)
             /// statistics = 54.
-            case statistics(Proto.StatisticsResponse)
+            indirect case statistics(Proto.StatisticsResponse)
             /// admin_add_app = 100.
-            case adminAddApp(Proto.AdminAddAppResponse)
+            indirect case adminAddApp(Proto.AdminAddAppResponse)
             /// admin_list_apps = 101.
             case adminListApps(Proto.AdminListAppsResponse)
             /// admin_remove_app = 102.
             case adminRemoveApp(Proto.AdminRemoveAppResponse)
             /// admin_rotate_token = 103.
-            case adminRotateToken(Proto.AdminRotateTokenResponse)
+            indirect case adminRotateToken(Proto.AdminRotateTokenResponse)
             /// admin_broker_info = 104.
-            case adminBrokerInfo(Proto.AdminBrokerInfoResponse)
+            indirect case adminBrokerInfo(Proto.AdminBrokerInfoResponse)
             /// admin_answer_prompt = 111.
             case adminAnswerPrompt(Proto.AdminAnswerPromptResponse)
             /// admin_cancel_prompt = 112.
@@ -436,7 +433,7 @@ extension Proto {
             /// admin_set_characteristic = 116.
             case adminSetCharacteristic(Proto.AdminSetCharacteristicResponse)
             /// admin_explain = 117.
-            case adminExplain(Proto.AdminExplainResponse)
+            indirect case adminExplain(Proto.AdminExplainResponse)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportResponse)
             /// admin_access_log = 152.
@@ -450,9 +447,11 @@ extension Proto {
     public struct StreamItem: Hashable, Sendable {
         /// The oneof item: one case or none.
         public var item: Item? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields, such
+        /// as a oneof case added later). Decoding only: they are never encoded, and the strict
+        /// reader leaves such bytes to protobuf-c.
+        /// nil when there were none (an empty array would cost a retain and a release per message).
+        public var unknownFieldNumbers: [UInt32]? = nil
         /// An empty message: every field at its default.
         public init() {}
 
@@ -463,7 +462,7 @@ extension Proto {
             /// Query and AdminExport pages
             case samples(Proto.SamplePage)
             /// AnchoredQuery
-            case anchoredPage(Proto.AnchoredPage)
+            indirect case anchoredPage(Proto.AnchoredPage)
             /// Observe
             case observed(Proto.ObserveEvent)
             /// prompt_event = 110.
@@ -481,9 +480,6 @@ extension Proto {
         public var appToken: String = ""
         /// 1
         public var protocolVersion: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -502,9 +498,6 @@ extension Proto {
         public var brokerTimeMicros: Int64 = 0
         /// max_calls_in_flight = 5.
         public var maxCallsInFlight: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -517,9 +510,6 @@ extension Proto {
         public var delayMicros: Int64 = 0
         /// payload = 2.
         public var payload: [UInt8] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -534,9 +524,6 @@ extension Proto {
         public var brokerTimeMicros: Int64 = 0
         /// stream items: 0, 1, 2, …
         public var sequence: UInt64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -549,9 +536,6 @@ extension Proto {
         public var count: UInt32 = 0
         /// payload = 2.
         public var payload: [UInt8] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -576,9 +560,6 @@ extension Proto {
         public var createdMicros: Int64 = 0
         /// token_rotated_us = 8.
         public var tokenRotatedMicros: Int64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -599,9 +580,6 @@ extension Proto {
         public var hasPinnedUid: Bool = false
         /// pinned_uid = 6.
         public var pinnedUid: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -614,9 +592,6 @@ extension Proto {
         public var app: Proto.AppInfo? = nil
         /// app_token = 2.
         public var appToken: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -625,9 +600,6 @@ extension Proto {
 /// The .proto message AdminListAppsRequest.
 extension Proto {
     public struct AdminListAppsRequest: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -638,9 +610,6 @@ extension Proto {
     public struct AdminListAppsResponse: Hashable, Sendable {
         /// apps = 1.
         public var apps: [Proto.AppInfo] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -654,9 +623,6 @@ extension Proto {
         public var appID: String = ""
         /// delete_data = 2.
         public var deleteData: Bool = false
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -667,9 +633,6 @@ extension Proto {
     public struct AdminRemoveAppResponse: Hashable, Sendable {
         /// connections_closed = 1.
         public var connectionsClosed: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -680,9 +643,6 @@ extension Proto {
     public struct AdminRotateTokenRequest: Hashable, Sendable {
         /// app_id = 1.
         public var appID: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -695,9 +655,6 @@ extension Proto {
         public var app: Proto.AppInfo? = nil
         /// app_token = 2.
         public var appToken: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -706,9 +663,6 @@ extension Proto {
 /// The .proto message AdminBrokerInfoRequest.
 extension Proto {
     public struct AdminBrokerInfoRequest: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -739,9 +693,6 @@ extension Proto {
         public var powerLossDurable: Bool = false
         /// WAL fsyncs the sync thread made (0 without --synchronous-full)
         public var walFsyncs: UInt64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -759,9 +710,6 @@ extension Proto {
         public var shareTypes: [String] = []
         /// read_types = 2.
         public var readTypes: [String] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -770,9 +718,6 @@ extension Proto {
 /// The .proto message RequestAuthorizationResponse.
 extension Proto {
     public struct RequestAuthorizationResponse: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -783,9 +728,6 @@ extension Proto {
     public struct AuthorizationStatusRequest: Hashable, Sendable {
         /// type = 1.
         public var type: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -796,9 +738,6 @@ extension Proto {
     public struct AuthorizationStatusResponse: Hashable, Sendable {
         /// status = 1.
         public var status: Proto.AuthorizationStatus = Proto.AuthorizationStatus()
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -811,9 +750,6 @@ extension Proto {
         public var shareTypes: [String] = []
         /// read_types = 2.
         public var readTypes: [String] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -824,9 +760,6 @@ extension Proto {
     public struct RequestStatusResponse: Hashable, Sendable {
         /// status = 1.
         public var status: Proto.RequestStatus = Proto.RequestStatus()
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -839,9 +772,6 @@ extension Proto {
     public struct EarliestAuthorizedSampleDateRequest: Hashable, Sendable {
         /// types = 1.
         public var types: [String] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -854,9 +784,6 @@ extension Proto {
         public var type: String = ""
         /// date_us = 2.
         public var dateMicros: Int64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -867,9 +794,6 @@ extension Proto {
     public struct EarliestAuthorizedSampleDateResponse: Hashable, Sendable {
         /// dates = 1.
         public var dates: [Proto.TypeDate] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -878,9 +802,6 @@ extension Proto {
 /// The .proto message EarliestPermittedSampleDateRequest.
 extension Proto {
     public struct EarliestPermittedSampleDateRequest: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -891,9 +812,6 @@ extension Proto {
     public struct EarliestPermittedSampleDateResponse: Hashable, Sendable {
         /// date_us = 1.
         public var dateMicros: Int64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -906,9 +824,6 @@ extension Proto {
     public struct ReadCharacteristicsRequest: Hashable, Sendable {
         /// types = 1.
         public var types: [String] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -923,9 +838,6 @@ extension Proto {
         public var hasValue: Bool = false
         /// e.g. "1990-04-01", "female", "A+"
         public var value: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -936,9 +848,6 @@ extension Proto {
     public struct ReadCharacteristicsResponse: Hashable, Sendable {
         /// values = 1.
         public var values: [Proto.CharacteristicValue] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -957,9 +866,6 @@ extension Proto {
         public var read: Proto.ReadDecision = Proto.ReadDecision()
         /// limited_from_us = 4.
         public var limitedFromMicros: Int64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -984,9 +890,6 @@ extension Proto {
         public var readTypes: [String] = []
         /// created_us = 8.
         public var createdMicros: Int64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -997,16 +900,18 @@ extension Proto {
     public struct PromptEvent: Hashable, Sendable {
         /// The oneof event: one case or none.
         public var event: Event? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields, such
+        /// as a oneof case added later). Decoding only: they are never encoded, and the strict
+        /// reader leaves such bytes to protobuf-c.
+        /// nil when there were none (an empty array would cost a retain and a release per message).
+        public var unknownFieldNumbers: [UInt32]? = nil
         /// An empty message: every field at its default.
         public init() {}
 
         /// The cases of the oneof event.
         public enum Event: Hashable, Sendable {
             /// raised = 1.
-            case raised(Proto.Prompt)
+            indirect case raised(Proto.Prompt)
             /// resolved = 2.
             case resolved(Proto.PromptResolved)
         }
@@ -1020,9 +925,6 @@ extension Proto {
         public var promptID: UInt64 = 0
         /// resolution = 2.
         public var resolution: Proto.PromptResolution = Proto.PromptResolution()
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1031,9 +933,6 @@ extension Proto {
 /// The .proto message AdminWatchPromptsRequest.
 extension Proto {
     public struct AdminWatchPromptsRequest: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1048,9 +947,6 @@ extension Proto {
         public var promptID: UInt64 = 0
         /// decisions = 2.
         public var decisions: [Proto.TypeDecision] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1059,9 +955,6 @@ extension Proto {
 /// The .proto message AdminAnswerPromptResponse.
 extension Proto {
     public struct AdminAnswerPromptResponse: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1072,9 +965,6 @@ extension Proto {
     public struct AdminCancelPromptRequest: Hashable, Sendable {
         /// prompt_id = 1.
         public var promptID: UInt64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1083,9 +973,6 @@ extension Proto {
 /// The .proto message AdminCancelPromptResponse.
 extension Proto {
     public struct AdminCancelPromptResponse: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1106,9 +993,6 @@ extension Proto {
         public var decidedMicros: Int64 = 0
         /// "policy", "agent", …
         public var decidedBy: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1119,9 +1003,6 @@ extension Proto {
     public struct AdminListGrantsRequest: Hashable, Sendable {
         /// app_id = 1.
         public var appID: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1132,9 +1013,6 @@ extension Proto {
     public struct AdminListGrantsResponse: Hashable, Sendable {
         /// grants = 1.
         public var grants: [Proto.Grant] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1147,9 +1025,6 @@ extension Proto {
         public var appID: String = ""
         /// types = 2.
         public var types: [String] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1160,9 +1035,6 @@ extension Proto {
     public struct AdminRevokeResponse: Hashable, Sendable {
         /// revoked = 1.
         public var revoked: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1181,9 +1053,6 @@ extension Proto {
         public var lastRequestMicros: Int64 = 0
         /// false once the app was removed
         public var registered: Bool = false
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1192,9 +1061,6 @@ extension Proto {
 /// The .proto message AdminListSourcesRequest.
 extension Proto {
     public struct AdminListSourcesRequest: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1205,9 +1071,6 @@ extension Proto {
     public struct AdminListSourcesResponse: Hashable, Sendable {
         /// sources = 1.
         public var sources: [Proto.Source] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1222,9 +1085,6 @@ extension Proto {
         public var hasValue: Bool = false
         /// value = 3.
         public var value: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1233,9 +1093,6 @@ extension Proto {
 /// The .proto message AdminSetCharacteristicResponse.
 extension Proto {
     public struct AdminSetCharacteristicResponse: Hashable, Sendable {
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1248,9 +1105,6 @@ extension Proto {
         public var appID: String = ""
         /// type = 2.
         public var type: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1269,9 +1123,6 @@ extension Proto {
         public var effectiveReadFromMicros: Int64 = 0
         /// one paragraph for people
         public var explanation: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1284,9 +1135,6 @@ extension Proto {
         public var value: Double = 0
         /// unit = 2.
         public var unit: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1303,9 +1151,6 @@ extension Proto {
         public var totalEnergy: Proto.Quantity? = nil
         /// optional: length dimension
         public var totalDistance: Proto.Quantity? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1318,9 +1163,6 @@ extension Proto {
         public var key: String = ""
         /// value = 2.
         public var value: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1345,9 +1187,11 @@ extension Proto {
         public var createdMicros: Int64 = 0
         /// The oneof value: one case or none.
         public var value: Value? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields, such
+        /// as a oneof case added later). Decoding only: they are never encoded, and the strict
+        /// reader leaves such bytes to protobuf-c.
+        /// nil when there were none (an empty array would cost a retain and a release per message).
+        public var unknownFieldNumbers: [UInt32]? = nil
         /// An empty message: every field at its default.
         public init() {}
 
@@ -1358,7 +1202,7 @@ extension Proto {
             /// category types (e.g. sleep stages as HKCategoryValueSleepAnalysis)
             case categoryValue(Int64)
             /// the workout type
-            case workout(Proto.Workout)
+            indirect case workout(Proto.Workout)
         }
     }
 }
@@ -1378,9 +1222,6 @@ extension Proto {
         public var endMicros: Int64 = 0
         /// options = 5.
         public var options: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1393,9 +1234,6 @@ extension Proto {
         public var key: Proto.SortKey = Proto.SortKey()
         /// descending = 2.
         public var descending: Bool = false
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1413,9 +1251,6 @@ extension Proto {
     public struct SaveRequest: Hashable, Sendable {
         /// samples = 1.
         public var samples: [Proto.Sample] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1428,9 +1263,6 @@ extension Proto {
         public var saved: UInt32 = 0
         /// unchanged = 2.
         public var unchanged: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1448,9 +1280,6 @@ extension Proto {
         public var type: String = ""
         /// predicate = 3.
         public var predicate: Proto.SamplePredicate? = nil
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1461,9 +1290,6 @@ extension Proto {
     public struct DeleteResponse: Hashable, Sendable {
         /// deleted = 1.
         public var deleted: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1484,9 +1310,6 @@ extension Proto {
         public var unit: String = ""
         /// samples per page; 0: 512
         public var pageSize: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1497,9 +1320,6 @@ extension Proto {
     public struct SamplePage: Hashable, Sendable {
         /// samples = 1.
         public var samples: [Proto.Sample] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1528,9 +1348,6 @@ extension Proto {
         public var limit: UInt32 = 0
         /// unit = 5.
         public var unit: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1553,9 +1370,6 @@ extension Proto {
         public var done: Bool = false
         /// deleted_source_app_ids = 5.
         public var deletedSourceAppIDs: [String] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1582,9 +1396,6 @@ extension Proto {
         public var timeZone: String = ""
         /// unit = 7.
         public var unit: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1615,9 +1426,6 @@ extension Proto {
         public var hasMaximum: Bool = false
         /// maximum = 11.
         public var maximum: Double = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1630,9 +1438,6 @@ extension Proto {
         public var unit: String = ""
         /// buckets = 2.
         public var buckets: [Proto.StatisticsBucket] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1643,9 +1448,6 @@ extension Proto {
     public struct ObserveRequest: Hashable, Sendable {
         /// types = 1.
         public var types: [String] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1658,9 +1460,6 @@ extension Proto {
         public var type: String = ""
         /// changed_us = 2.
         public var changedMicros: Int64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1674,9 +1473,6 @@ extension Proto {
         public var appID: String = ""
         /// samples = 2.
         public var samples: [Proto.Sample] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1689,9 +1485,6 @@ extension Proto {
         public var saved: UInt32 = 0
         /// unchanged = 2.
         public var unchanged: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1704,9 +1497,6 @@ extension Proto {
         public var type: String = ""
         /// app_id = 2.
         public var appID: String = ""
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1725,9 +1515,6 @@ extension Proto {
         public var type: String = ""
         /// sample_count = 5.
         public var sampleCount: UInt64 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1740,9 +1527,6 @@ extension Proto {
         public var appID: String = ""
         /// 0: 1000 newest
         public var limit: UInt32 = 0
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1753,9 +1537,6 @@ extension Proto {
     public struct AdminAccessLogResponse: Hashable, Sendable {
         /// entries = 1.
         public var entries: [Proto.AccessLogEntry] = []
-        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
-        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
-        public var unknownFieldNumbers: [UInt32] = []
         /// An empty message: every field at its default.
         public init() {}
     }

@@ -75,7 +75,7 @@ extension Sample {
     /// unset): the message names its field number, so the sender can tell the two cases apart.
     static func valueError(in samples: [Proto.Sample]) -> BrokerError? {
         for (index, sample) in samples.enumerated() where sample.value == nil {
-            if let field = sample.unknownFieldNumbers.first {
+            if let field = sample.unknownFieldNumbers?.first {
                 return .invalidArgument(
                     "samples[\(index)]: value: field \(field) is a value kind this broker does not know; "
                         + "it takes quantity, category_value or workout")

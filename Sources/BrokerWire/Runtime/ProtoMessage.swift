@@ -52,22 +52,9 @@ extension ProtoMessage {
     private func append(to buffer: inout [UInt8], header: Bool) {
         var sizes = ProtoSizes()
         let size = measure(&sizes)
-        let headerSize = header ? FrameDecoder.headerSize : 0
-        let start = buffer.count
-        // Grows geometrically (unlike reserveCapacity), so appending many frames stays linear.
-        #if DEBUG
-        // Unoptimised builds append a repeatElement one element at a time; a zeroed array is a memset.
-        buffer += [UInt8](repeating: 0, count: headerSize + size)
-        #else
-        buffer.append(contentsOf: repeatElement(0, count: headerSize + size))
-        #endif
-        buffer.withUnsafeMutableBufferPointer { out in
-            let frame = out.baseAddress.unsafelyUnwrapped + start
-            if header { FrameHeader.write(length: size, to: frame) }
-            var writer = ProtoWriter(frame + headerSize)
+        ProtoEncoding.append(size: size, header: header, to: &buffer) { writer in
             sizes.rewind()
             write(&writer, &sizes)
-            precondition(writer.cursor == frame + headerSize + size, "wrote a different size than measured")
         }
     }
 }

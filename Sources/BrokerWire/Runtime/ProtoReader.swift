@@ -1,3 +1,5 @@
+import BrokerModel
+
 /// Reads protobuf bytes strictly: every reading protobuf-c 1.4 would make differently, or reject,
 /// is nil here (the caller then hands the bytes to protobuf-c).
 public struct ProtoReader {
@@ -78,6 +80,17 @@ public struct ProtoReader {
     @inline(__always)
     public mutating func bytesField() -> [UInt8]? {
         lengthDelimited().map { Array($0) }
+    }
+
+    /// A string field holding a type identifier: a catalogued identifier comes back as the
+    /// catalogue's own string (nothing allocated), any other as `string()` reads it.
+    @inline(__always)
+    public mutating func typeIdentifier() -> String? {
+        let start = index
+        guard let body = lengthDelimited() else { return nil }
+        if let known = TypeCatalogue.knownType(utf8: body) { return known.identifier }
+        index = start
+        return string()
     }
 
     /// A string field that is valid UTF-8 without NUL (protobuf-c's C string would cut or differ).

@@ -1,43 +1,31 @@
 /// The sizes of a message's nested messages, measured once before writing and read back in the
 /// same order while writing, so no nested message is measured twice.
 ///
-/// The first few sizes live inline: a reply nests only two or three messages, and needs no heap
-/// allocation to be encoded.
+/// Only messages that hold messages of their own take a slot (a leaf message is cheaper to measure
+/// again when written), so a reply of leaf messages allocates nothing here, and a page of samples
+/// takes one slot per sample.
 public struct ProtoSizes {
-    private var inline: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-    private var spilled: [Int] = []
-    private var count = 0
+    // nil until a slot is reserved: an empty array would still cost a retain and a release per frame.
+    private var slots: [Int]? = nil
     private var cursor = 0
-    private static let inlineCapacity = 8
 
     /// No sizes yet.
+    @inline(__always)
     public init() {}
 
     /// Reserves the next slot, in the order the writer reads them, and returns its index.
     @inline(__always)
     public mutating func reserve() -> Int {
-        defer { count += 1 }
-        if count >= Self.inlineCapacity { spilled.append(0) }
-        return count
+        // One allocation for a typical reply instead of growing 1, 2, 4, 8 slots.
+        if slots == nil { slots = []; slots!.reserveCapacity(16) }
+        slots!.append(0)
+        return slots!.count - 1
     }
 
     /// The size in slot `index`.
     public subscript(index: Int) -> Int {
-        @inline(__always) get {
-            if index < Self.inlineCapacity {
-                return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: index * MemoryLayout<Int>.stride, as: Int.self) }
-            }
-            return spilled[index - Self.inlineCapacity]
-        }
-        @inline(__always) set {
-            if index < Self.inlineCapacity {
-                withUnsafeMutableBytes(of: &inline) {
-                    $0.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<Int>.stride, as: Int.self)
-                }
-            } else {
-                spilled[index - Self.inlineCapacity] = newValue
-            }
-        }
+        @inline(__always) get { slots.unsafelyUnwrapped[index] }
+        @inline(__always) set { slots![index] = newValue }
     }
 
     /// Starts reading the sizes from the first slot.
@@ -48,6 +36,6 @@ public struct ProtoSizes {
     @inline(__always)
     public mutating func next() -> Int {
         defer { cursor += 1 }
-        return self[cursor]
+        return slots.unsafelyUnwrapped[cursor]
     }
 }

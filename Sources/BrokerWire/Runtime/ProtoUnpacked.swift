@@ -69,8 +69,8 @@ enum ProtoUnpacked {
 extension ProtoUnpacked {
     /// The field numbers of the unknown fields protobuf-c kept in `base`, in the order they came.
     @inline(__always)
-    static func unknownFieldNumbers(_ base: ProtobufCMessage) -> [UInt32] {
-        guard base.n_unknown_fields > 0, let fields = base.unknown_fields else { return [] }
+    static func unknownFieldNumbers(_ base: ProtobufCMessage) -> [UInt32]? {
+        guard base.n_unknown_fields > 0, let fields = base.unknown_fields else { return nil }
         return (0..<Int(base.n_unknown_fields)).map { fields[$0].tag }
     }
 }

@@ -62,9 +62,10 @@ public struct ProtoWriter {
     public mutating func cString(_ value: String, count: Int) {
         varint(UInt64(count))
         guard count > 0 else { return }
-        var value = value
-        value.withUTF8 { source in
-            memcpy(cursor, source.baseAddress.unsafelyUnwrapped, count)
+        let target = cursor
+        if value.utf8.withContiguousStorageIfAvailable({ memcpy(target, $0.baseAddress.unsafelyUnwrapped, count) }) == nil {
+            var copy = value
+            copy.withUTF8 { source in _ = memcpy(target, source.baseAddress.unsafelyUnwrapped, count) }
         }
         cursor += count
     }
