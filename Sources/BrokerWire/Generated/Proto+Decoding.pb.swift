@@ -233,6 +233,11 @@ extension Proto.Call {
                 seen |= 0x8
                 guard var nested = reader.nested(), let value = Proto.AdminExplainRequest(strict: &nested) else { return nil }
                 self.request = .adminExplain(value)
+            case 946:  // admin_set_grant
+                guard seen & 0x8 == 0 else { return nil }
+                seen |= 0x8
+                guard var nested = reader.nested(), let value = Proto.AdminSetGrantRequest(strict: &nested) else { return nil }
+                self.request = .adminSetGrant(value)
             case 1202:  // admin_import
                 guard seen & 0x8 == 0 else { return nil }
                 seen |= 0x8
@@ -442,6 +447,11 @@ extension Proto.ServerFrame {
                 seen |= 0x4
                 guard var nested = reader.nested(), let value = Proto.AdminExplainResponse(strict: &nested) else { return nil }
                 self.response = .adminExplain(value)
+            case 946:  // admin_set_grant
+                guard seen & 0x4 == 0 else { return nil }
+                seen |= 0x4
+                guard var nested = reader.nested(), let value = Proto.AdminSetGrantResponse(strict: &nested) else { return nil }
+                self.response = .adminSetGrant(value)
             case 1202:  // admin_import
                 guard seen & 0x4 == 0 else { return nil }
                 seen |= 0x4
@@ -1592,6 +1602,69 @@ extension Proto.AdminRevokeResponse {
                 guard let raw = reader.varint() else { return nil }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.revoked = value
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+extension Proto.AdminSetGrantRequest {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    public init?(strict reader: inout ProtoReader) {
+        self.init()
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            switch key {
+            case 10:  // app_id
+                guard seen & 0x1 == 0 else { return nil }
+                seen |= 0x1
+                guard let value = reader.string() else { return nil }
+                self.appID = value
+            case 18:  // type
+                guard seen & 0x2 == 0 else { return nil }
+                seen |= 0x2
+                guard let value = reader.string() else { return nil }
+                self.type = value
+            case 24:  // share
+                guard seen & 0x4 == 0 else { return nil }
+                seen |= 0x4
+                guard let raw = reader.varint() else { return nil }
+                let value = Proto.ShareDecision(rawValue: Int32(truncatingIfNeeded: raw))
+                self.share = value
+            case 32:  // read
+                guard seen & 0x8 == 0 else { return nil }
+                seen |= 0x8
+                guard let raw = reader.varint() else { return nil }
+                let value = Proto.ReadDecision(rawValue: Int32(truncatingIfNeeded: raw))
+                self.read = value
+            case 40:  // limited_from_us
+                guard seen & 0x10 == 0 else { return nil }
+                seen |= 0x10
+                guard let raw = reader.varint() else { return nil }
+                let value = Int64(bitPattern: raw)
+                self.limitedFromMicros = value
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+extension Proto.AdminSetGrantResponse {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    public init?(strict reader: inout ProtoReader) {
+        self.init()
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return nil }
+            switch key {
+            case 10:  // grant
+                guard seen & 0x1 == 0 else { return nil }
+                seen |= 0x1
+                guard var nested = reader.nested(), let value = Proto.Grant(strict: &nested) else { return nil }
+                self.grant = value
             default:
                 return nil
             }

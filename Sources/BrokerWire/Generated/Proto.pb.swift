@@ -334,6 +334,8 @@ extension Proto {
             case adminSetCharacteristic(Proto.AdminSetCharacteristicRequest)
             /// admin_explain = 117.
             case adminExplain(Proto.AdminExplainRequest)
+            /// admin_set_grant = 118.
+            case adminSetGrant(Proto.AdminSetGrantRequest)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportRequest)
             /// admin_export = 151.
@@ -437,6 +439,8 @@ extension Proto {
             case adminSetCharacteristic(Proto.AdminSetCharacteristicResponse)
             /// admin_explain = 117.
             case adminExplain(Proto.AdminExplainResponse)
+            /// admin_set_grant = 118.
+            case adminSetGrant(Proto.AdminSetGrantResponse)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportResponse)
             /// admin_access_log = 152.
@@ -1104,7 +1108,7 @@ extension Proto {
         public var limitedFromMicros: Int64 = 0
         /// decided_us = 5.
         public var decidedMicros: Int64 = 0
-        /// "policy", "agent", …
+        /// "policy", "agent", "admin" (AdminSetGrant), …
         public var decidedBy: String = ""
         /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
         /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
@@ -1160,6 +1164,47 @@ extension Proto {
     public struct AdminRevokeResponse: Hashable, Sendable {
         /// revoked = 1.
         public var revoked: UInt32 = 0
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
+        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
+        public var unknownFieldNumbers: [UInt32] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// Sets one app's decision for one type directly, as the person, without a prompt (decided_by
+/// "admin", decided now). SHARE_UNDECIDED or READ_UNDECIDED leaves that part as recorded; at least one
+/// part must be given (forgetting a decision is AdminRevoke). The app must be registered (NOT_FOUND),
+/// the type known (INVALID_ARGUMENT). READ_LIMITED needs limited_from_us from the epoch up to now
+/// (INVALID_ARGUMENT otherwise, as for AdminAnswerPrompt). Characteristic types are read only: a
+/// share decision or READ_LIMITED for one is INVALID_ARGUMENT. The decision applies from the app's
+/// next call (and to its open streams' next page or notification); an open prompt of the app is not
+/// touched (answering it later records its own decisions).
+extension Proto {
+    public struct AdminSetGrantRequest: Hashable, Sendable {
+        /// app_id = 1.
+        public var appID: String = ""
+        /// type = 2.
+        public var type: String = ""
+        /// share = 3.
+        public var share: Proto.ShareDecision = Proto.ShareDecision()
+        /// read = 4.
+        public var read: Proto.ReadDecision = Proto.ReadDecision()
+        /// READ_LIMITED only
+        public var limitedFromMicros: Int64 = 0
+        /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
+        /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
+        public var unknownFieldNumbers: [UInt32] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The grant as recorded after the change.
+extension Proto {
+    public struct AdminSetGrantResponse: Hashable, Sendable {
+        /// grant = 1.
+        public var grant: Proto.Grant? = nil
         /// Field numbers protobuf-c read that this build does not know (a newer peer's fields).
         /// Decoding only: they are never encoded, and the strict reader leaves such bytes to protobuf-c.
         public var unknownFieldNumbers: [UInt32] = []
