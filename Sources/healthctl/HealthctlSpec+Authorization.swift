@@ -46,9 +46,9 @@ extension HealthctlSpec {
             the share decision; a part not given stays as it was. Characteristic types (dateOfBirth, \
             biologicalSex, bloodType) take only full or deny. The decision is recorded as decided by \
             'admin', now, and the app sees it on its very next call; an open prompt of the app stays \
-            open. To forget a decision so the app is asked again, use 'healthctl revoke'.
-              healthctl grants set com.example.steps stepCount from 2026-01-01
-              healthctl grants set com.example.steps stepCount deny --share allow
+            open. To forget a decision so the app is asked again, use 'healthctl revoke'. For \
+            example: 'healthctl grants set com.example.steps stepCount from 2026-01-01', or \
+            'healthctl grants set com.example.steps stepCount deny --share allow'.
             """,
         options: [.option("share", value: "allow|deny", help: "The share (write) decision to record.")],
         positionals: [
