@@ -158,6 +158,7 @@ extension Broker {
         case .adminListSources: handleListSources(context: context)
         case .adminSetCharacteristic(let value): handleSetCharacteristic(value, context: context)
         case .adminExplain(let appID, let type): handleExplain(appID, type: type, context: context)
+        case .adminSetGrant(let appID, let decision): handleSetGrant(appID, decision: decision, context: context)
         case .save(let samples): handleSave(samples, context: context)
         case .delete(let uuids, let type, let predicate): handleDelete(uuids: uuids, type: type, predicate: predicate, context: context)
         case .query(let query): handleQuery(query, context: context)

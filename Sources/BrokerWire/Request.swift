@@ -58,6 +58,9 @@ public enum Request: Sendable, Hashable {
     indirect case adminSetCharacteristic(CharacteristicValue)
     /// Admin: why an app sees what it sees for a type.
     indirect case adminExplain(appID: String, type: ObjectType)
+    /// Admin: records the person's decision for one app and type directly (no prompt); a nil part
+    /// of the decision leaves that part as recorded.
+    indirect case adminSetGrant(appID: String, decision: TypeDecision)
     /// Admin: imports samples as a given source app.
     case adminImport(appID: String, samples: [Sample])
     /// Admin: streams every sample (of a type, of an app).
@@ -103,6 +106,7 @@ public enum Request: Sendable, Hashable {
         case .adminListSources: .adminListSources
         case .adminSetCharacteristic: .adminSetCharacteristic
         case .adminExplain: .adminExplain
+        case .adminSetGrant: .adminSetGrant
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

@@ -50,6 +50,8 @@ public enum Response: Sendable, Hashable {
     case adminSetCharacteristic
     /// Why an app sees what it sees.
     indirect case adminExplain(Explanation)
+    /// The grant as recorded after AdminSetGrant.
+    indirect case adminSetGrant(Grant)
     /// How many imported samples were stored and how many were already there.
     case adminImport(saved: UInt32, unchanged: UInt32)
     /// Access log entries, newest first.

@@ -50,8 +50,10 @@ extension CommandSpec {
             }
             seenOptional = seenOptional || positional.isOptional
         }
-        if !subcommands.isEmpty && !positionals.isEmpty {
-            problems.append("'\(path)': a command with subcommands cannot take positional arguments")
+        // Its first word picks a subcommand or is its first argument, and with no word at all it
+        // runs itself: so its own arguments must all be optional.
+        if !subcommands.isEmpty && positionals.contains(where: { !$0.isOptional }) {
+            problems.append("'\(path)': a command with subcommands can take only optional positional arguments")
         }
         var subcommandNames = Set<String>()
         for subcommand in subcommands {

@@ -2,7 +2,8 @@
 ///
 /// Options declared on a command are also accepted after any of its subcommands, so a
 /// `--socket` on `healthctl` works in `healthctl apps add --socket PATH APP_ID`. A command
-/// with subcommands takes no positional arguments of its own: its first word picks the subcommand.
+/// with subcommands may take positional arguments of its own only when all are optional: its first
+/// word picks the subcommand it names, and is otherwise its first argument.
 public struct CommandSpec: Sendable, Hashable {
     /// The word that invokes the command: the program name at the top, `add` for `healthctl apps add`.
     public var name: String

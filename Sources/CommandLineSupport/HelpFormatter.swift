@@ -39,8 +39,10 @@ struct HelpFormatter {
         var words = [commandName, "[OPTIONS]"]
         if command.subcommands.isEmpty {
             words += command.positionals.map(\.usage)
-        } else {
+        } else if command.positionals.isEmpty {
             words.append("SUBCOMMAND")
+        } else {
+            words.append("[SUBCOMMAND | " + command.positionals.map(\.usage).joined(separator: " ") + "]")
         }
         let prefix = "USAGE: "
         let body = TextWrapper.wrap(words.joined(separator: " "), width: width - prefix.count)

@@ -127,11 +127,21 @@ struct ParseSession {
     }
 
     /// A subcommand name when the current command has subcommands, else a positional argument.
+    ///
+    /// A command with both (`grants APP_ID` beside `grants set …`) takes its first word as a
+    /// subcommand when it names one and comes before `--`; anything else is its first argument
+    /// (`healthctl grants -- set` shows the grants of an app called "set").
     private mutating func takePositional(_ word: String) throws(ArgumentError) {
-        guard current.subcommands.isEmpty else {
-            guard let subcommand = current.subcommand(named: word) else { throw unknownSubcommand(word) }
-            chain.append(subcommand)
-            return
+        if !current.subcommands.isEmpty {
+            if current.positionals.isEmpty {
+                guard let subcommand = current.subcommand(named: word) else { throw unknownSubcommand(word) }
+                chain.append(subcommand)
+                return
+            }
+            if positionals.isEmpty, !optionsEnded, let subcommand = current.subcommand(named: word) {
+                chain.append(subcommand)
+                return
+            }
         }
         let specs = current.positionals
         let limit = specs.last?.isVariadic == true ? Int.max : specs.count
@@ -147,7 +157,7 @@ struct ParseSession {
     // MARK: Finishing
 
     private func finish() throws(ArgumentError) -> ParsedCommand {
-        if !current.subcommands.isEmpty {
+        if !current.subcommands.isEmpty && current.positionals.isEmpty {
             let names = current.subcommands.map(\.name).joined(separator: ", ")
             throw ArgumentError(
                 .missingSubcommand, "'\(commandName)' needs a subcommand: \(names)", command: commandName)

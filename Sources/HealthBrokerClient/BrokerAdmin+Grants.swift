@@ -19,6 +19,23 @@ extension BrokerAdmin {
         }
     }
 
+    /// Records the person's decision for `appID` and `type` directly, without a prompt, and returns
+    /// the grant as recorded (decided by "admin", now).
+    ///
+    /// A nil `share` or `read` leaves that part as it was; give at least one (`revoke` forgets a
+    /// decision). A limited read is `.limited(from: date)` with a date not in the future; a
+    /// characteristic type takes only `read: .full` or `.deny`. The app's very next call sees the
+    /// change. Errors: an unregistered app → NOT_FOUND; an unknown type or a rule broken →
+    /// INVALID_ARGUMENT.
+    public func setGrant(
+        appID: String, type: ObjectType, share: ShareDecision? = nil, read: ReadDecision? = nil
+    ) async throws(BrokerError) -> Grant {
+        let request = Request.adminSetGrant(appID: appID, decision: TypeDecision(type: type, share: share, read: read))
+        return try await connection.unary(request, timeout: Self.callTimeout) { response in
+            if case .adminSetGrant(let grant) = response { grant } else { nil }
+        }
+    }
+
     /// Every app that ever asked for authorization, even one denied everything or since removed.
     public func sources() async throws(BrokerError) -> [Source] {
         try await connection.unary(.adminListSources, timeout: Self.callTimeout) { response in

@@ -2302,6 +2302,96 @@ void   healthbroker__v1__admin_revoke_response__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__admin_revoke_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__admin_set_grant_request__init
+                     (Healthbroker__V1__AdminSetGrantRequest         *message)
+{
+  static const Healthbroker__V1__AdminSetGrantRequest init_value = HEALTHBROKER__V1__ADMIN_SET_GRANT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_set_grant_request__get_packed_size
+                     (const Healthbroker__V1__AdminSetGrantRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_set_grant_request__pack
+                     (const Healthbroker__V1__AdminSetGrantRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_set_grant_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetGrantRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminSetGrantRequest *
+       healthbroker__v1__admin_set_grant_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminSetGrantRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_set_grant_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_set_grant_request__free_unpacked
+                     (Healthbroker__V1__AdminSetGrantRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_set_grant_response__init
+                     (Healthbroker__V1__AdminSetGrantResponse         *message)
+{
+  static const Healthbroker__V1__AdminSetGrantResponse init_value = HEALTHBROKER__V1__ADMIN_SET_GRANT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_set_grant_response__get_packed_size
+                     (const Healthbroker__V1__AdminSetGrantResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_set_grant_response__pack
+                     (const Healthbroker__V1__AdminSetGrantResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_set_grant_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetGrantResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminSetGrantResponse *
+       healthbroker__v1__admin_set_grant_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminSetGrantResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_set_grant_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_set_grant_response__free_unpacked
+                     (Healthbroker__V1__AdminSetGrantResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   healthbroker__v1__source__init
                      (Healthbroker__V1__Source         *message)
 {
@@ -3870,7 +3960,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__client_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[34] =
+static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[35] =
 {
   {
     "call_id",
@@ -4245,6 +4335,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_set_grant",
+    118,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_set_grant),
+    &healthbroker__v1__admin_set_grant_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -4282,14 +4384,14 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
   },
 };
 static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
-  33,   /* field[33] = admin_access_log */
+  34,   /* field[34] = admin_access_log */
   18,   /* field[18] = admin_add_app */
   24,   /* field[24] = admin_answer_prompt */
   22,   /* field[22] = admin_broker_info */
   25,   /* field[25] = admin_cancel_prompt */
   30,   /* field[30] = admin_explain */
-  32,   /* field[32] = admin_export */
-  31,   /* field[31] = admin_import */
+  33,   /* field[33] = admin_export */
+  32,   /* field[32] = admin_import */
   19,   /* field[19] = admin_list_apps */
   26,   /* field[26] = admin_list_grants */
   28,   /* field[28] = admin_list_sources */
@@ -4297,6 +4399,7 @@ static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
   27,   /* field[27] = admin_revoke */
   21,   /* field[21] = admin_rotate_token */
   29,   /* field[29] = admin_set_characteristic */
+  31,   /* field[31] = admin_set_grant */
   23,   /* field[23] = admin_watch_prompts */
   15,   /* field[15] = anchored_query */
   7,   /* field[7] = authorization_status */
@@ -4325,8 +4428,8 @@ static const ProtobufCIntRange healthbroker__v1__call__number_ranges[7 + 1] =
   { 50, 12 },
   { 100, 18 },
   { 110, 23 },
-  { 150, 31 },
-  { 0, 34 }
+  { 150, 32 },
+  { 0, 35 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
 {
@@ -4336,7 +4439,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
   "Healthbroker__V1__Call",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Call),
-  34,
+  35,
   healthbroker__v1__call__field_descriptors,
   healthbroker__v1__call__field_indices_by_name,
   7,  healthbroker__v1__call__number_ranges,
@@ -4432,7 +4535,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__credit__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__credit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[28] =
+static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[29] =
 {
   {
     "call_id",
@@ -4747,6 +4850,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_set_grant",
+    118,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_set_grant),
+    &healthbroker__v1__admin_set_grant_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -4772,13 +4887,13 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
   },
 };
 static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = {
-  27,   /* field[27] = admin_access_log */
+  28,   /* field[28] = admin_access_log */
   14,   /* field[14] = admin_add_app */
   19,   /* field[19] = admin_answer_prompt */
   18,   /* field[18] = admin_broker_info */
   20,   /* field[20] = admin_cancel_prompt */
   25,   /* field[25] = admin_explain */
-  26,   /* field[26] = admin_import */
+  27,   /* field[27] = admin_import */
   15,   /* field[15] = admin_list_apps */
   21,   /* field[21] = admin_list_grants */
   23,   /* field[23] = admin_list_sources */
@@ -4786,6 +4901,7 @@ static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = 
   22,   /* field[22] = admin_revoke */
   17,   /* field[17] = admin_rotate_token */
   24,   /* field[24] = admin_set_characteristic */
+  26,   /* field[26] = admin_set_grant */
   6,   /* field[6] = authorization_status */
   0,   /* field[0] = call_id */
   12,   /* field[12] = delete */
@@ -4810,9 +4926,9 @@ static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[9 +
   { 54, 13 },
   { 100, 14 },
   { 111, 19 },
-  { 150, 26 },
-  { 152, 27 },
-  { 0, 28 }
+  { 150, 27 },
+  { 152, 28 },
+  { 0, 29 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
 {
@@ -4822,7 +4938,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
   "Healthbroker__V1__ServerFrame",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__ServerFrame),
-  28,
+  29,
   healthbroker__v1__server_frame__field_descriptors,
   healthbroker__v1__server_frame__field_indices_by_name,
   9,  healthbroker__v1__server_frame__number_ranges,
@@ -7219,6 +7335,134 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_response__descri
   healthbroker__v1__admin_revoke_response__field_indices_by_name,
   1,  healthbroker__v1__admin_revoke_response__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__admin_revoke_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_set_grant_request__field_descriptors[5] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetGrantRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetGrantRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "share",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetGrantRequest, share),
+    &healthbroker__v1__share_decision__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetGrantRequest, read),
+    &healthbroker__v1__read_decision__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limited_from_us",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetGrantRequest, limited_from_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_set_grant_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  4,   /* field[4] = limited_from_us */
+  3,   /* field[3] = read */
+  2,   /* field[2] = share */
+  1,   /* field[1] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_set_grant_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminSetGrantRequest",
+  "AdminSetGrantRequest",
+  "Healthbroker__V1__AdminSetGrantRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminSetGrantRequest),
+  5,
+  healthbroker__v1__admin_set_grant_request__field_descriptors,
+  healthbroker__v1__admin_set_grant_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_set_grant_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_set_grant_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_set_grant_response__field_descriptors[1] =
+{
+  {
+    "grant",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetGrantResponse, grant),
+    &healthbroker__v1__grant__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_set_grant_response__field_indices_by_name[] = {
+  0,   /* field[0] = grant */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_set_grant_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminSetGrantResponse",
+  "AdminSetGrantResponse",
+  "Healthbroker__V1__AdminSetGrantResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminSetGrantResponse),
+  1,
+  healthbroker__v1__admin_set_grant_response__field_descriptors,
+  healthbroker__v1__admin_set_grant_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_set_grant_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_set_grant_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptors[5] =
@@ -9853,7 +10097,7 @@ void healthbroker__v1__app_service__init (Healthbroker__V1__AppService_Service *
                                      &healthbroker__v1__app_service__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[16] =
+static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[17] =
 {
   { "AdminAddApp", &healthbroker__v1__admin_add_app_request__descriptor, &healthbroker__v1__admin_add_app_response__descriptor },
   { "AdminListApps", &healthbroker__v1__admin_list_apps_request__descriptor, &healthbroker__v1__admin_list_apps_response__descriptor },
@@ -9868,19 +10112,20 @@ static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_d
   { "AdminListSources", &healthbroker__v1__admin_list_sources_request__descriptor, &healthbroker__v1__admin_list_sources_response__descriptor },
   { "AdminSetCharacteristic", &healthbroker__v1__admin_set_characteristic_request__descriptor, &healthbroker__v1__admin_set_characteristic_response__descriptor },
   { "AdminExplain", &healthbroker__v1__admin_explain_request__descriptor, &healthbroker__v1__admin_explain_response__descriptor },
+  { "AdminSetGrant", &healthbroker__v1__admin_set_grant_request__descriptor, &healthbroker__v1__admin_set_grant_response__descriptor },
   { "AdminImport", &healthbroker__v1__admin_import_request__descriptor, &healthbroker__v1__admin_import_response__descriptor },
   { "AdminExport", &healthbroker__v1__admin_export_request__descriptor, &healthbroker__v1__sample_page__descriptor },
   { "AdminAccessLog", &healthbroker__v1__admin_access_log_request__descriptor, &healthbroker__v1__admin_access_log_response__descriptor },
 };
 const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
-  15,        /* AdminAccessLog */
+  16,        /* AdminAccessLog */
   0,        /* AdminAddApp */
   6,        /* AdminAnswerPrompt */
   4,        /* AdminBrokerInfo */
   7,        /* AdminCancelPrompt */
   12,        /* AdminExplain */
-  14,        /* AdminExport */
-  13,        /* AdminImport */
+  15,        /* AdminExport */
+  14,        /* AdminImport */
   1,        /* AdminListApps */
   8,        /* AdminListGrants */
   10,        /* AdminListSources */
@@ -9888,6 +10133,7 @@ const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
   9,        /* AdminRevoke */
   3,        /* AdminRotateToken */
   11,        /* AdminSetCharacteristic */
+  13,        /* AdminSetGrant */
   5         /* AdminWatchPrompts */
 };
 const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
@@ -9897,7 +10143,7 @@ const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
   "AdminService",
   "Healthbroker__V1__AdminService",
   "healthbroker.v1",
-  16,
+  17,
   healthbroker__v1__admin_service__method_descriptors,
   healthbroker__v1__admin_service__method_indices_by_name
 };
@@ -10005,13 +10251,21 @@ void healthbroker__v1__admin_service__admin_explain(ProtobufCService *service,
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
   service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void healthbroker__v1__admin_service__admin_set_grant(ProtobufCService *service,
+                                                      const Healthbroker__V1__AdminSetGrantRequest *input,
+                                                      Healthbroker__V1__AdminSetGrantResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminExportRequest *input,
@@ -10019,7 +10273,7 @@ void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service,
                                                        const Healthbroker__V1__AdminAccessLogRequest *input,
@@ -10027,7 +10281,7 @@ void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Service *service,
                                             Healthbroker__V1__AdminService_ServiceDestroy destroy)

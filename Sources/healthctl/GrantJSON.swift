@@ -4,21 +4,30 @@ import BrokerModel
 struct GrantJSON: Encodable, Equatable {
     /// The grant.
     var grant: Grant
+    /// The app it belongs to, written as `app_id` when set (lists across apps, `grants set`).
+    var appID: String?
 
-    /// Wraps `grant`.
+    /// Wraps `grant` (of the one app the output is about).
     init(_ grant: Grant) {
+        self.init(grant, appID: nil)
+    }
+
+    /// Wraps `grant` of `appID`, for output that spans apps.
+    init(_ grant: Grant, appID: String?) {
         self.grant = grant
+        self.appID = appID
     }
 
     /// The JSON keys, snake_case.
     private enum CodingKeys: String, CodingKey {
-        case type, alias, share, read, limitedFrom = "limited_from", limitedFromMicros = "limited_from_us"
+        case appID = "app_id", type, alias, share, read, limitedFrom = "limited_from", limitedFromMicros = "limited_from_us"
         case decided, decidedMicros = "decided_us", decidedBy = "decided_by"
     }
 
     /// Writes every key; `share`, `read` and `limited_from*` are null when they do not apply.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(appID, forKey: .appID)
         try container.encode(grant.type.identifier, forKey: .type)
         try container.encode(TypeArgument.alias(of: grant.type), forKey: .alias)
         try container.encode(grant.share.map { DecisionText.share($0) }, forKey: .share)

@@ -1,15 +1,97 @@
+import BrokerPolicy
 import CommandLineSupport
 import HealthBrokerClient
 
-/// `healthctl grants|revoke|explain`: what an app was granted, forgetting it, and why it sees what it sees.
+/// `healthctl grants|grants set|revoke|explain`: what an app was granted, setting it, forgetting it,
+/// and why it sees what it sees.
 enum GrantsCommands {
-    /// Prints an app's grants as a table or a JSON array.
+    /// Prints an app's grants, or with `--type` one type's grants across apps, as a table or a JSON array.
     static func grants(_ command: ParsedCommand, context: CommandContext) async throws {
-        let appID = try required(command, "APP_ID")
+        if let typeText = command.string("type") {
+            guard command.positional("APP_ID") == nil else {
+                throw ArgumentError(.unexpectedArgument, "give either APP_ID or --type TYPE, not both", command: command.commandName)
+            }
+            try await typeGrants(TypeArgument.resolve(typeText, command: command.commandName), context: context)
+            return
+        }
+        guard let appID = command.positional("APP_ID") else {
+            throw ArgumentError(.missingArgument, "missing APP_ID (or --type TYPE)", command: command.commandName)
+        }
         let grants = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.grants(for: appID)
         }
         Console.output(context.json ? JSONOutput.grants(grants) : TextOutput.grantTable(appID: appID, grants: grants))
+    }
+
+    /// Prints one type's grant in every registered app that has one, by app id.
+    ///
+    /// There is no admin call for this: it lists the apps and asks for each one's grants, so an app
+    /// removed in between (NOT_FOUND) is skipped rather than failing the listing.
+    static func typeGrants(_ type: ObjectType, context: CommandContext) async throws {
+        let rows = try await context.withAdmin { admin throws(BrokerError) -> [(appID: String, grant: Grant)] in
+            var rows: [(appID: String, grant: Grant)] = []
+            for app in try await admin.listApps().sorted(by: { $0.appID < $1.appID }) {
+                do throws(BrokerError) {
+                    if let grant = try await admin.grants(for: app.appID).first(where: { $0.type == type }) {
+                        rows.append((app.appID, grant))
+                    }
+                } catch {
+                    if error.code == .notFound { continue }
+                    throw error
+                }
+            }
+            return rows
+        }
+        Console.output(context.json ? JSONOutput.typeGrants(rows) : TextOutput.typeGrantTable(type: type, rows: rows))
+    }
+
+    /// Sets an app's decision for one type directly and prints the grant as recorded.
+    static func set(_ command: ParsedCommand, context: CommandContext) async throws {
+        guard command.string("type") == nil else {
+            throw ArgumentError(.unexpectedArgument, "--type belongs to 'grants --type TYPE'; 'grants set' names its TYPE as an argument", command: command.commandName)
+        }
+        let appID = try required(command, "APP_ID")
+        let type = try TypeArgument.resolve(try required(command, "TYPE"), command: command.commandName)
+        let read = try readDecision(command)
+        let share = try command.value("share", expected: "allow or deny") { text -> ShareDecision? in
+            switch text.lowercased() {
+            case "allow": .allow
+            case "deny": .deny
+            default: nil
+            }
+        }
+        guard share != nil || read != nil else {
+            throw ArgumentError(.missingArgument, "nothing to set: give READ (full, deny or from DATE) and/or --share allow|deny", command: command.commandName)
+        }
+        let grant = try await context.withAdmin { admin throws(BrokerError) in
+            try await admin.setGrant(appID: appID, type: type, share: share, read: read)
+        }
+        Console.output(context.json ? JSONOutput.grantSet(appID: appID, grant: grant) : TextOutput.grantSet(appID: appID, grant: grant))
+    }
+
+    /// The READ and DATE arguments of `grants set`: `full`, `deny`, `from DATE`, or neither (nil).
+    static func readDecision(_ command: ParsedCommand) throws(ArgumentError) -> ReadDecision? {
+        let name = command.commandName
+        let date = command.positional("DATE")
+        switch command.positional("READ")?.lowercased() {
+        case nil:
+            return nil
+        case "full", "deny":
+            if let date {
+                throw ArgumentError(.unexpectedArgument, "unexpected argument '\(date)': only 'from' takes a DATE", command: name)
+            }
+            return command.positional("READ")?.lowercased() == "full" ? .full : .deny
+        case "from":
+            guard let date else {
+                throw ArgumentError(.missingArgument, "'from' needs a DATE (YYYY-MM-DD, midnight UTC)", command: name)
+            }
+            guard let micros = ISODate.parse(date) else {
+                throw ArgumentError(.invalidValue, "invalid DATE '\(date)': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", command: name)
+            }
+            return .limited(fromMicros: micros)
+        case let other?:
+            throw ArgumentError(.invalidValue, "invalid READ '\(other)': expected full, deny or from DATE", command: name)
+        }
     }
 
     /// Revokes an app's grants for the named types (none: all) and prints how many went.

@@ -13,6 +13,7 @@ enum HealthctlCommand {
         case ["status"]: try await StatusCommand.run(context: context)
         case ["consent"]: try await ConsentCommand.run(command, context: context)
         case ["grants"]: try await GrantsCommands.grants(command, context: context)
+        case ["grants", "set"]: try await GrantsCommands.set(command, context: context)
         case ["revoke"]: try await GrantsCommands.revoke(command, context: context)
         case ["sources"]: try await SourcesCommand.run(context: context)
         case ["characteristics", "set"]: try await CharacteristicsCommands.set(command, context: context)

@@ -22,11 +22,41 @@ extension HealthctlSpec {
         ]
     )
 
-    /// `healthctl grants APP_ID`.
+    /// `healthctl grants APP_ID`, `healthctl grants --type TYPE` and `healthctl grants set …`.
     static let grants = CommandSpec(
         "grants",
         summary: "Show what an app was granted, per type: share, read, limited-from date, who decided and when.",
-        positionals: [PositionalSpec("APP_ID", help: "The app whose grants to show.")]
+        discussion: """
+            With APP_ID, every type that app was decided for. With --type TYPE instead, that one type \
+            across every registered app (apps never decided for it are not listed). 'grants set' \
+            changes a decision directly.
+            """,
+        options: [.option("type", value: "TYPE", help: "Show one type (identifier or alias) across every app instead of one app's grants.")],
+        positionals: [PositionalSpec("APP_ID", help: "The app whose grants to show (or use --type).", optional: true)],
+        subcommands: [grantSet]
+    )
+
+    /// `healthctl grants set APP_ID TYPE [full|deny|from DATE] [--share allow|deny]`.
+    static let grantSet = CommandSpec(
+        "set",
+        summary: "Set an app's decision for one type directly, as the person, without a prompt.",
+        discussion: """
+            READ is full, deny, or 'from DATE': reading limited to samples ending at or after DATE \
+            (YYYY-MM-DD, midnight UTC, or an ISO-8601 UTC instant; not in the future). --share sets \
+            the share decision; a part not given stays as it was. Characteristic types (dateOfBirth, \
+            biologicalSex, bloodType) take only full or deny. The decision is recorded as decided by \
+            'admin', now, and the app sees it on its very next call; an open prompt of the app stays \
+            open. To forget a decision so the app is asked again, use 'healthctl revoke'. For \
+            example: 'healthctl grants set com.example.steps stepCount from 2026-01-01', or \
+            'healthctl grants set com.example.steps stepCount deny --share allow'.
+            """,
+        options: [.option("share", value: "allow|deny", help: "The share (write) decision to record.")],
+        positionals: [
+            PositionalSpec("APP_ID", help: "The app (it must be registered)."),
+            PositionalSpec("TYPE", help: "The type (identifier or alias)."),
+            PositionalSpec("READ", help: "full, deny or from; leave out to set only --share.", optional: true),
+            PositionalSpec("DATE", help: "With 'from': the first day the app may read.", optional: true),
+        ]
     )
 
     /// `healthctl revoke APP_ID [TYPE...]`.

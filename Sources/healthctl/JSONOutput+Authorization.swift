@@ -6,6 +6,16 @@ extension JSONOutput {
         grants.isEmpty ? "[]" : encode(grants.map(GrantJSON.init))
     }
 
+    /// One type's grants across apps, as an array of grant objects with `app_id` (`[]` when none).
+    static func typeGrants(_ rows: [(appID: String, grant: Grant)]) -> String {
+        rows.isEmpty ? "[]" : encode(rows.map { GrantJSON($0.grant, appID: $0.appID) })
+    }
+
+    /// The grant `grants set` recorded, as one grant object with `app_id`.
+    static func grantSet(appID: String, grant: Grant) -> String {
+        encode(GrantJSON(grant, appID: appID))
+    }
+
     /// `{"app_id": …, "revoked": N, "types": […]}`.
     static func revocation(appID: String, types: [ObjectType], revoked: UInt32) -> String {
         encode(RevocationJSON(appID: appID, types: types.map(\.identifier), revoked: revoked))

@@ -15,6 +15,30 @@ extension TextOutput {
         return TableFormatter.render(header: ["TYPE", "SHARE", "READ", "LIMITED FROM", "DECIDED (UTC)", "BY"], rows: rows)
     }
 
+    /// One type across apps: APP ID, SHARE, READ, LIMITED FROM, DECIDED (UTC), BY; a friendly line when no app has one.
+    static func typeGrantTable(type: ObjectType, rows: [(appID: String, grant: Grant)]) -> String {
+        guard !rows.isEmpty else {
+            return "no app has a grant for \(type.identifier) (none asked for it, or its grants were revoked)"
+        }
+        let cells = rows.map { row in
+            [
+                row.appID, DecisionText.share(row.grant.share), DecisionText.read(row.grant.read),
+                DecisionText.limitedFrom(row.grant.read), UTCTimestamp.string(micros: row.grant.decidedMicros), row.grant.decidedBy,
+            ]
+        }
+        return TableFormatter.render(header: ["APP ID", "SHARE", "READ", "LIMITED FROM", "DECIDED (UTC)", "BY"], rows: cells)
+    }
+
+    /// `set stepCount for APP: share allowed, read limited from 2026-01-31 (decided by admin; the app sees it on its next call)`.
+    static func grantSet(appID: String, grant: Grant) -> String {
+        var parts: [String] = []
+        if let share = grant.share { parts.append("share \(DecisionText.share(share))") }
+        if let read = grant.read { parts.append("read \(DecisionText.readPhrase(read))") }
+        let alias = TypeArgument.alias(of: grant.type)
+        return "set \(alias) for \(appID): \(parts.joined(separator: ", ")) "
+            + "(decided by \(grant.decidedBy); the app sees it on its next call)"
+    }
+
     /// `revoked 2 grants of APP (stepCount, heartRate)`, saying the types may be asked again.
     static func revocation(appID: String, types: [ObjectType], revoked: UInt32) -> String {
         let noun = revoked == 1 ? "grant" : "grants"

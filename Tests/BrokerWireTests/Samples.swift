@@ -163,6 +163,17 @@ enum Samples {
         .call(Call(callID: 125, request: .adminExplain(appID: "com.example.steps", type: .stepCount))),
         .call(Call(callID: 126, request: .adminExplain(appID: "", type: emptyType))),
         .call(Call(callID: 127, request: .adminExplain(appID: "org.example.睡眠", type: oddType))),
+        .call(Call(
+            callID: 140,
+            request: .adminSetGrant(
+                appID: "com.example.steps",
+                decision: TypeDecision(type: .stepCount, share: .allow, read: .limited(fromMicros: 1_690_000_000_000_000))))),
+        .call(Call(callID: 141, request: .adminSetGrant(appID: "", decision: TypeDecision(type: emptyType)))),
+        .call(Call(callID: 142, request: .adminSetGrant(appID: "org.example.睡眠", decision: TypeDecision(type: oddType, read: .deny)))),
+        .call(Call(
+            callID: 143,
+            request: .adminSetGrant(appID: unicode, decision: TypeDecision(type: .heartRate, share: .deny, read: .limited(fromMicros: Int64.min))))),
+        .call(Call(callID: 144, request: .adminSetGrant(appID: "x", decision: TypeDecision(type: .dateOfBirth, read: .full)))),
         .call(Call(callID: 130, request: .adminImport(appID: "com.example.import 📥", samples: healthSamples))),
         .call(Call(callID: 131, request: .adminImport(appID: "", samples: []))),
         .call(Call(callID: 132, request: .adminImport(appID: "bulk", samples: bigPage))),
@@ -296,6 +307,9 @@ enum Samples {
             callID: 128,
             response: .adminExplain(Explanation(
                 grant: grants[4], earliestPermittedMicros: Int64.min, effectiveReadFromMicros: nil, text: "undecided"))),
+        ServerFrame(callID: 140, response: .adminSetGrant(grants[0])),
+        ServerFrame(callID: 141, response: .adminSetGrant(grants[2])),
+        ServerFrame(callID: 142, response: .adminSetGrant(grants[4])),
         ServerFrame(callID: 40, response: .save(saved: 15, unchanged: 0)),
         ServerFrame(callID: 41, response: .save(saved: 0, unchanged: UInt32.max)),
         ServerFrame(callID: 43, response: .delete(deleted: 0)),

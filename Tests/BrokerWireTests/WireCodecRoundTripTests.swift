@@ -23,7 +23,7 @@ struct WireCodecRoundTripTests {
             "RequestAuthorization", "AuthorizationStatus", "RequestStatus", "EarliestAuthorizedSampleDate",
             "EarliestPermittedSampleDate", "ReadCharacteristics",
             "AdminWatchPrompts", "AdminAnswerPrompt", "AdminCancelPrompt", "AdminListGrants", "AdminRevoke",
-            "AdminListSources", "AdminSetCharacteristic", "AdminExplain",
+            "AdminListSources", "AdminSetCharacteristic", "AdminExplain", "AdminSetGrant",
             "Save", "Delete", "Query", "AnchoredQuery", "Statistics", "Observe",
             "AdminImport", "AdminExport", "AdminAccessLog",
         ])
@@ -42,7 +42,7 @@ struct WireCodecRoundTripTests {
             "requestAuthorization", "authorizationStatus", "requestStatus", "earliestAuthorizedSampleDate",
             "earliestPermittedSampleDate", "readCharacteristics",
             "adminAnswerPrompt", "adminCancelPrompt", "adminListGrants", "adminRevoke", "adminListSources",
-            "adminSetCharacteristic", "adminExplain",
+            "adminSetCharacteristic", "adminExplain", "adminSetGrant",
             "save", "delete", "statistics", "adminImport", "adminAccessLog",
         ])
     }

@@ -40,7 +40,7 @@ import Testing
         #expect(problems.contains("a flag cannot have a default"))
         #expect(problems.contains("only the last argument can be variadic"))
         #expect(problems.contains("a required argument cannot follow an optional one"))
-        #expect(problems.contains("a command with subcommands cannot take positional arguments"))
+        #expect(problems.contains("a command with subcommands can take only optional positional arguments"))
         #expect(problems.contains("'bad sub' option '--json': the name is already used"))
         #expect(problems.contains("subcommand 'sub': the name is already used"))
     }

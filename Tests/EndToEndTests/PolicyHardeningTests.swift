@@ -106,6 +106,7 @@ struct PolicyHardeningTests {
         .adminListSources,
         .adminSetCharacteristic(CharacteristicValue(type: .dateOfBirth, value: "1990-01-01")),
         .adminExplain(appID: "com.example.app", type: .stepCount),
+        .adminSetGrant(appID: "com.example.app", decision: TypeDecision(type: .stepCount, read: .full)),
         .adminImport(appID: "com.example.app", samples: [stepSample(base, base + 1)]),
         .adminExport(type: nil, appID: nil),
         .adminAccessLog(appID: nil, limit: 10),

@@ -321,6 +321,13 @@ extension Proto.Call {
                 var value = Proto.AdminExplainRequest()
                 guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminExplain(value)
+            case 946:  // admin_set_grant
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminSetGrantRequest()
+                guard value.mergeStrict(&nested) else { return false }
+                self.request = .adminSetGrant(value)
             case 1202:  // admin_import
                 guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
@@ -613,6 +620,13 @@ extension Proto.ServerFrame {
                 var value = Proto.AdminExplainResponse()
                 guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminExplain(value)
+            case 946:  // admin_set_grant
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminSetGrantResponse()
+                guard value.mergeStrict(&nested) else { return false }
+                self.response = .adminSetGrant(value)
             case 1202:  // admin_import
                 guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
@@ -2207,6 +2221,89 @@ extension Proto.AdminRevokeResponse {
                 guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.revoked = value
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminSetGrantRequest {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // app_id
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let value = reader.string() else { return false }
+                self.appID = value
+            case 18:  // type
+                guard seen & 0x2 == 0 else { return false }
+                seen |= 0x2
+                guard let value = reader.typeIdentifier() else { return false }
+                self.type = value
+            case 24:  // share
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard let raw = reader.varint() else { return false }
+                let value = Proto.ShareDecision(rawValue: Int32(truncatingIfNeeded: raw))
+                self.share = value
+            case 32:  // read
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard let raw = reader.varint() else { return false }
+                let value = Proto.ReadDecision(rawValue: Int32(truncatingIfNeeded: raw))
+                self.read = value
+            case 40:  // limited_from_us
+                guard seen & 0x10 == 0 else { return false }
+                seen |= 0x10
+                guard let raw = reader.varint() else { return false }
+                let value = Int64(bitPattern: raw)
+                self.limitedFromMicros = value
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminSetGrantResponse {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // grant
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Grant()
+                guard value.mergeStrict(&nested) else { return false }
+                self.grant = value
             default:
                 return false
             }

@@ -283,6 +283,13 @@ extension Proto.Call: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminSetGrant(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do {
                 let slot = sizes.reserve()
@@ -377,6 +384,8 @@ extension Proto.Call: ProtoMessage {
             writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExplain(let value):
             writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminSetGrant(let value):
+            writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExport(let value):
@@ -554,6 +563,13 @@ extension Proto.ServerFrame: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminSetGrant(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAccessLog(let value):
@@ -625,6 +641,8 @@ extension Proto.ServerFrame: ProtoMessage {
             writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminExplain(let value):
             writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminSetGrant(let value):
+            writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminAccessLog(let value):
@@ -1386,6 +1404,40 @@ extension Proto.ServerFrame: ProtoMessage {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
             writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_set_grant`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminSetGrant value: Proto.AdminSetGrantResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
     }
 
@@ -2733,6 +2785,75 @@ extension Proto.AdminRevokeResponse: ProtoMessage {
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.revoked != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.revoked))
+        }
+    }
+}
+
+extension Proto.AdminSetGrantRequest: ProtoMessage {
+    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        if self.share.rawValue != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: Int64(self.share.rawValue)))
+        }
+        if self.read.rawValue != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: Int64(self.read.rawValue)))
+        }
+        if self.limitedFromMicros != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.limitedFromMicros))
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        do {
+            let count = ProtoWriter.cStringCount(self.appID)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
+        }
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
+        }
+        if self.share.rawValue != 0 {
+            writer.byte(0x18); writer.varint(UInt64(bitPattern: Int64(self.share.rawValue)))
+        }
+        if self.read.rawValue != 0 {
+            writer.byte(0x20); writer.varint(UInt64(bitPattern: Int64(self.read.rawValue)))
+        }
+        if self.limitedFromMicros != 0 {
+            writer.byte(0x28); writer.varint(UInt64(bitPattern: self.limitedFromMicros))
+        }
+    }
+}
+
+extension Proto.AdminSetGrantResponse: ProtoMessage {
+    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        if let value = self.grant {
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        if let value = self.grant {
+            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
     }
 }

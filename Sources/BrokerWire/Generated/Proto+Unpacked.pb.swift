@@ -128,6 +128,7 @@ extension Proto.Call {
         case 115: if let value = c.admin_list_sources { self.request = .adminListSources(Proto.AdminListSourcesRequest(unpacked: value)) }
         case 116: if let value = c.admin_set_characteristic { self.request = .adminSetCharacteristic(Proto.AdminSetCharacteristicRequest(unpacked: value)) }
         case 117: if let value = c.admin_explain { self.request = .adminExplain(Proto.AdminExplainRequest(unpacked: value)) }
+        case 118: if let value = c.admin_set_grant { self.request = .adminSetGrant(Proto.AdminSetGrantRequest(unpacked: value)) }
         case 150: if let value = c.admin_import { self.request = .adminImport(Proto.AdminImportRequest(unpacked: value)) }
         case 151: if let value = c.admin_export { self.request = .adminExport(Proto.AdminExportRequest(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.request = .adminAccessLog(Proto.AdminAccessLogRequest(unpacked: value)) }
@@ -248,6 +249,7 @@ extension Proto.ServerFrame {
         case 115: if let value = c.admin_list_sources { self.response = .adminListSources(Proto.AdminListSourcesResponse(unpacked: value)) }
         case 116: if let value = c.admin_set_characteristic { self.response = .adminSetCharacteristic(Proto.AdminSetCharacteristicResponse(unpacked: value)) }
         case 117: if let value = c.admin_explain { self.response = .adminExplain(Proto.AdminExplainResponse(unpacked: value)) }
+        case 118: if let value = c.admin_set_grant { self.response = .adminSetGrant(Proto.AdminSetGrantResponse(unpacked: value)) }
         case 150: if let value = c.admin_import { self.response = .adminImport(Proto.AdminImportResponse(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.response = .adminAccessLog(Proto.AdminAccessLogResponse(unpacked: value)) }
         default: break
@@ -1657,6 +1659,68 @@ extension Proto.AdminRevokeResponse {
             ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_revoke_response__unpack, free: healthbroker__v1__admin_revoke_response__free_unpacked) { message in
                 message.map { message in
                     ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_revoke_response__get_packed_size, pack: healthbroker__v1__admin_revoke_response__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminSetGrantRequest {
+    /// Copies protobuf-c's unpacked AdminSetGrantRequest.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminSetGrantRequest>) {
+        self.init()
+        let c = pointer.pointee
+        self.appID = ProtoUnpacked.string(c.app_id)
+        self.type = ProtoUnpacked.string(c.type)
+        self.share = Proto.ShareDecision(rawValue: Int32(truncatingIfNeeded: c.share.rawValue))
+        self.read = Proto.ReadDecision(rawValue: Int32(truncatingIfNeeded: c.read.rawValue))
+        self.limitedFromMicros = c.limited_from_us
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_grant_request__unpack, free: healthbroker__v1__admin_set_grant_request__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_grant_request__unpack, free: healthbroker__v1__admin_set_grant_request__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_set_grant_request__get_packed_size, pack: healthbroker__v1__admin_set_grant_request__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminSetGrantResponse {
+    /// Copies protobuf-c's unpacked AdminSetGrantResponse.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminSetGrantResponse>) {
+        self.init()
+        let c = pointer.pointee
+        if let value = c.grant { self.grant = Proto.Grant(unpacked: value) }
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_grant_response__unpack, free: healthbroker__v1__admin_set_grant_response__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_grant_response__unpack, free: healthbroker__v1__admin_set_grant_response__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_set_grant_response__get_packed_size, pack: healthbroker__v1__admin_set_grant_response__pack)
                 }
             }
         }

@@ -335,6 +335,8 @@ extension Proto {
             indirect case adminSetCharacteristic(Proto.AdminSetCharacteristicRequest)
             /// admin_explain = 117.
             indirect case adminExplain(Proto.AdminExplainRequest)
+            /// admin_set_grant = 118.
+            indirect case adminSetGrant(Proto.AdminSetGrantRequest)
             /// admin_import = 150.
             indirect case adminImport(Proto.AdminImportRequest)
             /// admin_export = 151.
@@ -434,6 +436,8 @@ extension Proto {
             case adminSetCharacteristic(Proto.AdminSetCharacteristicResponse)
             /// admin_explain = 117.
             indirect case adminExplain(Proto.AdminExplainResponse)
+            /// admin_set_grant = 118.
+            indirect case adminSetGrant(Proto.AdminSetGrantResponse)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportResponse)
             /// admin_access_log = 152.
@@ -991,7 +995,7 @@ extension Proto {
         public var limitedFromMicros: Int64 = 0
         /// decided_us = 5.
         public var decidedMicros: Int64 = 0
-        /// "policy", "agent", …
+        /// "policy", "agent", "admin" (AdminSetGrant), …
         public var decidedBy: String = ""
         /// An empty message: every field at its default.
         public init() {}
@@ -1035,6 +1039,41 @@ extension Proto {
     public struct AdminRevokeResponse: Hashable, Sendable {
         /// revoked = 1.
         public var revoked: UInt32 = 0
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// Sets one app's decision for one type directly, as the person, without a prompt (decided_by
+/// "admin", decided now). SHARE_UNDECIDED or READ_UNDECIDED leaves that part as recorded; at least one
+/// part must be given (forgetting a decision is AdminRevoke). The app must be registered (NOT_FOUND),
+/// the type known (INVALID_ARGUMENT). READ_LIMITED needs limited_from_us from the epoch up to now
+/// (INVALID_ARGUMENT otherwise, as for AdminAnswerPrompt). Characteristic types are read only: a
+/// share decision or READ_LIMITED for one is INVALID_ARGUMENT. The decision applies from the app's
+/// next call (and to its open streams' next page or notification); an open prompt of the app is not
+/// touched (answering it later records its own decisions).
+extension Proto {
+    public struct AdminSetGrantRequest: Hashable, Sendable {
+        /// app_id = 1.
+        public var appID: String = ""
+        /// type = 2.
+        public var type: String = ""
+        /// share = 3.
+        public var share: Proto.ShareDecision = Proto.ShareDecision()
+        /// read = 4.
+        public var read: Proto.ReadDecision = Proto.ReadDecision()
+        /// READ_LIMITED only
+        public var limitedFromMicros: Int64 = 0
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The grant as recorded after the change.
+extension Proto {
+    public struct AdminSetGrantResponse: Hashable, Sendable {
+        /// grant = 1.
+        public var grant: Proto.Grant? = nil
         /// An empty message: every field at its default.
         public init() {}
     }

@@ -71,6 +71,8 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
     case adminSetCharacteristic = 116
     /// AdminService.AdminExplain (admin socket).
     case adminExplain = 117
+    /// AdminService.AdminSetGrant (admin socket).
+    case adminSetGrant = 118
     /// AdminService.AdminImport (admin socket).
     case adminImport = 150
     /// AdminService.AdminExport (admin socket, server stream).
@@ -109,6 +111,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminListSources: "AdminListSources"
         case .adminSetCharacteristic: "AdminSetCharacteristic"
         case .adminExplain: "AdminExplain"
+        case .adminSetGrant: "AdminSetGrant"
         case .adminImport: "AdminImport"
         case .adminExport: "AdminExport"
         case .adminAccessLog: "AdminAccessLog"
@@ -120,7 +123,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         switch self {
         case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics, .observe:
             .app
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminImport, .adminExport, .adminAccessLog:
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminImport, .adminExport, .adminAccessLog:
             .admin
         case .ping, .pingStream:
             .both
@@ -166,6 +169,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminListSources: 115
         case .adminSetCharacteristic: 116
         case .adminExplain: 117
+        case .adminSetGrant: 118
         case .adminImport: 150
         case .adminExport: 52
         case .adminAccessLog: 152
@@ -205,6 +209,7 @@ extension Proto.Call.Request {
         case .adminListSources: .adminListSources
         case .adminSetCharacteristic: .adminSetCharacteristic
         case .adminExplain: .adminExplain
+        case .adminSetGrant: .adminSetGrant
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

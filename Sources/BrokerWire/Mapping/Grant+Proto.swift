@@ -1,6 +1,6 @@
 import BrokerModel
 
-// Consent records on the admin socket (Grant, TypeDecision and their decisions, Source,
+// Consent records on the admin socket (Grant, TypeDecision and their decisions, AdminSetGrant, Source,
 // CharacteristicValue, Explanation) between the model and the .proto.
 extension Grant {
     /// The grant a decoded Grant holds.
@@ -37,6 +37,24 @@ extension TypeDecision {
     /// The decision as a .proto message.
     var proto: Proto.TypeDecision {
         var message = Proto.TypeDecision()
+        message.type = type.identifier
+        message.share = ShareDecision.proto(share)
+        (message.read, message.limitedFromMicros) = ReadDecision.proto(read)
+        return message
+    }
+
+    /// The decision an AdminSetGrantRequest sets (its app id travels beside it).
+    init(proto: Proto.AdminSetGrantRequest) {
+        self.init(
+            type: ObjectType(protoIdentifier: proto.type),
+            share: ShareDecision(proto: proto.share),
+            read: ReadDecision(proto: proto.read, limitedFromMicros: proto.limitedFromMicros))
+    }
+
+    /// The decision as an AdminSetGrantRequest for `appID`.
+    func setGrantRequestProto(appID: String) -> Proto.AdminSetGrantRequest {
+        var message = Proto.AdminSetGrantRequest()
+        message.appID = appID
         message.type = type.identifier
         message.share = ShareDecision.proto(share)
         (message.read, message.limitedFromMicros) = ReadDecision.proto(read)

@@ -77,6 +77,8 @@ extension Request {
             self = .adminSetCharacteristic(CharacteristicValue(proto: request))
         case .adminExplain(let request):
             self = .adminExplain(appID: request.appID, type: ObjectType(protoIdentifier: request.type))
+        case .adminSetGrant(let request):
+            self = .adminSetGrant(appID: request.appID, decision: TypeDecision(proto: request))
         case .adminImport(let request):
             self = Self.checkedSamples(request.samples, method: .adminImport) {
                 .adminImport(appID: request.appID, samples: $0)
@@ -204,6 +206,8 @@ extension Request {
             message.appID = appID
             message.type = type.identifier
             return .adminExplain(message)
+        case .adminSetGrant(let appID, let decision):
+            return .adminSetGrant(decision.setGrantRequestProto(appID: appID))
         case .adminImport(let appID, let samples):
             var message = Proto.AdminImportRequest()
             message.appID = appID

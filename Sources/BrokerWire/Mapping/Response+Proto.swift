@@ -68,6 +68,9 @@ extension Response {
             self = .adminSetCharacteristic
         case .adminExplain(let response):
             self = .adminExplain(Explanation(proto: response))
+        case .adminSetGrant(let response):
+            guard let grant = response.grant else { throw .invalidArgument("grant: missing") }
+            self = .adminSetGrant(Grant(proto: grant))
         case .adminImport(let response):
             self = .adminImport(saved: response.saved, unchanged: response.unchanged)
         case .adminAccessLog(let response):
@@ -162,6 +165,10 @@ extension Response {
             return .adminSetCharacteristic(Proto.AdminSetCharacteristicResponse())
         case .adminExplain(let explanation):
             return .adminExplain(explanation.proto)
+        case .adminSetGrant(let grant):
+            var message = Proto.AdminSetGrantResponse()
+            message.grant = grant.proto
+            return .adminSetGrant(message)
         case .adminImport(let saved, let unchanged):
             var message = Proto.AdminImportResponse()
             message.saved = saved

@@ -66,6 +66,8 @@ typedef struct Healthbroker__V1__AdminListGrantsRequest Healthbroker__V1__AdminL
 typedef struct Healthbroker__V1__AdminListGrantsResponse Healthbroker__V1__AdminListGrantsResponse;
 typedef struct Healthbroker__V1__AdminRevokeRequest Healthbroker__V1__AdminRevokeRequest;
 typedef struct Healthbroker__V1__AdminRevokeResponse Healthbroker__V1__AdminRevokeResponse;
+typedef struct Healthbroker__V1__AdminSetGrantRequest Healthbroker__V1__AdminSetGrantRequest;
+typedef struct Healthbroker__V1__AdminSetGrantResponse Healthbroker__V1__AdminSetGrantResponse;
 typedef struct Healthbroker__V1__Source Healthbroker__V1__Source;
 typedef struct Healthbroker__V1__AdminListSourcesRequest Healthbroker__V1__AdminListSourcesRequest;
 typedef struct Healthbroker__V1__AdminListSourcesResponse Healthbroker__V1__AdminListSourcesResponse;
@@ -316,6 +318,7 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_SOURCES = 115,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_CHARACTERISTIC = 116,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN = 117,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_GRANT = 118,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT = 151,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG = 152
@@ -367,6 +370,7 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__AdminListSourcesRequest *admin_list_sources;
     Healthbroker__V1__AdminSetCharacteristicRequest *admin_set_characteristic;
     Healthbroker__V1__AdminExplainRequest *admin_explain;
+    Healthbroker__V1__AdminSetGrantRequest *admin_set_grant;
     Healthbroker__V1__AdminImportRequest *admin_import;
     Healthbroker__V1__AdminExportRequest *admin_export;
     Healthbroker__V1__AdminAccessLogRequest *admin_access_log;
@@ -430,6 +434,7 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_SOURCES = 115,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_CHARACTERISTIC = 116,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN = 117,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_GRANT = 118,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG = 152
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SERVER_FRAME__RESPONSE__CASE)
@@ -475,6 +480,7 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__AdminListSourcesResponse *admin_list_sources;
     Healthbroker__V1__AdminSetCharacteristicResponse *admin_set_characteristic;
     Healthbroker__V1__AdminExplainResponse *admin_explain;
+    Healthbroker__V1__AdminSetGrantResponse *admin_set_grant;
     Healthbroker__V1__AdminImportResponse *admin_import;
     Healthbroker__V1__AdminAccessLogResponse *admin_access_log;
   };
@@ -1067,7 +1073,7 @@ struct  Healthbroker__V1__Grant
   int64_t limited_from_us;
   int64_t decided_us;
   /*
-   * "policy", "agent", …
+   * "policy", "agent", "admin" (AdminSetGrant), …
    */
   char *decided_by;
 };
@@ -1120,6 +1126,46 @@ struct  Healthbroker__V1__AdminRevokeResponse
 #define HEALTHBROKER__V1__ADMIN_REVOKE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_revoke_response__descriptor) \
     , 0 }
+
+
+/*
+ * Sets one app's decision for one type directly, as the person, without a prompt (decided_by
+ * "admin", decided now). SHARE_UNDECIDED or READ_UNDECIDED leaves that part as recorded; at least one
+ * part must be given (forgetting a decision is AdminRevoke). The app must be registered (NOT_FOUND),
+ * the type known (INVALID_ARGUMENT). READ_LIMITED needs limited_from_us from the epoch up to now
+ * (INVALID_ARGUMENT otherwise, as for AdminAnswerPrompt). Characteristic types are read only: a
+ * share decision or READ_LIMITED for one is INVALID_ARGUMENT. The decision applies from the app's
+ * next call (and to its open streams' next page or notification); an open prompt of the app is not
+ * touched (answering it later records its own decisions).
+ */
+struct  Healthbroker__V1__AdminSetGrantRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  char *type;
+  Healthbroker__V1__ShareDecision share;
+  Healthbroker__V1__ReadDecision read;
+  /*
+   * READ_LIMITED only
+   */
+  int64_t limited_from_us;
+};
+#define HEALTHBROKER__V1__ADMIN_SET_GRANT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_set_grant_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, HEALTHBROKER__V1__SHARE_DECISION__SHARE_UNDECIDED, HEALTHBROKER__V1__READ_DECISION__READ_UNDECIDED, 0 }
+
+
+/*
+ * The grant as recorded after the change.
+ */
+struct  Healthbroker__V1__AdminSetGrantResponse
+{
+  ProtobufCMessage base;
+  Healthbroker__V1__Grant *grant;
+};
+#define HEALTHBROKER__V1__ADMIN_SET_GRANT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_set_grant_response__descriptor) \
+    , NULL }
 
 
 /*
@@ -2634,6 +2680,44 @@ Healthbroker__V1__AdminRevokeResponse *
 void   healthbroker__v1__admin_revoke_response__free_unpacked
                      (Healthbroker__V1__AdminRevokeResponse *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminSetGrantRequest methods */
+void   healthbroker__v1__admin_set_grant_request__init
+                     (Healthbroker__V1__AdminSetGrantRequest         *message);
+size_t healthbroker__v1__admin_set_grant_request__get_packed_size
+                     (const Healthbroker__V1__AdminSetGrantRequest   *message);
+size_t healthbroker__v1__admin_set_grant_request__pack
+                     (const Healthbroker__V1__AdminSetGrantRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_set_grant_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetGrantRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminSetGrantRequest *
+       healthbroker__v1__admin_set_grant_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_set_grant_request__free_unpacked
+                     (Healthbroker__V1__AdminSetGrantRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminSetGrantResponse methods */
+void   healthbroker__v1__admin_set_grant_response__init
+                     (Healthbroker__V1__AdminSetGrantResponse         *message);
+size_t healthbroker__v1__admin_set_grant_response__get_packed_size
+                     (const Healthbroker__V1__AdminSetGrantResponse   *message);
+size_t healthbroker__v1__admin_set_grant_response__pack
+                     (const Healthbroker__V1__AdminSetGrantResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_set_grant_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetGrantResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminSetGrantResponse *
+       healthbroker__v1__admin_set_grant_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_set_grant_response__free_unpacked
+                     (Healthbroker__V1__AdminSetGrantResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Healthbroker__V1__Source methods */
 void   healthbroker__v1__source__init
                      (Healthbroker__V1__Source         *message);
@@ -3397,6 +3481,12 @@ typedef void (*Healthbroker__V1__AdminRevokeRequest_Closure)
 typedef void (*Healthbroker__V1__AdminRevokeResponse_Closure)
                  (const Healthbroker__V1__AdminRevokeResponse *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__AdminSetGrantRequest_Closure)
+                 (const Healthbroker__V1__AdminSetGrantRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminSetGrantResponse_Closure)
+                 (const Healthbroker__V1__AdminSetGrantResponse *message,
+                  void *closure_data);
 typedef void (*Healthbroker__V1__Source_Closure)
                  (const Healthbroker__V1__Source *message,
                   void *closure_data);
@@ -3711,6 +3801,10 @@ struct Healthbroker__V1__AdminService_Service
                         const Healthbroker__V1__AdminExplainRequest *input,
                         Healthbroker__V1__AdminExplainResponse_Closure closure,
                         void *closure_data);
+  void (*admin_set_grant)(Healthbroker__V1__AdminService_Service *service,
+                          const Healthbroker__V1__AdminSetGrantRequest *input,
+                          Healthbroker__V1__AdminSetGrantResponse_Closure closure,
+                          void *closure_data);
   void (*admin_import)(Healthbroker__V1__AdminService_Service *service,
                        const Healthbroker__V1__AdminImportRequest *input,
                        Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -3744,6 +3838,7 @@ void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Servi
       function_prefix__ ## admin_list_sources,\
       function_prefix__ ## admin_set_characteristic,\
       function_prefix__ ## admin_explain,\
+      function_prefix__ ## admin_set_grant,\
       function_prefix__ ## admin_import,\
       function_prefix__ ## admin_export,\
       function_prefix__ ## admin_access_log  }
@@ -3799,6 +3894,10 @@ void healthbroker__v1__admin_service__admin_explain(ProtobufCService *service,
                                                     const Healthbroker__V1__AdminExplainRequest *input,
                                                     Healthbroker__V1__AdminExplainResponse_Closure closure,
                                                     void *closure_data);
+void healthbroker__v1__admin_service__admin_set_grant(ProtobufCService *service,
+                                                      const Healthbroker__V1__AdminSetGrantRequest *input,
+                                                      Healthbroker__V1__AdminSetGrantResponse_Closure closure,
+                                                      void *closure_data);
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -3874,6 +3973,8 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_grants_requ
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_grants_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_response__descriptor;
