@@ -67,6 +67,8 @@ let package = Package(
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"]),
         .testTarget(name: "HealthctlTests", dependencies: ["healthctl"]),
+        // The daemon's own parts: socket activation and service notification (sd_listen_fds, sd_notify).
+        .testTarget(name: "HealthbrokerdTests", dependencies: ["healthbrokerd", "BrokerCore"]),
         .testTarget(name: "HealthloadTests", dependencies: ["healthload", "TestSupport", "HealthBrokerClient", "BrokerCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire"]),
     ]
