@@ -1,6 +1,7 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
-#   make test   install, check the generated code, build, run every test (Swift, then the Python client's)
+#   make test   install, check the generated code, build, run every test (Swift, the install check of
+#               scripts/check-install.sh on the debug build, then the Python client's)
 .PHONY: demo test build deps proto proto-check clean install
 
 # Debian's python3, which sees python3-protobuf and python3-pytest from scripts/install-deps.sh (a
@@ -27,6 +28,7 @@ demo: deps
 test: proto-check
 	swift build --build-tests
 	swift test --skip-build
+	scripts/check-install.sh
 	$(PYTHON) -m pytest -q clients/python/tests
 
 clean:
