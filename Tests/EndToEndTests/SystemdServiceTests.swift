@@ -1,4 +1,3 @@
-import BrokerWire
 import Foundation
 import HealthBrokerClient
 import TestSupport
