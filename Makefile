@@ -1,7 +1,8 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
 #   make test   install, check the generated code, build, check the client's public API, run every test
-#               (Swift, then the Python client's)
+#               (Swift, the install check of scripts/check-install.sh on the debug build, then the
+#               Python client's)
 .PHONY: demo test build deps proto proto-check clean install
 
 # Debian's python3, which sees python3-protobuf and python3-pytest from scripts/install-deps.sh (a
@@ -29,6 +30,7 @@ test: proto-check
 	swift build --build-tests
 	scripts/check-public-api.sh
 	swift test --skip-build
+	scripts/check-install.sh
 	$(PYTHON) -m pytest -q clients/python/tests
 
 clean:

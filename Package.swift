@@ -86,6 +86,8 @@ let package = Package(
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthBrokerClientTests", dependencies: ["HealthBrokerClient", "BrokerWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthctlTests", dependencies: ["healthctl", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        // The daemon's own parts: socket activation and service notification (sd_listen_fds, sd_notify).
+        .testTarget(name: "HealthbrokerdTests", dependencies: ["healthbrokerd", "BrokerModel", "BrokerSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthloadTests", dependencies: ["healthload", "TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerModel"], swiftSettings: swiftSettings),
     ]

@@ -29,6 +29,7 @@ extension Broker {
             return
         }
         policyReloadsStarted &+= 1
+        configuration.onReloading?()
         let reload = policyReloadsStarted
         let this = LoopBound(self, loop: loop)
         let loop = self.loop
@@ -57,5 +58,8 @@ extension Broker {
         case .failure(let error):
             logger.warning("consent policy reload refused; the previous policy stays", ["policy": path, "error": error.message])
         }
+        // Serving again once the last reload begun has ended (an overtaken one never gets here
+        // after it): either policy is in force, and the broker never stopped serving.
+        if reload == policyReloadsStarted, state == .running { configuration.onReady?() }
     }
 }

@@ -9,6 +9,7 @@ extension Broker {
         loop.assertInLoop()
         guard state == .running else { return }
         state = .draining
+        configuration.onStopping?()
         let inFlight = sessions.values.reduce(0) { $0 + $1.calls.count }
         logger.info("shutting down", ["reason": reason, "calls_in_flight": inFlight, "grace_ms": configuration.shutdownGraceMicros / 1_000])
         appListener?.close()

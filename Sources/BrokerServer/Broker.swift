@@ -84,17 +84,25 @@ public final class Broker {
         }
     }
 
-    /// Opens the store, binds both sockets and serves until shut down; returns after a clean stop.
+    /// Opens the store, binds (or adopts) both sockets and serves until shut down; returns after a
+    /// clean stop.
     public func run() throws(BrokerError) {
         signal(SIGPIPE, SIG_IGN)
         // Let the daemon hold as many connections as the hard file limit allows.
         FileDescriptorLimit.raiseToHardLimit()
         Self.unblockShutdownSignals()
         try start(listening: true)
+        let inherited = [
+            configuration.inheritedAppSocket.map { _ in "app" }, configuration.inheritedAdminSocket.map { _ in "admin" },
+        ].compactMap { $0 }
         logger.info("broker started", [
-            "app_socket": configuration.appSocketPath, "admin_socket": configuration.adminSocketPath,
+            "app_socket": appListener?.path ?? configuration.appSocketPath,
+            "admin_socket": adminListener?.path ?? configuration.adminSocketPath,
+            "inherited_sockets": inherited.isEmpty ? "none" : inherited.joined(separator: ","),
             "data_dir": configuration.dataDirectory, "apps": apps.count, "version": BrokerVersion.broker,
         ])
+        // Both sockets listen and the store is open: whoever waits for the broker may go on.
+        configuration.onReady?()
         loop.run()
         // Every handle closed before the loop did (libuv's uv_loop_close found none open): nothing
         // was left half torn down. A handle still open is a bug in this broker, so it is an error.
@@ -141,7 +149,13 @@ public final class Broker {
 
     /// Checks no live broker serves the sockets, opens the store and loads the in-memory copies.
     private func openStore() throws(BrokerError) -> BrokerStore {
-        for path in [configuration.appSocketPath, configuration.adminSocketPath] where SocketPath.isServed(path) {
+        // An inherited socket answers because it listens already (systemd holds it), not because
+        // another broker serves it: only the paths this broker will bind are checked.
+        let boundPaths = [
+            configuration.inheritedAppSocket == nil ? configuration.appSocketPath : nil,
+            configuration.inheritedAdminSocket == nil ? configuration.adminSocketPath : nil,
+        ].compactMap { $0 }
+        for path in boundPaths where SocketPath.isServed(path) {
             throw BrokerError(code: .alreadyExists, message: "a live broker already serves \(path)")
         }
         // Power-loss durability comes from the worker's WALSyncer, which fsyncs off the writing
@@ -193,17 +207,27 @@ public final class Broker {
         // Signals first: a client may connect (and a supervisor signal) as soon as a socket listens,
         // and until its watcher exists a signal has its default action — SIGHUP's is to exit at once.
         try watchSignals()
-        let limits = OutputLimits(highWater: configuration.outputHighWater, stallTimeoutMicros: configuration.stallTimeoutMicros)
-        appListener = try PipeListener(
-            loop: loop, path: configuration.appSocketPath, mode: 0o666,
-            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
-            frameTimeoutMicros: configuration.frameTimeoutMicros
+        appListener = try makeListener(
+            inherited: configuration.inheritedAppSocket, path: configuration.appSocketPath, mode: 0o666, firstConnectionID: 1
         ) { [unowned self] connection in self.accept(pipe: connection, kind: .app) }
-        adminListener = try PipeListener(
-            loop: loop, path: configuration.adminSocketPath, mode: 0o600,
-            maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
-            frameTimeoutMicros: configuration.frameTimeoutMicros, firstConnectionID: 1 << 48
+        adminListener = try makeListener(
+            inherited: configuration.inheritedAdminSocket, path: configuration.adminSocketPath, mode: 0o600, firstConnectionID: 1 << 48
         ) { [unowned self] connection in self.accept(pipe: connection, kind: .admin) }
+    }
+
+    /// A listener on the socket the service manager passed, or else on `path`, bound here.
+    private func makeListener(
+        inherited: Int32?, path: String, mode: mode_t, firstConnectionID: UInt64, onAccept: @escaping (PipeConnection) -> Void
+    ) throws(BrokerError) -> PipeListener {
+        let limits = OutputLimits(highWater: configuration.outputHighWater, stallTimeoutMicros: configuration.stallTimeoutMicros)
+        if let inherited {
+            return try PipeListener(
+                loop: loop, adopting: inherited, maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
+                frameTimeoutMicros: configuration.frameTimeoutMicros, firstConnectionID: firstConnectionID, onAccept: onAccept)
+        }
+        return try PipeListener(
+            loop: loop, path: path, mode: mode, maxFrameBytes: configuration.maxFrameBytes, outputLimits: limits,
+            frameTimeoutMicros: configuration.frameTimeoutMicros, firstConnectionID: firstConnectionID, onAccept: onAccept)
     }
 
     /// SIGINT and SIGTERM shut down; SIGHUP reloads the consent policy.

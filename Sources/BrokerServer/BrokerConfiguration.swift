@@ -53,6 +53,18 @@ public struct BrokerConfiguration: Sendable {
     public var durableAgainstPowerLoss = false
     /// The lowest level logged.
     public var logLevel: Logger.Level = .info
+    /// A listening app socket the service manager passed (socket activation): served instead of
+    /// binding `appSocketPath`, and never removed (the manager owns its file).
+    public var inheritedAppSocket: Int32?
+    /// A listening admin socket the service manager passed, as `inheritedAppSocket`.
+    public var inheritedAdminSocket: Int32?
+    /// Called on the loop thread once both sockets listen and the store is open, and again when a
+    /// SIGHUP reload has finished: the broker serves. The daemon tells systemd (`READY=1`).
+    public var onReady: (@Sendable () -> Void)?
+    /// Called on the loop thread when a SIGHUP reload of the consent policy begins (`RELOADING=1`).
+    public var onReloading: (@Sendable () -> Void)?
+    /// Called on the loop thread when shutdown begins (`STOPPING=1`).
+    public var onStopping: (@Sendable () -> Void)?
 
     /// Creates the default configuration.
     public init() {}

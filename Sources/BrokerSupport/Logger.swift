@@ -4,6 +4,10 @@ import Glibc
 
 /// Writes structured log lines (`ts=… level=… msg="…" key=value`) to standard error.
 ///
+/// When standard error is the journal (`JOURNAL_STREAM` names its device and inode, as systemd
+/// sets it), each line starts with its syslog priority (`<6>level=info …`) instead of the time,
+/// which journald records itself; journald then files the line at that priority.
+///
 /// Callers must never pass tokens, sample values or metadata as fields.
 public struct Logger: Sendable {
     /// How much to log.
@@ -30,6 +34,16 @@ public struct Logger: Sendable {
 
         /// Orders levels by severity.
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// The syslog priority journald files the line under (`<N>` prefix).
+        var syslogPriority: Int {
+            switch self {
+            case .debug: 7
+            case .info: 6
+            case .warning: 4
+            case .error: 3
+            }
+        }
 
         var name: String {
             switch self {
@@ -64,7 +78,8 @@ public struct Logger: Sendable {
     /// Writes one line if `level` is at or above the minimum.
     public func log(_ level: Level, _ message: () -> String, _ fields: () -> KeyValuePairs<String, Any>) {
         guard level >= minimumLevel else { return }
-        var line = "ts=\(Logger.timestamp()) level=\(level.name) component=\(component) msg=\(Logger.quote(message()))"
+        var line = Logger.writesToJournal ? "<\(level.syslogPriority)>" : "ts=\(Logger.timestamp()) "
+        line += "level=\(level.name) component=\(component) msg=\(Logger.quote(message()))"
         for (key, value) in fields() {
             line += " \(key)=\(Logger.quote(String(describing: value)))"
         }
@@ -78,6 +93,23 @@ public struct Logger: Sendable {
                 offset += written
             }
         }
+    }
+
+    /// Whether standard error is the journal's stream, checked once (the first line logged).
+    static let writesToJournal: Bool = {
+        guard let value = getenv("JOURNAL_STREAM") else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return isJournalStream(String(cString: value), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }()
+
+    /// Whether `JOURNAL_STREAM` (`DEVICE:INODE`, decimal) names the file with this device and inode.
+    /// The variable is inherited by everything the service starts; only a match says that this
+    /// stderr is still the journal and not a redirection.
+    public static func isJournalStream(_ value: String, device: UInt64, inode: UInt64) -> Bool {
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let streamDevice = UInt64(parts[0]), let streamInode = UInt64(parts[1]) else { return false }
+        return streamDevice == device && streamInode == inode
     }
 
     static func quote(_ value: String) -> String {

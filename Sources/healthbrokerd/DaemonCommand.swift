@@ -14,7 +14,11 @@ enum DaemonCommand {
         discussion: """
             Logs structured lines to standard error. SIGINT or SIGTERM stop it cleanly: calls in \
             flight get the grace period, SQLite is closed and the sockets are removed. SIGHUP reads \
-            the --consent-policy file again (an invalid one is refused and logged; the old policy stays).
+            the --consent-policy file again (an invalid one is refused and logged; the old policy stays). \
+            Under systemd it serves the sockets passed by socket activation (LISTEN_FDS; names app and \
+            admin) instead of binding its paths, and leaves their files to systemd; it reports READY=1, \
+            RELOADING=1 and STOPPING=1 to NOTIFY_SOCKET (Type=notify); and when standard error is the \
+            journal (JOURNAL_STREAM) each line carries its syslog priority instead of a timestamp.
             """,
         options: [
             .option("socket", value: "PATH", help: "The app socket (mode 0666; identity is the app token).", default: DefaultPaths.appSocket, environment: "HEALTHBROKER_APP_SOCKET"),

@@ -2,6 +2,8 @@ import BrokerServer
 import CommandLineSupport
 
 CommandLineTool.run(spec: DaemonCommand.spec) { command in
-    let broker = try Broker(configuration: try DaemonCommand.configuration(from: command))
+    var configuration = try DaemonCommand.configuration(from: command)
+    try DaemonCommand.attachServiceManager(to: &configuration)
+    let broker = try Broker(configuration: configuration)
     try broker.run()
 }
