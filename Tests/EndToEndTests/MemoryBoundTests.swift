@@ -134,7 +134,9 @@ struct MemoryBoundTests {
         let transcript = try partial.readToEnd(seconds: 5)
         #expect(transcript.closed)
         #expect(transcript.frames.last?.status?.code == .deadlineExceeded, "\(transcript.frames)")
-        #expect(Date().timeIntervalSince(started) < 3)
+        // Cut off by the 400 ms deadlines, not the 10 s defaults: under 9 s even when the full parallel
+        // suite keeps both cores busy (it took 4.5 s there once).
+        #expect(Date().timeIntervalSince(started) < 9)
         // A session that is open and idle stays open.
         let store = try await HealthStore.connect(socketPath: daemon.appSocket, appID: "com.example.trickle", appToken: credentials.token)
         defer { store.close() }
