@@ -1,4 +1,7 @@
 public import BrokerModel
+// SOCK_STREAM's enum comes in through libuv's headers: with MemberImportVisibility a clean build
+// needs the module that declared it imported here too.
+import CLibUV
 #if canImport(Glibc)
 import Glibc
 #endif
