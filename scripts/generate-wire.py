@@ -499,6 +499,57 @@ def write_lines(field, value, indent):
     return ["%s%s; %s" % (indent, key, write_scalar(field, value))]
 
 
+def plain_measure_lines(field, value, indent, binding="value"):
+    """Lines adding a non-oneof field's size to `size` when protobuf-c would pack it."""
+    inner = indent + "    "
+    if field.repeated:
+        if field.packed:
+            raise SystemExit("generate-wire: packed repeated fields are not supported (%s)" % field.name)
+        return ["%sfor element in %s {" % (indent, value)] + size_lines(field, "element", inner) + ["%s}" % indent]
+    if field.type == MESSAGE_T:
+        return (["%sif let %s = %s {" % (indent, binding, value)] + size_lines(field, binding, inner)
+                + ["%s}" % indent])
+    if field.type == STRING:
+        return ["%sdo {" % indent,
+                "%slet count = ProtoWriter.cStringCount(%s)" % (inner, value),
+                "%sif count != 0 { size += %d + ProtoWriter.varintSize(count) + count }" % (inner, len(key_bytes(field.key))),
+                "%s}" % indent]
+    return ["%sif %s {" % (indent, zero_test(field, value))] + size_lines(field, value, inner) + ["%s}" % indent]
+
+
+def plain_write_lines(field, value, indent, binding="value"):
+    """Lines writing a non-oneof field when protobuf-c would pack it."""
+    inner = indent + "    "
+    if field.repeated:
+        return ["%sfor element in %s {" % (indent, value)] + write_lines(field, "element", inner) + ["%s}" % indent]
+    if field.type == MESSAGE_T:
+        return (["%sif let %s = %s {" % (indent, binding, value)] + write_lines(field, binding, inner)
+                + ["%s}" % indent])
+    if field.type == STRING:
+        return ["%sdo {" % indent,
+                "%slet count = ProtoWriter.cStringCount(%s)" % (inner, value),
+                "%sif count != 0 { %s; writer.cString(%s, count: count) }" % (inner, write_key(field), value),
+                "%s}" % indent]
+    return ["%sif %s {" % (indent, zero_test(field, value))] + write_lines(field, value, inner) + ["%s}" % indent]
+
+
+def message_body_lines(message, plain_lines, case_lines):
+    """The lines of `measure` or `write` for every field of `message` in number order (the order
+    protobuf-c packs in; a oneof's members are contiguous, so the oneof goes where its first is)."""
+    body = []
+    for field in message.fields:
+        if field.oneof is None:
+            body.extend(plain_lines(field, "self.%s" % field.swift, "        "))
+        elif field is message.oneof_fields(field.oneof)[0]:
+            body.append("        switch %s {" % message.oneof_property(field.oneof))
+            for member in message.oneof_fields(field.oneof):
+                body.append("        case .%s(let value):" % member.case)
+                body.extend(case_lines(member, "value", "            "))
+            body.append("        case nil: break")
+            body.append("        }")
+    return body
+
+
 def emit_encoding(messages):
     out = [HEADER, "// Sizes and writes every message exactly as protobuf-c 1.4 packs it: fields in field-number\n"
            "// order; a singular proto3 field left out when zero (a double equal to 0, -0.0 included), an empty\n"
@@ -506,42 +557,7 @@ def emit_encoding(messages):
            "// field written; a string cut at its first NUL, as a C string is.\n"]
     for message in messages:
         out.append("\nextension Proto.%s: ProtoMessage {\n" % message.name)
-        # measure
-        body = []
-        for field in message.fields:
-            if field.oneof is not None:
-                if field is not message.oneof_fields(field.oneof)[0]:
-                    continue
-                index = field.oneof
-                body.append("        switch %s {" % message.oneof_property(index))
-                for member in message.oneof_fields(index):
-                    body.append("        case .%s(let value):" % member.case)
-                    body.extend(size_lines(member, "value", "            "))
-                body.append("        case nil: break")
-                body.append("        }")
-                continue
-            value = "self.%s" % field.swift
-            if field.repeated:
-                if field.packed:
-                    raise SystemExit("generate-wire: packed repeated fields are not supported (%s)" % field.name)
-                body.append("        for element in %s {" % value)
-                body.extend(size_lines(field, "element", "            "))
-                body.append("        }")
-            elif field.type == MESSAGE_T:
-                body.append("        if let value = %s {" % value)
-                body.extend(size_lines(field, "value", "            "))
-                body.append("        }")
-            else:
-                if field.type == STRING:
-                    body.append("        do {")
-                    body.append("            let count = ProtoWriter.cStringCount(%s)" % value)
-                    body.append("            if count != 0 { size += %d + ProtoWriter.varintSize(count) + count }"
-                                % len(key_bytes(field.key)))
-                    body.append("        }")
-                else:
-                    body.append("        if %s {" % zero_test(field, value))
-                    body.extend(size_lines(field, value, "            "))
-                    body.append("        }")
+        body = message_body_lines(message, plain_measure_lines, size_lines)
         out.append("    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.\n")
         out.append("    public func measure(_ sizes: inout ProtoSizes) -> Int {\n")
         if body:
@@ -551,39 +567,7 @@ def emit_encoding(messages):
         else:
             out.append("        0\n")
         out.append("    }\n\n")
-        # write
-        body = []
-        for field in message.fields:
-            if field.oneof is not None:
-                if field is not message.oneof_fields(field.oneof)[0]:
-                    continue
-                # protobuf-c packs fields in number order; a oneof's members are contiguous in this proto.
-                index = field.oneof
-                body.append("        switch %s {" % message.oneof_property(index))
-                for member in message.oneof_fields(index):
-                    body.append("        case .%s(let value):" % member.case)
-                    body.extend(write_lines(member, "value", "            "))
-                body.append("        case nil: break")
-                body.append("        }")
-                continue
-            value = "self.%s" % field.swift
-            if field.repeated:
-                body.append("        for element in %s {" % value)
-                body.extend(write_lines(field, "element", "            "))
-                body.append("        }")
-            elif field.type == MESSAGE_T:
-                body.append("        if let value = %s {" % value)
-                body.extend(write_lines(field, "value", "            "))
-                body.append("        }")
-            elif field.type == STRING:
-                body.append("        do {")
-                body.append("            let count = ProtoWriter.cStringCount(%s)" % value)
-                body.append("            if count != 0 { %s; writer.cString(%s, count: count) }" % (write_key(field), value))
-                body.append("        }")
-            else:
-                body.append("        if %s {" % zero_test(field, value))
-                body.extend(write_lines(field, value, "            "))
-                body.append("        }")
+        body = message_body_lines(message, plain_write_lines, write_lines)
         out.append("    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.\n")
         out.append("    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {\n")
         out.append("\n".join(body) + ("\n" if body else ""))
@@ -623,41 +607,12 @@ def emit_case_appenders(message):
         out.append("        var sizes = ProtoSizes()\n        var size = 0\n")
         measure, write = [], []
         for field in fields:
-            value = "value" if field is case else field.swift
             if field is case:
-                measure.extend(size_lines(field, value, "        "))
-                write.extend(write_lines(field, value, "            "))
-            elif field.repeated:
-                measure.append("        for element in %s {" % value)
-                measure.extend(size_lines(field, "element", "            "))
-                measure.append("        }")
-                write.append("            for element in %s {" % value)
-                write.extend(write_lines(field, "element", "                "))
-                write.append("            }")
-            elif field.type == MESSAGE_T:
-                measure.append("        if let present = %s {" % value)
-                measure.extend(size_lines(field, "present", "            "))
-                measure.append("        }")
-                write.append("            if let present = %s {" % value)
-                write.extend(write_lines(field, "present", "                "))
-                write.append("            }")
-            elif field.type == STRING:
-                measure.append("        do {")
-                measure.append("            let count = ProtoWriter.cStringCount(%s)" % value)
-                measure.append("            if count != 0 { size += %d + ProtoWriter.varintSize(count) + count }"
-                               % len(key_bytes(field.key)))
-                measure.append("        }")
-                write.append("            do {")
-                write.append("                let count = ProtoWriter.cStringCount(%s)" % value)
-                write.append("                if count != 0 { %s; writer.cString(%s, count: count) }" % (write_key(field), value))
-                write.append("            }")
+                measure.extend(size_lines(field, "value", "        "))
+                write.extend(write_lines(field, "value", "            "))
             else:
-                measure.append("        if %s {" % zero_test(field, value))
-                measure.extend(size_lines(field, value, "            "))
-                measure.append("        }")
-                write.append("            if %s {" % zero_test(field, value))
-                write.extend(write_lines(field, value, "                "))
-                write.append("            }")
+                measure.extend(plain_measure_lines(field, field.swift, "        ", binding="present"))
+                write.extend(plain_write_lines(field, field.swift, "            ", binding="present"))
         out.append("\n".join(measure) + "\n")
         out.append("        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in\n")
         out.append("            sizes.rewind()\n")
