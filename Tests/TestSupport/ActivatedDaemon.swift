@@ -110,7 +110,7 @@ public final class ActivatedDaemon: @unchecked Sendable {
     }
 
     /// The next notification datagram, or nil when none comes within `timeout` or the daemon exits.
-    public func nextNotification(timeout: Duration = .seconds(20)) async throws -> String? {
+    public func nextNotification(timeout: Duration = .seconds(DaemonProcess.startTimeout)) async throws -> String? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             var buffer = [UInt8](repeating: 0, count: 4_096)

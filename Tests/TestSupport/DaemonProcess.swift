@@ -131,8 +131,13 @@ public final class DaemonProcess: @unchecked Sendable {
         return try await HealthStore.connect(socketPath: appSocket, appID: appID, appToken: credentials.token)
     }
 
+    /// How long a start may take before the test gives up. The full parallel suite on two cores
+    /// starts dozens of daemons at once; a daemon that had logged "broker started" was once not seen
+    /// by its test within 20 s, so this only bounds a start that never comes.
+    public static let startTimeout: TimeInterval = 60
+
     private func waitForSockets() async throws {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(Self.startTimeout)
         while Date() < deadline {
             if let process, !process.isRunning {
                 throw DaemonError("daemon exited with status \(process.terminationStatus) at start:\n\(log())")
@@ -140,7 +145,7 @@ public final class DaemonProcess: @unchecked Sendable {
             if Self.accepts(appSocket), Self.accepts(adminSocket) { return }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw DaemonError("daemon sockets did not appear within 20 s:\n\(log())")
+        throw DaemonError("daemon sockets did not appear within \(Int(Self.startTimeout)) s:\n\(log())")
     }
 
     /// True when something accepts connections on the Unix socket at `path`.
