@@ -44,6 +44,10 @@ struct LoadOptions: Sendable {
     var svgPath: String?
     /// Decode and check every reply.
     var verify = false
+    /// Whether a broker holding other apps' data may be written to.
+    var allowWritesToLiveStore = false
+    /// Whether the load apps and their samples stay after the run.
+    var keep = false
     /// No progress lines.
     var quiet = false
 
@@ -79,6 +83,8 @@ struct LoadOptions: Sendable {
         jsonPath = command.string("json")
         svgPath = command.string("svg")
         verify = command.flag("verify")
+        allowWritesToLiveStore = command.flag("allow-writes-to-live-store")
+        keep = command.flag("keep")
         quiet = command.flag("quiet")
     }
 

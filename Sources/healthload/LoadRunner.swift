@@ -35,7 +35,17 @@ struct LoadRunner: Sendable {
 
         let nowMicros = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let workload = LoadWorkload(options: options, nowMicros: nowMicros, runTag: UInt32.random(in: 1...UInt32.max))
-        let credentials = try await LoadSetup(options: options, workload: workload, log: log).prepare(admin: admin)
+        let setup = LoadSetup(options: options, workload: workload, log: log)
+        let credentials = try await setup.prepare(admin: admin)
+        let report = try await drive(credentials: credentials, workload: workload, admin: admin)
+        await setup.cleanUp(credentials.map(\.appID), admin: admin)
+        return report
+    }
+
+    /// Connects, drives the load through warm-up, window and drain, and reports.
+    private func drive(
+        credentials: [(appID: String, token: String)], workload: LoadWorkload, admin: BrokerAdmin
+    ) async throws -> LoadReport {
         let templates = try workload.templates(for: options.mix)
         let sockets = try openSockets(credentials)
 

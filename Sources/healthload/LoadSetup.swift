@@ -20,7 +20,9 @@ struct LoadSetup {
 
     /// Registers or re-keys every load app and returns app id → token, in `options.appIDs` order.
     func prepare(admin: BrokerAdmin) async throws -> [(appID: String, token: String)] {
-        let existing = Set(try await admin.listApps().map(\.appID))
+        let apps = try await admin.listApps().map(\.appID)
+        try refuseLiveStore(apps: apps, sources: try await admin.sources().map(\.appID))
+        let existing = Set(apps)
         var credentials: [(appID: String, token: String)] = []
         for (offset, appID) in options.appIDs.enumerated() {
             let issued: AppCredentials
@@ -46,9 +48,33 @@ struct LoadSetup {
         return credentials
     }
 
-    /// Asks for the load types on behalf of every app, answering the prompts itself.
+    /// Refuses a broker that holds apps other than healthload's own (registered, or that ever asked),
+    /// unless `--allow-writes-to-live-store`: setup registers apps, sets grants and writes samples.
+    func refuseLiveStore(apps: [String], sources: [String]) throws(LoadFailure) {
+        guard !options.allowWritesToLiveStore else { return }
+        let own = Set(options.appIDs)
+        let others = Set(apps + sources).filter { !own.contains($0) && !$0.hasPrefix(options.appPrefix + ".") }.sorted()
+        guard !others.isEmpty else { return }
+        let named = others.prefix(5).joined(separator: ", ") + (others.count > 5 ? ", …" : "")
+        throw LoadFailure(
+            "this broker holds other apps' data (\(others.count): \(named)); healthload registers apps, sets their grants "
+                + "and writes samples, so run it against a broker of its own, or pass --allow-writes-to-live-store")
+    }
+
+    /// Sets the load apps' grants directly (AdminSetGrant), then lets each app ask: every type is
+    /// decided before it asks, so no prompt is raised for a person's consent agent to show. The
+    /// responder stays as a fallback for a broker that takes no AdminSetGrant (it answers only the
+    /// load apps' prompts).
     private func authorize(_ credentials: [(appID: String, token: String)], admin: BrokerAdmin) async throws {
         let readFrom = Int64(Date().timeIntervalSince1970 * 1_000_000) - Self.readWindowMicros
+        for (appID, _) in credentials {
+            for type in LoadWorkload.shareTypes.union(LoadWorkload.readTypes) {
+                _ = try await admin.setGrant(
+                    appID: appID, type: type,
+                    share: LoadWorkload.shareTypes.contains(type) ? .allow : nil,
+                    read: LoadWorkload.readTypes.contains(type) ? .limited(fromMicros: readFrom) : nil)
+            }
+        }
         let responder = ConsentResponder(admin: admin, appIDs: Set(credentials.map(\.appID)), readFromMicros: readFrom)
         responder.start()
         defer { responder.stop() }
@@ -61,7 +87,25 @@ struct LoadSetup {
                 log("setup: warning: \(appID) may not share \(LoadWorkload.statusType) (an earlier decision stands: \(status)); saves will fail")
             }
         }
-        log("setup: authorization done (\(responder.count) prompt(s) answered by healthload)")
+        log("setup: authorization done (grants set directly; \(responder.count) prompt(s) answered by healthload)")
+    }
+
+    /// Removes the load apps and everything they saved, unless `--keep`.
+    func cleanUp(_ appIDs: [String], admin: BrokerAdmin) async {
+        guard !options.keep else {
+            log("cleanup: kept \(appIDs.count) load app(s) and their samples (--keep)")
+            return
+        }
+        var removed = 0
+        for appID in appIDs {
+            do {
+                _ = try await admin.removeApp(appID, deleteData: true)
+                removed += 1
+            } catch {
+                log("cleanup: warning: could not remove \(appID): \(error)")
+            }
+        }
+        log("cleanup: removed \(removed) load app(s) and their samples (--keep leaves them)")
     }
 
     /// Imports the query samples for every app (idempotent: the same uuids and content all day).

@@ -49,6 +49,8 @@ enum LoadSpec {
             .option("json", value: "FILE", help: "Write the whole report as JSON."),
             .option("svg", value: "FILE", help: "Draw the latency-percentile plot as SVG."),
             .flag("verify", help: "Decode every reply in full and check it (costs client CPU)."),
+            .flag("allow-writes-to-live-store", help: "Run against a broker that holds other apps' data (healthload registers apps, sets their grants and writes samples there)."),
+            .flag("keep", help: "Leave the load apps and their samples in the broker after the run (removed by default)."),
             .flag("quiet", short: "q", help: "No progress lines."),
         ],
         version: BrokerVersion.broker

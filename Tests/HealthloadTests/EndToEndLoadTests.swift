@@ -67,7 +67,12 @@ struct EndToEndLoadTests {
 
     @Test func aSecondRunReusesTheAppAndAnOpenLoopKeepsItsPace() async throws {
         let daemon = try await DaemonProcess()
-        _ = try await LoadRunner(options: { var o = options(daemon); o.durationSeconds = 0.3; return o }()).run()
+        _ = try await LoadRunner(options: { var o = options(daemon); o.durationSeconds = 0.3; o.keep = true; return o }()).run()
+        do {
+            let admin = try await daemon.admin()
+            defer { admin.close() }
+            #expect(try await admin.listApps().filter { $0.appID.hasPrefix("healthload.") }.count == 1, "--keep keeps the app")
+        }
 
         var open = options(daemon)
         open.rate = 2_000
@@ -82,6 +87,53 @@ struct EndToEndLoadTests {
         #expect(report.unsent == 0)
         let admin = try await daemon.admin()
         defer { admin.close() }
-        #expect(try await admin.listApps().filter { $0.appID.hasPrefix("healthload.") }.count == 1)
+        // Without --keep the run removes its app and samples.
+        #expect(try await admin.listApps().filter { $0.appID.hasPrefix("healthload.") }.isEmpty)
+        var left = 0
+        for try await _ in admin.exportSamples() { left += 1 }
+        #expect(left == 0, "the run's samples are gone")
+    }
+
+    @Test func aBrokerHoldingOtherAppsIsRefusedUnlessAllowed() async throws {
+        let daemon = try await DaemonProcess()
+        _ = try await daemon.registerApp("com.example.person")
+        var quick = options(daemon)
+        quick.durationSeconds = 0.2
+        quick.mix = try OperationMix(parsing: "ping")
+        do {
+            _ = try await LoadRunner(options: quick).run()
+            Issue.record("a broker with another app's data was written to")
+        } catch let failure as LoadFailure {
+            #expect(failure.description.contains("com.example.person"))
+            #expect(failure.description.contains("--allow-writes-to-live-store"))
+        }
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        #expect(try await admin.listApps().map(\.appID) == ["com.example.person"], "nothing was registered")
+        quick.allowWritesToLiveStore = true
+        let report = try await LoadRunner(options: quick).run()
+        #expect(report.errors.isEmpty && report.completed > 0)
+        #expect(try await admin.listApps().map(\.appID) == ["com.example.person"], "the run cleaned up after itself")
+    }
+
+    @Test func setupRaisesNoPromptAPersonWouldSee() async throws {
+        let daemon = try await DaemonProcess()
+        let agent = try await daemon.admin()
+        let watcher = Task {
+            var raised = 0
+            do {
+                for try await event in agent.watchPrompts() {
+                    if case .raised = event { raised += 1 }
+                }
+            } catch {}  // the agent's connection closes at the end
+            return raised
+        }
+        var run = options(daemon)
+        run.durationSeconds = 0.2
+        let report = try await LoadRunner(options: run).run()
+        #expect(report.errors.isEmpty, "errors: \(report.errors)")
+        try await Task.sleep(for: .milliseconds(200))
+        agent.close()
+        #expect(await watcher.value == 0, "a person's consent agent saw a prompt from healthload")
     }
 }
