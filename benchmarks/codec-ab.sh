@@ -6,7 +6,7 @@
 #
 # usage: benchmarks/codec-ab.sh A_HEALTHBROKERD B_HEALTHBROKERD [ROUNDS] [SECONDS]
 #   e.g. git worktree add /tmp/base OLD && (cd /tmp/base && swift build -c release --product healthbrokerd)
-#        swift build -c release --product healthbrokerd --product healthload
+#        swift build -c release --product healthbrokerd; swift build -c release --product healthload
 #        benchmarks/codec-ab.sh /tmp/base/.build/release/healthbrokerd .build/release/healthbrokerd 5 3
 # healthload comes from .build/release (HEALTHLOAD overrides). OPS replaces the op list (default
 # "ping easd status reqstatus query save"; query streams 512 samples a call, save writes 100).
