@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: swiftSettings),
 
         .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // The load driver (issue: load testing); talks to a running broker over its real sockets.
         .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // Scenario measurements for BENCHMARKS: big clamped query, durable ingest, idle connections.

@@ -12,8 +12,11 @@ OUT_DIR receives, for every message, enum and service of the .proto:
   Proto+Decoding.pb.swift   reads them strictly: nil for anything protobuf-c might read differently
   Proto+Unpacked.pb.swift   copies protobuf-c's unpacked C structs into them (the codec of record)
   ProtoMethod.pb.swift      the method table of the services: names, socket, streaming, oneof cases
+  Proto+JSON.pb.swift       protobuf's canonical JSON mapping of every message, both ways
+  ProtoDescriptors.pb.swift the describe table: every message's fields, enum's values, method's types
 
-The runtime they call (ProtoReader, ProtoWriter, ProtoSizes, ProtoMessage) is hand-written, in
+The runtime they call (ProtoReader, ProtoWriter, ProtoSizes, ProtoMessage, ProtoJSON and the
+descriptor types) is hand-written, in
 Sources/BrokerWire/Runtime. Nothing here needs the protobuf Python package: the descriptor set is
 read with the few lines of protobuf decoding below.
 """
@@ -82,7 +85,7 @@ def message(data, schema):
 
 
 FIELD_OPTIONS = {2: ("packed", "int", False)}
-FIELD = {1: ("name", "str", False), 3: ("number", "int", False), 4: ("label", "int", False),
+FIELD = {1: ("name", "str", False), 10: ("json_name", "str", False), 3: ("number", "int", False), 4: ("label", "int", False),
          5: ("type", "int", False), 6: ("type_name", "str", False), 8: ("options", FIELD_OPTIONS, False),
          9: ("oneof_index", "int", False), 17: ("proto3_optional", "int", False)}
 ONEOF = {1: ("name", "str", False)}
@@ -145,6 +148,20 @@ def camel(snake, upper_first=False):
     return "".join(out)
 
 
+def json_name(name):
+    """protoc's ToJsonName: underscores dropped, the letter after each one capitalized."""
+    out, upper = [], False
+    for char in name:
+        if char == "_":
+            upper = True
+        elif upper:
+            out.append(char.upper())
+            upper = False
+        else:
+            out.append(char)
+    return "".join(out)
+
+
 def swift_name(name):
     return "`%s`" % name if name in SWIFT_KEYWORDS else name
 
@@ -174,6 +191,7 @@ class Field:
         self.swift = swift_name(camel(self.name))
         self.case = swift_name(camel(self.name))
         self.c = c_field(self.name)
+        self.json = raw["json_name"] or json_name(self.name)
         self.doc = None
         if raw["proto3_optional"]:
             raise SystemExit("generate-wire: proto3 optional (%s.%s) is not supported" % (message, self.name))
@@ -828,6 +846,7 @@ def emit_methods(services, messages_by_name):
                 raise SystemExit("generate-wire: rpc %s: no %s case of type %s" % (
                     method["name"], "StreamItem.item" if streaming else "ServerFrame.response", output_type))
             methods.append((method, socket, streaming, request, response, service["name"]))
+    method_table[:] = methods
     if request_cases:
         raise SystemExit("generate-wire: Call.request cases without an rpc: %s" % ", ".join(
             f.name for f in request_cases.values()))
@@ -879,6 +898,212 @@ def emit_methods(services, messages_by_name):
     return "".join(out)
 
 
+method_table = []
+method_docs = {}
+
+SCALAR_NAMES = {DOUBLE: "double", INT64: "int64", UINT64: "uint64", INT32: "int32", BOOL: "bool", STRING: "string",
+                BYTES: "bytes", UINT32: "uint32"}
+
+
+def swift_string(text):
+    """`text` as a Swift string literal."""
+    out = []
+    for char in text:
+        if char in '\\"':
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif ord(char) < 0x20:
+            out.append("\\u{%x}" % ord(char))
+        else:
+            out.append(char)
+    return '"%s"' % "".join(out)
+
+
+def swift_lines(lines):
+    return "[%s]" % ", ".join(swift_string(line) for line in (lines or []))
+
+
+def json_encode(field, value):
+    """A Swift expression for one value of `field` as a ProtoJSON."""
+    t = field.type
+    if t == DOUBLE:
+        return "ProtoJSON.double(%s)" % value
+    if t == INT64:
+        return "ProtoJSON.int64(%s)" % value
+    if t == UINT64:
+        return "ProtoJSON.uint64(%s)" % value
+    if t == INT32:
+        return "ProtoJSON.int32(%s)" % value
+    if t == UINT32:
+        return "ProtoJSON.uint32(%s)" % value
+    if t == BOOL:
+        return "ProtoJSON.bool(%s)" % value
+    if t == STRING:
+        return "ProtoJSON.string(%s)" % value
+    if t == BYTES:
+        return "ProtoJSON.bytes(%s)" % value
+    if t == ENUM_T:
+        return "ProtoJSON.enumValue(%s.rawValue, name: %s.jsonName)" % (value, value)
+    return "%s.json()" % value
+
+
+def json_decode(field, value, path):
+    """A Swift expression reading one value of `field` from the ProtoJSON `value` at `path`."""
+    t = field.type
+    if t == DOUBLE:
+        return "try %s.double(at: %s)" % (value, path)
+    if t in (INT64, UINT64, INT32, UINT32):
+        return "try %s.integer(%s.self, at: %s)" % (value, field.swift_type(), path)
+    if t == BOOL:
+        return "try %s.bool(at: %s)" % (value, path)
+    if t == STRING:
+        return "try %s.string(at: %s)" % (value, path)
+    if t == BYTES:
+        return "try %s.bytes(at: %s)" % (value, path)
+    if t == ENUM_T:
+        return "Proto.%s(rawValue: try %s.enumNumber(at: %s, type: \"%s\", number: Proto.%s.number(jsonName:)))" % (
+            field.type_name, value, path, field.type_name, field.type_name)
+    return "try Proto.%s(json: %s, path: %s)" % (field.type_name, value, path)
+
+
+def json_present(field, value):
+    """The condition under which a singular field is written to JSON: not its default."""
+    t = field.type
+    if t in (STRING, BYTES):
+        return "!%s.isEmpty" % value
+    if t == BOOL:
+        return value
+    if t == ENUM_T:
+        return "%s.rawValue != 0" % value
+    return "%s != 0" % value
+
+
+def emit_json(messages, enums):
+    out = [HEADER, "// protobuf's canonical JSON mapping of every message and enum, both ways: fields by JSON name\n"
+           "// (lowerCamelCase) in declaration order, 64-bit integers as strings, bytes as base64, enums by\n"
+           "// name, default values left out. `healthctl call` reads requests and writes replies with it.\n"]
+    for enum in enums:
+        out.append("\nextension Proto.%s {\n" % enum.name)
+        out.append("    /// The value's name in the .proto, its JSON form; nil for a number this build does not name.\n")
+        out.append("    public var jsonName: String? {\n        switch rawValue {\n")
+        seen = set()
+        for name, number in enum.values:
+            if number in seen:
+                continue
+            seen.add(number)
+            out.append('        case %d: "%s"\n' % (number, name))
+        out.append("        default: nil\n        }\n    }\n")
+        out.append("\n    /// The number of the value named `name` in the .proto; nil for another name.\n")
+        out.append("    public static func number(jsonName name: String) -> Int32? {\n        switch name {\n")
+        for name, number in enum.values:
+            out.append('        case "%s": %d\n' % (name, number))
+        out.append("        default: nil\n        }\n    }\n}\n")
+    for message in messages:
+        declared = sorted(message.fields, key=lambda f: f.index_in_proto)
+        out.append("\nextension Proto.%s: ProtoJSONMessage {\n" % message.name)
+        out.append("    /// The message in protobuf's canonical JSON mapping (default values left out).\n")
+        out.append("    public func json() -> ProtoJSON {\n")
+        if declared:
+            out.append("        var members: [ProtoJSON.Member] = []\n")
+        for field in declared:
+            key = swift_string(field.json)
+            if field.oneof is not None:
+                out.append("        if case .%s(let value)? = self.%s { members.append(ProtoJSON.Member(%s, %s)) }\n"
+                           % (field.case, message.oneof_property(field.oneof), key, json_encode(field, "value")))
+            elif field.repeated:
+                out.append("        if !self.%s.isEmpty { members.append(ProtoJSON.Member(%s, .array(self.%s.map { %s }))) }\n"
+                           % (field.swift, key, field.swift, json_encode(field, "$0")))
+            elif field.type == MESSAGE_T:
+                out.append("        if let value = self.%s { members.append(ProtoJSON.Member(%s, value.json())) }\n"
+                           % (field.swift, key))
+            else:
+                out.append("        if %s { members.append(ProtoJSON.Member(%s, %s)) }\n"
+                           % (json_present(field, "self." + field.swift), key, json_encode(field, "self." + field.swift)))
+        out.append("        return .object(%s)\n    }\n" % ("members" if declared else "[]"))
+        out.append("\n    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.\n")
+        out.append("    public init(json: ProtoJSON, path: String = \"$\") throws(ProtoJSONError) {\n")
+        out.append("        self.init()\n")
+        out.append("        for member in try json.members(at: path) {\n")
+        out.append("            let path = path + \".\" + member.key\n")
+        out.append("            if case .null = member.value { continue }\n")
+        out.append("            switch member.key {\n")
+        for field in declared:
+            labels = [field.json] + ([field.name] if field.name != field.json else [])
+            out.append("            case %s:\n" % ", ".join(swift_string(l) for l in labels))
+            if field.oneof is not None:
+                prop = message.oneof_property(field.oneof)
+                out.append("                guard self.%s == nil else { throw ProtoJSONError(path, \"a second field of oneof %s\") }\n"
+                           % (prop, message.oneofs[field.oneof]))
+                out.append("                self.%s = .%s(%s)\n" % (prop, field.case, json_decode(field, "member.value", "path")))
+            elif field.repeated:
+                out.append("                for (index, element) in try member.value.elements(at: path).enumerated() {\n")
+                out.append("                    self.%s.append(%s)\n" % (field.swift, json_decode(field, "element", "path + \"[\\(index)]\"")))
+                out.append("                }\n")
+            else:
+                out.append("                self.%s = %s\n" % (field.swift, json_decode(field, "member.value", "path")))
+        out.append("            default:\n")
+        out.append("                throw ProtoJSONError(path, \"unknown field of %s\")\n" % message.name)
+        out.append("            }\n        }\n    }\n")
+        for index in range(len(message.oneofs)):
+            out.append("}\n\nextension Proto.%s.%s {\n" % (message.name, message.oneof_swift(index)))
+            out.append("    /// The case's value as JSON.\n")
+            out.append("    public var valueJSON: ProtoJSON {\n        switch self {\n")
+            for field in message.oneof_fields(index):
+                out.append("        case .%s(let value): %s\n" % (field.case, json_encode(field, "value")))
+            out.append("        }\n    }\n")
+        out.append("}\n")
+    out.append("\nextension ProtoMethod {\n")
+    out.append("    /// The method's request read from JSON, as the Call.request case that calls it.\n")
+    out.append("    public func request(json: ProtoJSON) throws(ProtoJSONError) -> Proto.Call.Request {\n")
+    out.append("        switch self {\n")
+    for method, socket, streaming, request, response, service in method_table:
+        out.append("        case .%s: .%s(try Proto.%s(json: json))\n" % (request.case, request.case, request.type_name))
+    out.append("        }\n    }\n}\n")
+    return "".join(out)
+
+
+def emit_descriptors(messages, enums):
+    out = [HEADER, "// The describe table of the .proto: every message's fields, every enum's values and every\n"
+           "// method's request and response, with the .proto's comments (`healthctl describe`).\n"]
+    out.append("\n/// The .proto's messages, enums and methods, as `healthctl describe` shows them.\n")
+    out.append("public enum ProtoDescriptors {\n")
+    out.append("    /// Every enum, in .proto order.\n")
+    out.append("    public static let enums: [ProtoEnumDescriptor] = [\n")
+    for enum in enums:
+        out.append("        ProtoEnumDescriptor(name: %s, values: [\n" % swift_string(enum.name))
+        for name, number in enum.values:
+            out.append("            .init(name: %s, number: %d, doc: %s),\n"
+                       % (swift_string(name), number, swift_lines(enum.value_docs.get(name))))
+        out.append("        ], doc: %s),\n" % swift_lines(enum.doc))
+    out.append("    ]\n\n")
+    out.append("    /// Every message, in .proto order.\n")
+    out.append("    public static let messages: [ProtoMessageDescriptor] = [\n")
+    for message in messages:
+        out.append("        ProtoMessageDescriptor(name: %s, fields: [\n" % swift_string(message.name))
+        for field in sorted(message.fields, key=lambda f: f.index_in_proto):
+            if field.type == MESSAGE_T:
+                type_name, kind = field.type_name, ".message"
+            elif field.type == ENUM_T:
+                type_name, kind = field.type_name, ".enumeration"
+            else:
+                type_name, kind = SCALAR_NAMES[field.type], ".scalar"
+            oneof = swift_string(message.oneofs[field.oneof]) if field.oneof is not None else "nil"
+            out.append("            .init(name: %s, jsonName: %s, number: %d, type: %s, kind: %s, isRepeated: %s, oneof: %s, doc: %s),\n"
+                       % (swift_string(field.name), swift_string(field.json), field.number, swift_string(type_name), kind,
+                          "true" if field.repeated else "false", oneof, swift_lines(message.field_docs.get(field.name))))
+        out.append("        ], doc: %s),\n" % swift_lines(message.doc))
+    out.append("    ]\n\n")
+    out.append("    /// Every method, in .proto order.\n")
+    out.append("    public static let methods: [ProtoMethodDescriptor] = [\n")
+    for method, socket, streaming, request, response, service in method_table:
+        out.append("        ProtoMethodDescriptor(method: .%s, service: %s, request: %s, response: %s, doc: %s),\n"
+                   % (request.case, swift_string(service), swift_string(request.type_name), swift_string(response.type_name),
+                      swift_lines(method_docs.get((service, method["name"])))))
+    out.append("    ]\n}\n")
+    return "".join(out)
+
+
 def attach_docs(file, messages, enums):
     info = file["source_code_info"]
     if not info:
@@ -896,6 +1121,9 @@ def attach_docs(file, messages, enums):
             message.field_docs[raw_field.name] = text
         elif len(path) == 2 and path[0] == 5:
             enums[path[1]].doc = text
+        elif len(path) == 4 and path[0] == 6 and path[2] == 2:
+            service = file["service"][path[1]]
+            method_docs[(service["name"], service["method"][path[3]]["name"])] = text
         elif len(path) == 4 and path[0] == 5 and path[2] == 2:
             enum = enums[path[1]]
             enum.value_docs[enum.values[path[3]][0]] = text
@@ -933,6 +1161,8 @@ def main():
         "Proto+Unpacked.pb.swift": emit_unpacked(messages, c_prefix),
         "ProtoMethod.pb.swift": emit_methods(file["service"], by_name),
     }
+    outputs["Proto+JSON.pb.swift"] = emit_json(messages, enums)
+    outputs["ProtoDescriptors.pb.swift"] = emit_descriptors(messages, enums)
     os.makedirs(sys.argv[2], exist_ok=True)
     for name, text in outputs.items():
         with open(os.path.join(sys.argv[2], name), "w") as handle:

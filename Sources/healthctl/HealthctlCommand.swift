@@ -23,6 +23,8 @@ enum HealthctlCommand {
         case ["import"]: try await ImportCommand.run(command, context: context)
         case ["export"]: try await ExportCommand.run(command, context: context)
         case ["access-log"]: try await AccessLogCommand.run(command, context: context)
+        case ["call"]: try CallCommand.run(command, context: context)
+        case ["describe"]: try DescribeCommand.run(command)
         case ["demo-data"]: try await DemoDataCommand.run(command, context: context)
         default: preconditionFailure("no handler for '\(command.commandName)'")
         }
