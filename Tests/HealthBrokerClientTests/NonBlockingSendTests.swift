@@ -174,7 +174,9 @@ struct NonBlockingSendTests {
         let connection = peer.connection
         let big = [UInt8](repeating: 1, count: 3 << 20)
         let stuck = Task { await Self.error(of: connection, Self.ping(big)) }
-        #expect(await waitUntil(timeout: .seconds(10)) { connection.currentCore.wantsWritable })
+        // The big call must be the one holding the socket before the small one is made (in the full
+        // parallel suite on two cores its task has waited many seconds to start).
+        try #require(await waitUntil(timeout: .seconds(60)) { connection.currentCore.wantsWritable })
         let started = ContinuousClock.now
         let error = await Self.error(of: connection, Self.ping([3]), timeout: .milliseconds(50))
         #expect(error?.code == .deadlineExceeded)
