@@ -47,10 +47,10 @@ struct NonBlockingSendTests {
         let big = [UInt8](repeating: 0x5A, count: 3 << 20)
         let single = try ClientLoop()
         let first = Task(executorPreference: single) { try? await connection.unary(Self.ping(big), timeout: nil) }
-        #expect(await waitUntil(timeout: .seconds(10)) { connection.currentCore.wantsWritable })
+        #expect(await waitUntil(timeout: .seconds(60)) { connection.currentCore.wantsWritable })
         // The outbox holds more than its bound now: the next call parks, suspended, not blocked.
         let second = Task(executorPreference: single) { try? await connection.unary(Self.ping([2]), timeout: nil) }
-        #expect(await waitUntil(timeout: .seconds(10)) { connection.currentCore.outbox.withLock { $0.parkedCount } == 1 })
+        #expect(await waitUntil(timeout: .seconds(60)) { connection.currentCore.outbox.withLock { $0.parkedCount } == 1 })
         let other = Task(executorPreference: single) { single.isCurrent }
         #expect(await Self.finishes(other, within: 10), "a parked caller held the one thread")
         let frames = try #require(peer.frames(2))
@@ -66,9 +66,9 @@ struct NonBlockingSendTests {
         let big = [UInt8](repeating: 0xC3, count: 3 << 20)
         let single = try ClientLoop()
         let stuck = Task(executorPreference: single) { await Self.error(of: connection, Self.ping(big)) }
-        #expect(await waitUntil(timeout: .seconds(10)) { connection.currentCore.wantsWritable })
+        #expect(await waitUntil(timeout: .seconds(60)) { connection.currentCore.wantsWritable })
         let parked = Task(executorPreference: single) { await Self.error(of: connection, Self.ping([7])) }
-        #expect(await waitUntil(timeout: .seconds(10)) { connection.currentCore.outbox.withLock { $0.parkedCount } == 1 })
+        #expect(await waitUntil(timeout: .seconds(60)) { connection.currentCore.outbox.withLock { $0.parkedCount } == 1 })
         // Cancel both from a plain thread: neither cancellation handler may wait for the socket.
         let cancelled = await returnsPromptly {
             parked.cancel()
