@@ -57,6 +57,17 @@ struct CallTemplate: Sendable {
         self.stamped = stamped
     }
 
+    /// A template of `request` as the generated message gives it (the custom op's).
+    init(operation: LoadOperation, protoRequest request: Proto.Call.Request, timeoutMicros: Int64 = 0) {
+        self.operation = operation
+        var call = Proto.Call()
+        call.timeoutMicros = timeoutMicros
+        call.request = request
+        self.call = call
+        samples = []
+        stamped = []
+    }
+
     /// Appends the whole frame for call `callID` to `buffer` (stamping `counter` into the uuids
     /// first, if any); returns the frame's size in bytes.
     @inline(__always)

@@ -12,6 +12,8 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
     case save
     /// RequestStatus for the types setup asked for (answered "unnecessary").
     case reqstatus
+    /// Any unary app method, with the request `--request METHOD=JSON` gives.
+    case custom
 
     /// The operation's slot in per-operation arrays.
     var index: Int {
@@ -22,6 +24,7 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
         case .query: 3
         case .save: 4
         case .reqstatus: 5
+        case .custom: 6
         }
     }
 
@@ -34,6 +37,7 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
         case .query: "Query"
         case .save: "Save"
         case .reqstatus: "RequestStatus"
+        case .custom: "the --request method"
         }
     }
 

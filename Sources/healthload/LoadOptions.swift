@@ -44,6 +44,8 @@ struct LoadOptions: Sendable {
     var svgPath: String?
     /// Decode and check every reply.
     var verify = false
+    /// The custom op's method and request (`--request METHOD=JSON`).
+    var customRequest: CustomRequest?
     /// Whether a broker holding other apps' data may be written to.
     var allowWritesToLiveStore = false
     /// Whether the load apps and their samples stay after the run.
@@ -84,6 +86,17 @@ struct LoadOptions: Sendable {
         svgPath = command.string("svg")
         verify = command.flag("verify")
         allowWritesToLiveStore = command.flag("allow-writes-to-live-store")
+        if let text = command.string("request") {
+            do {
+                customRequest = try CustomRequest(parsing: text)
+            } catch {
+                throw ArgumentError(.invalidValue, "invalid value for option '--request': \(error)", command: command.commandName)
+            }
+        }
+        if mix.contains(.custom) != (customRequest != nil) {
+            throw ArgumentError(
+                .invalidValue, "--op custom and --request METHOD=JSON go together", command: command.commandName)
+        }
         keep = command.flag("keep")
         quiet = command.flag("quiet")
     }

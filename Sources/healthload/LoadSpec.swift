@@ -19,7 +19,9 @@ enum LoadSpec {
             connection (default 1024).
             --op takes one operation or a weighted mix, e.g. 'ping:8,easd:1,status:1,query:1,save:1': \
             ping, easd (EarliestAuthorizedSampleDate), status (AuthorizationStatus), query (streams \
-            --query-samples samples), save (a batch of --batch new samples), reqstatus (RequestStatus for the types setup asked for).
+            --query-samples samples), save (a batch of --batch new samples), reqstatus (RequestStatus for the types setup asked for), custom (the unary app method and request \
+            --request gives, as JSON in protobuf's JSON mapping, e.g. \
+            'EarliestAuthorizedSampleDate={"types":["HKQuantityTypeIdentifierStepCount"]}' or METHOD=@FILE).
             Setup goes through the admin socket: apps healthload.1 … healthload.N are registered (or \
             their tokens rotated), authorized (healthload answers its own prompts as a consent agent: \
             share allowed, read limited to the last 30 days) and seeded with the samples queries read.
@@ -37,7 +39,8 @@ enum LoadSpec {
             .option("duration", value: "SECONDS", help: "How long to measure.", default: "10"),
             .option("warmup", value: "SECONDS", help: "How long to run before measuring.", default: "1"),
             .option("rate", value: "R", help: "Open loop: calls a second in all, at a constant pace."),
-            .option("op", value: "MIX", help: "Operation or weighted mix: ping, easd, status, query, save, reqstatus (e.g. ping:8,save:1).", default: "ping"),
+            .option("op", value: "MIX", help: "Operation or weighted mix: ping, easd, status, query, save, reqstatus, custom (e.g. ping:8,save:1).", default: "ping"),
+            .option("request", value: "METHOD=JSON", help: "The custom op's call: a unary app method and its request as JSON, or METHOD=@FILE."),
             .option("payload-bytes", value: "N", help: "Ping payload size.", default: "0"),
             .option("query-samples", value: "K", help: "Samples each query streams (seeded at setup).", default: "100"),
             .option("batch", value: "K", help: "Samples each save writes.", default: "10"),

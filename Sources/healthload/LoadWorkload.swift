@@ -34,6 +34,8 @@ struct LoadWorkload: Sendable {
     let saveStartMicros: Int64
     /// Random per run: the first uuid group of saved samples, so runs never collide.
     let runTag: UInt32
+    /// The custom op's call (`--request`).
+    let customRequest: CustomRequest?
 
     /// The workload for `options`, with dates relative to `nowMicros` (wall clock).
     init(options: LoadOptions, nowMicros: Int64, runTag: UInt32) {
@@ -47,6 +49,7 @@ struct LoadWorkload: Sendable {
         seedStartMicros = today - seedDays * day
         saveStartMicros = nowMicros - 3_600_000_000
         self.runTag = runTag
+        customRequest = options.customRequest
     }
 
     /// The samples seeded for app number `app` (1-based), as it saved them; the same on every run of a day.
@@ -116,6 +119,9 @@ struct LoadWorkload: Sendable {
             return try CallTemplate(operation: .query, request: .query(query), timeoutMicros: callTimeoutMicros, initialCredit: queryCredit)
         case .save:
             return try CallTemplate(operation: .save, request: .save(saveSamples), timeoutMicros: callTimeoutMicros, uuids: saveUUIDs)
+        case .custom:
+            guard let custom = customRequest else { throw LoadFailure("the custom op needs --request METHOD=JSON") }
+            return CallTemplate(operation: .custom, protoRequest: custom.request, timeoutMicros: callTimeoutMicros)
         case .reqstatus:
             return try CallTemplate(
                 operation: .reqstatus, request: .requestStatus(share: Array(Self.shareTypes), read: Array(Self.readTypes)),

@@ -27,6 +27,7 @@ struct ReplyVerifier: Sendable {
         case (.save, .save(let saved, let unchanged)?): Int(saved + unchanged) == saveBatch
         case (.query, nil): frame.status?.code == .ok && streamedSamples == querySamples
         case (.reqstatus, .requestStatus(let status)?): status == .unnecessary
+        case (.custom, _): frame.status == nil || frame.status?.code == .ok
         default: false
         }
     }
