@@ -1,4 +1,7 @@
 public import BrokerModel
+// SOCK_STREAM's header is not in Glibc's module map: whichever clang module includes it first owns
+// it, and a fresh build of this file alone could not see it. uv.h includes it, as for PipeListener.
+import CLibUV
 #if canImport(Glibc)
 import Glibc
 #endif
