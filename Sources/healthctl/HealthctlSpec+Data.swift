@@ -47,6 +47,20 @@ extension HealthctlSpec {
         ]
     )
 
+    /// `healthctl backup FILE`.
+    static let backup = CommandSpec(
+        "backup",
+        summary: "Have the broker write a consistent copy of its whole store to FILE while it runs.",
+        discussion: """
+            Everything is in it: apps and their tokens, grants, sources, characteristics, samples, \
+            deletions (tombstones) and the access log. The broker writes FILE itself (mode 0600), so its \
+            directory must be one the broker can write; a relative FILE is taken from this directory. An \
+            existing FILE is never replaced. To restore, stop the broker and run \
+            'healthbrokerd --restore FILE'.
+            """,
+        positionals: [PositionalSpec("FILE", help: "The new backup file.")]
+    )
+
     /// `healthctl access-log [APP_ID] [--limit N]`.
     static let accessLog = CommandSpec(
         "access-log",
