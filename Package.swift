@@ -89,6 +89,6 @@ let package = Package(
         // The daemon's own parts: socket activation and service notification (sd_listen_fds, sd_notify).
         .testTarget(name: "HealthbrokerdTests", dependencies: ["healthbrokerd", "BrokerModel", "BrokerSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthloadTests", dependencies: ["healthload", "TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerStore"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerStore
 import Foundation
 @testable import HealthBrokerClient
 import TestSupport
@@ -117,5 +118,38 @@ struct BackupRestoreTests {
         let apps = try await daemon.admin()
         defer { apps.close() }
         #expect(try await apps.listApps().map(\.appID).sorted() == [Self.otherID, Self.writerID])
+    }
+
+    @Test func anOlderSchemaIsBackedUpAtStartAndTheMigrationLogged() async throws {
+        let daemon = try await DaemonProcess(policy: allowAll)
+        try await daemon.stop()
+        // Replace the database with one at schema version 6 holding one app.
+        let path = daemon.dataDirectory + "/" + DataDirectory.databaseFileName
+        for file in [path, path + "-wal", path + "-shm"] { unlink(file) }
+        do {
+            let database = try Database(path: path)
+            try Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(6))).apply(to: database)
+            try database.execute("""
+                INSERT INTO apps (app_id, name, read_usage, share_usage, pinned_uid, token_hash, created_us, token_rotated_us)
+                VALUES ('com.example.old', 'Old', '', '', NULL, x'01', 7, 8);
+                """)
+            database.close()
+        }
+        try await daemon.start()
+        let latest = BrokerSchema.migrations.latestVersion
+        let line = try #require(daemon.log().split(separator: "\n").first { $0.contains("msg=\"schema migrated\"") })
+        #expect(line.contains("from=6") && line.contains("to=\(latest)"), "\(line)")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: daemon.dataDirectory + "/backups")
+        #expect(backups.count == 1)
+        let backup = try #require(backups.first)
+        #expect(backup.hasPrefix("before-v\(latest)-") && backup.hasSuffix(".sqlite"))
+        #expect(line.contains(daemon.dataDirectory + "/backups/" + backup), "\(line)")
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        #expect(try await admin.listApps().map(\.appID) == ["com.example.old"])
+        // The backup is the version 6 database as it was.
+        let copy = try Database(path: daemon.dataDirectory + "/backups/" + backup)
+        defer { copy.close() }
+        #expect(try copy.userVersion() == 6)
     }
 }
