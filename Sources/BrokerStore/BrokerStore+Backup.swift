@@ -62,6 +62,10 @@ extension BrokerStore {
     /// - Throws: `FAILED_PRECONDITION` when the directory is in use or the file is not a backup
     ///   this build can use; `database_inaccessible` when the files cannot be copied or renamed.
     public static func restore(from backupPath: String, dataDirectory: String, now: Int) throws(BrokerError) -> StoreRestore {
+        // Before anything is created: a mistyped FILE must not leave a new, empty data directory behind.
+        guard access(backupPath, R_OK) == 0 else {
+            throw BrokerError(code: .failedPrecondition, message: "cannot read \(backupPath): \(String(cString: strerror(errno)))")
+        }
         let databasePath = try DataDirectory.prepare(dataDirectory)
         let lock = try DataDirectoryLock(directory: dataDirectory)
         defer { lock.release() }
