@@ -152,4 +152,23 @@ struct BackupRestoreTests {
         defer { copy.close() }
         #expect(try copy.userVersion() == 6)
     }
+
+    @Test func theBrokerRefusesPathsItShouldNotWrite() async throws {
+        let daemon = try await DaemonProcess()
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        // Relative to the broker's working directory, not the caller's: refused.
+        await #expect { try await admin.backup(to: "relative.sqlite") } throws: { ($0 as? BrokerError)?.code == .invalidArgument }
+        await #expect { try await admin.backup(to: daemon.directory + "/missing/dir/b.sqlite") } throws: {
+            ($0 as? BrokerError)?.code == .invalidArgument
+        }
+        let file = daemon.directory + "/b.sqlite"
+        let made = try await admin.backup(to: file)
+        #expect(made.path == file && made.bytes > 0 && made.pages > 0)
+        await #expect { try await admin.backup(to: file) } throws: { ($0 as? BrokerError)?.code == .alreadyExists }
+        // healthctl --json names the same fields.
+        let json = try await SetGrantTests.healthctl(daemon, ["--json", "backup", daemon.directory + "/c.sqlite"])
+        #expect(json.status == 0, "\(json.errors)")
+        #expect(json.output.contains("\"path\" : \"\(daemon.directory)/c.sqlite\"") && json.output.contains("\"pages\""), "\(json.output)")
+    }
 }
