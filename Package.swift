@@ -60,7 +60,7 @@ let package = Package(
         // The small argument parser shared by the executables.
         .target(name: "CommandLineSupport", swiftSettings: swiftSettings),
 
-        .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerModel", "BrokerPolicy", "BrokerStore", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // The load driver (issue: load testing); talks to a running broker over its real sockets.
         .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
@@ -89,6 +89,6 @@ let package = Package(
         // The daemon's own parts: socket activation and service notification (sd_listen_fds, sd_notify).
         .testTarget(name: "HealthbrokerdTests", dependencies: ["healthbrokerd", "BrokerModel", "BrokerSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthloadTests", dependencies: ["healthload", "TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerStore"], swiftSettings: swiftSettings),
     ]
 )

@@ -159,6 +159,7 @@ extension Broker {
         case .adminSetCharacteristic(let value): handleSetCharacteristic(value, context: context)
         case .adminExplain(let appID, let type): handleExplain(appID, type: type, context: context)
         case .adminSetGrant(let appID, let decision): handleSetGrant(appID, decision: decision, context: context)
+        case .adminBackup(let path): handleBackup(path, context: context)
         case .save(let samples): handleSave(samples, context: context)
         case .delete(let uuids, let type, let predicate): handleDelete(uuids: uuids, type: type, predicate: predicate, context: context)
         case .query(let query): handleQuery(query, context: context)

@@ -161,6 +161,11 @@ public final class Broker {
         // Power-loss durability comes from the worker's WALSyncer, which fsyncs off the writing
         // thread; SQLite itself commits at NORMAL either way.
         let store = try BrokerStore(dataDirectory: configuration.dataDirectory, durability: .normal)
+        if let migration = store.migration {
+            logger.info("schema migrated", [
+                "from": migration.fromVersion, "to": migration.toVersion, "backup": migration.backupPath,
+            ])
+        }
         if configuration.maxDatabasePages > 0 { try store.limitPageCount(configuration.maxDatabasePages) }
         let anchorKey = try Self.anchorKey(store)
         anchorCodec = AnchorCodec(key: anchorKey)

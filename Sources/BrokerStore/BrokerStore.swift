@@ -56,6 +56,10 @@ public final class BrokerStore: @unchecked Sendable {
     /// this commit is durable.
     public private(set) var commits: UInt64 = 0
 
+    /// The migration this store ran when it opened, with the backup made before it; nil when the
+    /// schema was current (or the database new).
+    public let migration: SchemaMigration?
+
     /// Prepares `dataDirectory` (0700, files 0600), locks it, opens its database and applies
     /// pending migrations.
     ///
@@ -76,6 +80,8 @@ public final class BrokerStore: @unchecked Sendable {
         self.durability = durability
         var reader: Database?
         do {
+            migration = try Self.backUpBeforeMigrating(
+                database, dataDirectory: dataDirectory, migrations: BrokerSchema.migrations, now: StoreBackup.currentSeconds())
             try BrokerSchema.migrations.apply(to: database)
             try DataDirectory.restrictDatabaseFiles(path)
             // SQLite's default 2 MiB cache: enough for a scan, which reads each page once.

@@ -185,6 +185,36 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// The page size in bytes (`PRAGMA page_size`).
+    public func pageSize() throws(BrokerError) -> Int64 {
+        try withTemporaryStatement("PRAGMA page_size") { statement throws(BrokerError) in
+            try statement.step() ? statement.int64(at: 0) : 0
+        }
+    }
+
+    /// `PRAGMA integrity_check`'s first line: "ok" for a sound database.
+    public func integrityCheck() throws(BrokerError) -> String {
+        try withTemporaryStatement("PRAGMA integrity_check") { statement throws(BrokerError) in
+            try statement.step() ? statement.string(at: 0) : ""
+        }
+    }
+
+    /// Whether the main schema has a table named `name`.
+    public func hasTable(_ name: String) throws(BrokerError) -> Bool {
+        try withTemporaryStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?") { statement throws(BrokerError) in
+            try statement.bind(name, at: 1)
+            return try statement.step()
+        }
+    }
+
+    /// Writes a consistent copy of the database to `path`, which must not exist or be empty (`VACUUM INTO`).
+    public func vacuum(into path: String) throws(BrokerError) {
+        try withTemporaryStatement("VACUUM INTO ?") { statement throws(BrokerError) in
+            try statement.bind(path, at: 1)
+            try statement.execute()
+        }
+    }
+
     /// Sets `PRAGMA user_version` (transactional: it rolls back with an enclosing transaction).
     public func setUserVersion(_ version: Int64) throws(BrokerError) {
         try execute("PRAGMA user_version=\(version)")

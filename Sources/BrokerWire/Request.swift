@@ -61,6 +61,8 @@ public enum Request: Sendable, Hashable {
     /// Admin: records the person's decision for one app and type directly (no prompt); a nil part
     /// of the decision leaves that part as recorded.
     indirect case adminSetGrant(appID: String, decision: TypeDecision)
+    /// Admin: writes a consistent copy of the whole store to a new file at `path` (absolute, on the broker's side).
+    case adminBackup(path: String)
     /// Admin: imports samples as a given source app.
     case adminImport(appID: String, samples: [Sample])
     /// Admin: streams every sample (of a type, of an app).
@@ -107,6 +109,7 @@ public enum Request: Sendable, Hashable {
         case .adminSetCharacteristic: .adminSetCharacteristic
         case .adminExplain: .adminExplain
         case .adminSetGrant: .adminSetGrant
+        case .adminBackup: .adminBackup
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

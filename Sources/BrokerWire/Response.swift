@@ -52,6 +52,8 @@ public enum Response: Sendable, Hashable {
     indirect case adminExplain(Explanation)
     /// The grant as recorded after AdminSetGrant.
     indirect case adminSetGrant(Grant)
+    /// The backup AdminBackup wrote: its path, size in bytes and SQLite pages.
+    indirect case adminBackup(path: String, bytes: Int64, pages: Int64)
     /// How many imported samples were stored and how many were already there.
     case adminImport(saved: UInt32, unchanged: UInt32)
     /// Access log entries, newest first.

@@ -170,6 +170,7 @@ enum SeedFrames {
                 request: .adminSetGrant(
                     appID: "com.example.steps", decision: TypeDecision(type: .stepCount, share: .allow, read: .limited(fromMicros: 1_690_000_000_000_000))))),
             .call(Call(callID: 141, request: .adminSetGrant(appID: "", decision: TypeDecision(type: oddType)))),
+            .call(Call(callID: 150, request: .adminBackup(path: "/var/backups/healthbroker.sqlite"))),
             .call(Call(callID: 130, request: .adminImport(appID: "com.example.import 📥", samples: Array(samples.prefix(5))))),
             .call(Call(callID: 131, request: .adminImport(appID: "", samples: []))),
             .call(Call(callID: 133, initialCredit: 2, request: .adminExport(type: nil, appID: nil))),
@@ -262,6 +263,7 @@ enum SeedFrames {
             callID: 126,
             response: .adminExplain(Explanation(grant: nil, earliestPermittedMicros: 0, effectiveReadFromMicros: nil, text: "Never asked."))),
         ServerFrame(callID: 140, response: .adminSetGrant(grants[0])),
+        ServerFrame(callID: 150, response: .adminBackup(path: "/var/backups/healthbroker.sqlite", bytes: 81_920, pages: 20)),
         ServerFrame(callID: 40, response: .save(saved: 15, unchanged: 0)),
         ServerFrame(callID: 43, response: .delete(deleted: 4_000_000_000)),
         ServerFrame(callID: 47, response: .streamItem(.samples(samples))),

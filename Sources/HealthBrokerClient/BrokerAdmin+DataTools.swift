@@ -12,6 +12,16 @@ extension BrokerAdmin {
         }
     }
 
+    /// Has the broker write a consistent copy of its whole store to the new file `path`, which must
+    /// be absolute (the broker resolves it, not this process) and not exist yet (ALREADY_EXISTS).
+    ///
+    /// No deadline: a large store takes as long as its pages take to copy.
+    public func backup(to path: String) async throws(BrokerError) -> (path: String, bytes: Int64, pages: Int64) {
+        try await connection.unary(.adminBackup(path: path), timeout: nil) { response in
+            if case .adminBackup(let path, let bytes, let pages) = response { (path, bytes, pages) } else { nil }
+        }
+    }
+
     /// Every stored sample (of `type`, saved by `appID`, when given), streamed in pages under flow control.
     ///
     /// The stream has no deadline; leaving the loop early cancels it.

@@ -2392,6 +2392,96 @@ void   healthbroker__v1__admin_set_grant_response__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__admin_set_grant_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__admin_backup_request__init
+                     (Healthbroker__V1__AdminBackupRequest         *message)
+{
+  static const Healthbroker__V1__AdminBackupRequest init_value = HEALTHBROKER__V1__ADMIN_BACKUP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_backup_request__get_packed_size
+                     (const Healthbroker__V1__AdminBackupRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_backup_request__pack
+                     (const Healthbroker__V1__AdminBackupRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_backup_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminBackupRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminBackupRequest *
+       healthbroker__v1__admin_backup_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminBackupRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_backup_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_backup_request__free_unpacked
+                     (Healthbroker__V1__AdminBackupRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_backup_response__init
+                     (Healthbroker__V1__AdminBackupResponse         *message)
+{
+  static const Healthbroker__V1__AdminBackupResponse init_value = HEALTHBROKER__V1__ADMIN_BACKUP_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_backup_response__get_packed_size
+                     (const Healthbroker__V1__AdminBackupResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_backup_response__pack
+                     (const Healthbroker__V1__AdminBackupResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_backup_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminBackupResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminBackupResponse *
+       healthbroker__v1__admin_backup_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminBackupResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_backup_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_backup_response__free_unpacked
+                     (Healthbroker__V1__AdminBackupResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_backup_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   healthbroker__v1__source__init
                      (Healthbroker__V1__Source         *message)
 {
@@ -3960,7 +4050,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__client_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[35] =
+static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[36] =
 {
   {
     "call_id",
@@ -4347,6 +4437,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_backup",
+    119,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_backup),
+    &healthbroker__v1__admin_backup_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -4384,14 +4486,15 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
   },
 };
 static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
-  34,   /* field[34] = admin_access_log */
+  35,   /* field[35] = admin_access_log */
   18,   /* field[18] = admin_add_app */
   24,   /* field[24] = admin_answer_prompt */
+  32,   /* field[32] = admin_backup */
   22,   /* field[22] = admin_broker_info */
   25,   /* field[25] = admin_cancel_prompt */
   30,   /* field[30] = admin_explain */
-  33,   /* field[33] = admin_export */
-  32,   /* field[32] = admin_import */
+  34,   /* field[34] = admin_export */
+  33,   /* field[33] = admin_import */
   19,   /* field[19] = admin_list_apps */
   26,   /* field[26] = admin_list_grants */
   28,   /* field[28] = admin_list_sources */
@@ -4428,8 +4531,8 @@ static const ProtobufCIntRange healthbroker__v1__call__number_ranges[7 + 1] =
   { 50, 12 },
   { 100, 18 },
   { 110, 23 },
-  { 150, 32 },
-  { 0, 35 }
+  { 150, 33 },
+  { 0, 36 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
 {
@@ -4439,7 +4542,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
   "Healthbroker__V1__Call",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Call),
-  35,
+  36,
   healthbroker__v1__call__field_descriptors,
   healthbroker__v1__call__field_indices_by_name,
   7,  healthbroker__v1__call__number_ranges,
@@ -4535,7 +4638,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__credit__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__credit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[29] =
+static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[30] =
 {
   {
     "call_id",
@@ -4862,6 +4965,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_backup",
+    119,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_backup),
+    &healthbroker__v1__admin_backup_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -4887,13 +5002,14 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
   },
 };
 static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = {
-  28,   /* field[28] = admin_access_log */
+  29,   /* field[29] = admin_access_log */
   14,   /* field[14] = admin_add_app */
   19,   /* field[19] = admin_answer_prompt */
+  27,   /* field[27] = admin_backup */
   18,   /* field[18] = admin_broker_info */
   20,   /* field[20] = admin_cancel_prompt */
   25,   /* field[25] = admin_explain */
-  27,   /* field[27] = admin_import */
+  28,   /* field[28] = admin_import */
   15,   /* field[15] = admin_list_apps */
   21,   /* field[21] = admin_list_grants */
   23,   /* field[23] = admin_list_sources */
@@ -4926,9 +5042,9 @@ static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[9 +
   { 54, 13 },
   { 100, 14 },
   { 111, 19 },
-  { 150, 27 },
-  { 152, 28 },
-  { 0, 29 }
+  { 150, 28 },
+  { 152, 29 },
+  { 0, 30 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
 {
@@ -4938,7 +5054,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
   "Healthbroker__V1__ServerFrame",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__ServerFrame),
-  29,
+  30,
   healthbroker__v1__server_frame__field_descriptors,
   healthbroker__v1__server_frame__field_indices_by_name,
   9,  healthbroker__v1__server_frame__number_ranges,
@@ -7463,6 +7579,108 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_response__des
   healthbroker__v1__admin_set_grant_response__field_indices_by_name,
   1,  healthbroker__v1__admin_set_grant_response__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__admin_set_grant_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_backup_request__field_descriptors[1] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBackupRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_backup_request__field_indices_by_name[] = {
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_backup_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminBackupRequest",
+  "AdminBackupRequest",
+  "Healthbroker__V1__AdminBackupRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminBackupRequest),
+  1,
+  healthbroker__v1__admin_backup_request__field_descriptors,
+  healthbroker__v1__admin_backup_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_backup_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_backup_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_backup_response__field_descriptors[3] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBackupResponse, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBackupResponse, bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pages",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBackupResponse, pages),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_backup_response__field_indices_by_name[] = {
+  1,   /* field[1] = bytes */
+  2,   /* field[2] = pages */
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_backup_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminBackupResponse",
+  "AdminBackupResponse",
+  "Healthbroker__V1__AdminBackupResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminBackupResponse),
+  3,
+  healthbroker__v1__admin_backup_response__field_descriptors,
+  healthbroker__v1__admin_backup_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_backup_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_backup_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptors[5] =
@@ -10097,7 +10315,7 @@ void healthbroker__v1__app_service__init (Healthbroker__V1__AppService_Service *
                                      &healthbroker__v1__app_service__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[17] =
+static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[18] =
 {
   { "AdminAddApp", &healthbroker__v1__admin_add_app_request__descriptor, &healthbroker__v1__admin_add_app_response__descriptor },
   { "AdminListApps", &healthbroker__v1__admin_list_apps_request__descriptor, &healthbroker__v1__admin_list_apps_response__descriptor },
@@ -10113,19 +10331,21 @@ static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_d
   { "AdminSetCharacteristic", &healthbroker__v1__admin_set_characteristic_request__descriptor, &healthbroker__v1__admin_set_characteristic_response__descriptor },
   { "AdminExplain", &healthbroker__v1__admin_explain_request__descriptor, &healthbroker__v1__admin_explain_response__descriptor },
   { "AdminSetGrant", &healthbroker__v1__admin_set_grant_request__descriptor, &healthbroker__v1__admin_set_grant_response__descriptor },
+  { "AdminBackup", &healthbroker__v1__admin_backup_request__descriptor, &healthbroker__v1__admin_backup_response__descriptor },
   { "AdminImport", &healthbroker__v1__admin_import_request__descriptor, &healthbroker__v1__admin_import_response__descriptor },
   { "AdminExport", &healthbroker__v1__admin_export_request__descriptor, &healthbroker__v1__sample_page__descriptor },
   { "AdminAccessLog", &healthbroker__v1__admin_access_log_request__descriptor, &healthbroker__v1__admin_access_log_response__descriptor },
 };
 const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
-  16,        /* AdminAccessLog */
+  17,        /* AdminAccessLog */
   0,        /* AdminAddApp */
   6,        /* AdminAnswerPrompt */
+  14,        /* AdminBackup */
   4,        /* AdminBrokerInfo */
   7,        /* AdminCancelPrompt */
   12,        /* AdminExplain */
-  15,        /* AdminExport */
-  14,        /* AdminImport */
+  16,        /* AdminExport */
+  15,        /* AdminImport */
   1,        /* AdminListApps */
   8,        /* AdminListGrants */
   10,        /* AdminListSources */
@@ -10143,7 +10363,7 @@ const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
   "AdminService",
   "Healthbroker__V1__AdminService",
   "healthbroker.v1",
-  17,
+  18,
   healthbroker__v1__admin_service__method_descriptors,
   healthbroker__v1__admin_service__method_indices_by_name
 };
@@ -10259,13 +10479,21 @@ void healthbroker__v1__admin_service__admin_set_grant(ProtobufCService *service,
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
   service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void healthbroker__v1__admin_service__admin_backup(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminBackupRequest *input,
+                                                   Healthbroker__V1__AdminBackupResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminExportRequest *input,
@@ -10273,7 +10501,7 @@ void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service,
                                                        const Healthbroker__V1__AdminAccessLogRequest *input,
@@ -10281,7 +10509,7 @@ void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Service *service,
                                             Healthbroker__V1__AdminService_ServiceDestroy destroy)

@@ -19,6 +19,12 @@ enum DaemonCommand {
             admin) instead of binding its paths, and leaves their files to systemd; it reports READY=1, \
             RELOADING=1 and STOPPING=1 to NOTIFY_SOCKET (Type=notify); and when standard error is the \
             journal (JOURNAL_STREAM) each line carries its syslog priority instead of a timestamp.
+            --restore FILE (with the broker stopped) puts a backup made by 'healthctl backup' in place as \
+            the --data-dir database and exits 0 without serving: the file is checked first (a sound SQLite \
+            database with the broker's tables and a schema version this build can migrate), and the \
+            current database is renamed to broker.sqlite3.before-restore-TIMESTAMP, never deleted. Before \
+            migrating an older schema at start, the broker backs the database up into DIR/backups/ \
+            (before-vN-TIMESTAMP.sqlite) and logs the migration.
             """,
         options: [
             .option("socket", value: "PATH", help: "The app socket (mode 0666; identity is the app token).", default: DefaultPaths.appSocket, environment: "HEALTHBROKER_APP_SOCKET"),
@@ -41,6 +47,7 @@ enum DaemonCommand {
             .option("max-db-pages", value: "N", help: "Cap the database at N pages (SQLite max_page_count; for testing a full disk). 0: no cap.", default: "0"),
             .option("tombstone-retention-days", value: "DAYS", help: "How long deletions are remembered for anchored queries.", default: "30"),
             .flag("synchronous-full", help: "Acknowledge a write only once it would survive power loss, as SQLite synchronous=FULL would (the WAL is fsynced on a thread of its own before results go out)."),
+            .option("restore", value: "FILE", help: "Put the backup FILE in place as the database (the broker must be stopped), then exit."),
             .option("log-level", value: "LEVEL", help: "debug, info, warning or error.", default: "info", environment: "HEALTHBROKER_LOG_LEVEL"),
         ],
         version: BrokerVersion.broker

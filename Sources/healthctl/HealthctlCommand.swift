@@ -22,6 +22,7 @@ enum HealthctlCommand {
         case ["types"]: TypesCommand.run(context: context)
         case ["import"]: try await ImportCommand.run(command, context: context)
         case ["export"]: try await ExportCommand.run(command, context: context)
+        case ["backup"]: try await BackupCommand.run(command, context: context)
         case ["access-log"]: try await AccessLogCommand.run(command, context: context)
         case ["call"]: try CallCommand.run(command, context: context)
         case ["describe"]: try DescribeCommand.run(command)

@@ -1,7 +1,7 @@
 import CommandLineSupport
 
 extension HealthctlSpec {
-    /// `healthctl import FILE --app APP_ID [--batch N] [--format F]`.
+    /// `healthctl import FILE (--app APP_ID | --keep-sources) [--batch N] [--format F]`.
     static let importSamples = CommandSpec(
         "import",
         summary: "Import samples from JSON lines or CSV as if an app had saved them (idempotent).",
@@ -15,7 +15,8 @@ extension HealthctlSpec {
             quantity types; "category": N for category types (sleepAnalysis: 0 inBed, 1 asleepUnspecified, \
             2 awake, 3 asleepCore, 4 asleepDeep, 5 asleepREM); "workout": {"activity": "running", \
             "duration_s": 1800, "energy_kcal": 300, "distance_m": 5000} for workouts. Optional "metadata": \
-            {"key": "value"} (strings). "source" and "created" (written by export) are ignored.
+            {"key": "value"} (strings). "source" (written by export) is used with --keep-sources, and \
+            ignored otherwise; "created" is ignored.
             CSV (.csv): a header naming the columns uuid,type,start,end,value,unit (any order; uuid and unit \
             may be left out or empty), then one quantity sample per line; start and end as ISO-8601 UTC or \
             integer microseconds.
@@ -25,7 +26,8 @@ extension HealthctlSpec {
             terminal a progress line shows the count and rate; otherwise one summary line is printed.
             """,
         options: [
-            .option("app", value: "APP_ID", help: "The source app the samples are recorded as (required)."),
+            .option("app", value: "APP_ID", help: "The source app the samples are recorded as (required without --keep-sources)."),
+            .flag("keep-sources", help: "Record each JSON line under the app its \"source\" names (as export writes it), --app for lines without one. Every source must be registered: the import stops before sending anything, listing those that are not."),
             .option("batch", value: "N", help: "Samples per call (1-10000).", default: "1000"),
             .option("format", value: "FORMAT", help: "jsonl or csv (default: from the file's extension)."),
         ],
@@ -45,6 +47,20 @@ extension HealthctlSpec {
             .option("app", value: "APP_ID", help: "Only samples this app saved."),
             .option("output", value: "FILE", help: "Write to FILE instead of standard output."),
         ]
+    )
+
+    /// `healthctl backup FILE`.
+    static let backup = CommandSpec(
+        "backup",
+        summary: "Have the broker write a consistent copy of its whole store to FILE while it runs.",
+        discussion: """
+            Everything is in it: apps and their tokens, grants, sources, characteristics, samples, \
+            deletions (tombstones) and the access log. The broker writes FILE itself (mode 0600), so its \
+            directory must be one the broker can write; a relative FILE is taken from this directory. An \
+            existing FILE is never replaced. To restore, stop the broker and run \
+            'healthbrokerd --restore FILE'.
+            """,
+        positionals: [PositionalSpec("FILE", help: "The new backup file.")]
     )
 
     /// `healthctl access-log [APP_ID] [--limit N]`.

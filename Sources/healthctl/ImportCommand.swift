@@ -1,6 +1,7 @@
 import BrokerModel
 import BrokerPolicy
 import CommandLineSupport
+import Foundation
 import HealthBrokerClient
 
 /// `healthctl import FILE --app APP_ID`: JSON lines or CSV into the store, batch by batch.
@@ -8,13 +9,16 @@ enum ImportCommand {
     /// Parses each batch completely, then sends it; stops at the first bad line or refused batch.
     static func run(_ command: ParsedCommand, context: CommandContext) async throws {
         let path = try GrantsCommands.required(command, "FILE")
-        let appID = try command.requiredString("app")
+        let keepSources = command.flag("keep-sources")
+        let appID = keepSources ? command.string("app") : try command.requiredString("app")
         let batchSize = try command.int("batch", in: 1...SampleValidator.maxBatch) ?? 1_000
         let format = try fileFormat(command, path: path)
+        if keepSources { try checkKeepSources(command, path: path, format: format) }
         let reader = SampleFileReader(lines: try LineReader(path: path), format: format)
         let admin = try await context.connectAdmin()
         defer { admin.close() }
-        let importer = SampleImporter(admin: admin, appID: appID)
+        if keepSources { try await checkSourcesRegistered(path: path, fallback: appID, admin: admin, context: context) }
+        let importer = SampleImporter(admin: admin, appID: appID ?? "", keepSources: keepSources)
         let badLine: SampleFileError?
         do {
             badLine = try await importAll(reader, into: importer, batchSize: batchSize)
@@ -48,6 +52,57 @@ enum ImportCommand {
         }
         try await importer.finish()
         return nil
+    }
+
+    /// --keep-sources reads the file twice (every source is checked before anything is sent), and
+    /// only JSON lines name sources.
+    static func checkKeepSources(_ command: ParsedCommand, path: String, format: SampleFileFormat) throws(ArgumentError) {
+        guard format == .jsonl else {
+            throw ArgumentError(.invalidValue, "--keep-sources needs JSON lines: CSV has no source column", command: command.commandName)
+        }
+        guard path != "-" else {
+            throw ArgumentError(
+                .invalidValue, "--keep-sources reads FILE twice (to check every source app first): give a file, not '-'",
+                command: command.commandName)
+        }
+    }
+
+    /// Refuses the import before anything is sent when a source the file names is not registered,
+    /// listing every such app, or when a line names none and there is no --app for it.
+    ///
+    /// Registering them here instead would create apps (with tokens nobody holds) from a file's
+    /// contents; the person should decide that, with 'healthctl apps add'.
+    static func checkSourcesRegistered(path: String, fallback: String?, admin: BrokerAdmin, context: CommandContext) async throws {
+        let lines = try LineReader(path: path)
+        var sources: Set<String> = []
+        var unnamed: Int?
+        let decoder = JSONDecoder()
+        while let line = lines.next() {
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            // A line that does not parse is reported, with its number, by the import itself.
+            guard let decoded = try? decoder.decode(JSONSampleLine.self, from: Data(line.utf8)) else { continue }
+            if let source = decoded.source, !source.isEmpty {
+                sources.insert(source)
+            } else if fallback == nil, unnamed == nil {
+                unnamed = lines.lineNumber
+            }
+        }
+        if let unnamed {
+            throw CommandFailure(["\(path):\(unnamed): no \"source\" to keep", "give --app APP_ID for the lines that name no source"])
+        }
+        let registered: Set<String>
+        do {
+            registered = Set(try await admin.listApps().map(\.appID))
+        } catch {
+            throw CommandFailure(calling: error, socket: context.adminSocket)
+        }
+        let missing = sources.union(fallback.map { [$0] } ?? []).subtracting(registered).sorted()
+        guard missing.isEmpty else {
+            throw CommandFailure([
+                "\(path) names source apps that are not registered: \(missing.joined(separator: ", "))",
+                "nothing was imported; register them first (healthctl apps add APP_ID --name NAME), then import again",
+            ])
+        }
     }
 
     /// `--format`, else the format the file's extension implies; a usage error when neither says.

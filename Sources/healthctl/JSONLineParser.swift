@@ -6,13 +6,14 @@ import Foundation
 ///
 /// One object per line: `uuid` (optional), `type`, `start` or `start_us`, `end` or `end_us`
 /// (optional: the start), then `value` and `unit` | `category` | `workout`, and optional `metadata`.
-/// `source` and `created` (written by `export`) are accepted and ignored.
+/// `source` (written by `export`) becomes the sample's `sourceAppID`, which only
+/// `import --keep-sources` uses; `created` is accepted and ignored.
 struct JSONLineParser {
     /// The expected JSON type of each key, for error messages.
     static let expectations: [String: String] = [
         "uuid": "a string", "type": "a string", "start": "an ISO-8601 UTC string", "start_us": "an integer",
         "end": "an ISO-8601 UTC string", "end_us": "an integer", "value": "a number", "unit": "a string",
-        "category": "an integer", "workout": "an object", "metadata": "an object of strings",
+        "category": "an integer", "workout": "an object", "metadata": "an object of strings", "source": "a string",
         "activity": "a string", "duration_s": "a number", "energy_kcal": "a number", "distance_m": "a number",
     ]
 
@@ -64,7 +65,7 @@ struct JSONLineParser {
             preconditionFailure("one value kind was counted")
         }
         return SampleFields(uuid: line.uuid, type: type, startMicros: start, endMicros: end, value: value,
-                            metadata: line.metadata ?? [:])
+                            metadata: line.metadata ?? [:], source: line.source)
     }
 
     /// The instant given as ISO-8601 text or as microseconds; both at once is an error.

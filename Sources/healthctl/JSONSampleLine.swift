@@ -40,6 +40,8 @@ struct JSONSampleLine: Decodable {
     var workout: JSONWorkout?
     /// `"metadata"`.
     var metadata: [String: String]?
+    /// `"source"`: the app that saved the sample (written by `export`; used by `import --keep-sources`).
+    var source: String?
 
     /// Decodes the known keys; an unknown key is an error naming it.
     init(from decoder: any Decoder) throws {
@@ -72,6 +74,7 @@ struct JSONSampleLine: Decodable {
         category = try integer("category")
         workout = try field("workout")
         metadata = try field("metadata")
+        source = try field("source")
     }
 }
 

@@ -21,6 +21,8 @@ enum SampleBuilder {
             value: try value(fields, descriptor: descriptor), metadata: fields.metadata)
         sample.uuid = fields.uuid ?? SampleUUID.derived(from: sample)
         try check(sample)
+        // After the UUID: a derived UUID depends on the content, not on who saved it.
+        sample.sourceAppID = fields.source ?? ""
         return sample
     }
 

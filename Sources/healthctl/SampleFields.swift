@@ -23,4 +23,6 @@ struct SampleFields: Equatable {
     var value: Value
     /// String metadata.
     var metadata: [String: String] = [:]
+    /// The source app the line names (JSON `"source"`), if any.
+    var source: String? = nil
 }

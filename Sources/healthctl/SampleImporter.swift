@@ -13,14 +13,18 @@ final class SampleImporter {
     let progress: ProgressLine
     private let admin: BrokerAdmin
     private let appID: String
+    /// Whether each sample goes in as its own `sourceAppID` (`import --keep-sources`) rather than `appID`.
+    private let keepSources: Bool
     private let maxInFlight: Int
     private let started = ContinuousClock.now
     private var inFlight: [(batch: ImportBatch, call: Task<SaveResult, any Error>)] = []
 
-    /// An importer that stores samples as saved by `appID`, with up to `maxInFlight` calls outstanding.
-    init(admin: BrokerAdmin, appID: String, maxInFlight: Int = 1, progress: ProgressLine = ProgressLine()) {
+    /// An importer that stores samples as saved by `appID` (with `keepSources`: by the app each
+    /// sample names, `appID` for those that name none), with up to `maxInFlight` calls outstanding.
+    init(admin: BrokerAdmin, appID: String, keepSources: Bool = false, maxInFlight: Int = 1, progress: ProgressLine = ProgressLine()) {
         self.admin = admin
         self.appID = appID
+        self.keepSources = keepSources
         self.maxInFlight = max(1, maxInFlight)
         self.progress = progress
     }
@@ -33,10 +37,39 @@ final class SampleImporter {
             tally.alreadyPresent += batch.repeats
             return
         }
-        let admin = self.admin
-        let appID = self.appID
-        let samples = batch.samples
-        inFlight.append((batch, Task { try await admin.importSamples(samples, as: appID) }))
+        for (appID, part) in split(batch) {
+            while inFlight.count >= maxInFlight { try await awaitOldest() }
+            let admin = self.admin
+            // The broker records the call's app as the source; a sample's own field is not sent.
+            let samples = part.samples.map { sample in
+                var sample = sample
+                sample.sourceAppID = ""
+                return sample
+            }
+            inFlight.append((part, Task { try await admin.importSamples(samples, as: appID) }))
+        }
+    }
+
+    /// The batch as one call per source app, in the order each app first appears (one call
+    /// unless `keepSources`); the batch's repeats count with the first part.
+    private func split(_ batch: ImportBatch) -> [(appID: String, batch: ImportBatch)] {
+        guard keepSources else { return [(appID, batch)] }
+        var parts: [(appID: String, batch: ImportBatch)] = []
+        var index: [String: Int] = [:]
+        for (position, sample) in batch.samples.enumerated() {
+            let source = sample.sourceAppID.isEmpty ? appID : sample.sourceAppID
+            let slot: Int
+            if let known = index[source] {
+                slot = known
+            } else {
+                slot = parts.count
+                index[source] = slot
+                parts.append((source, ImportBatch(firstLine: batch.firstLine, repeats: parts.isEmpty ? batch.repeats : 0)))
+            }
+            parts[slot].batch.samples.append(sample)
+            if let line = batch.line(ofSampleAt: position) { parts[slot].batch.lines.append(line) }
+        }
+        return parts
     }
 
     /// Waits for every call in flight and counts their answers; the first failure is thrown.

@@ -23,7 +23,7 @@ struct WireCodecRoundTripTests {
             "RequestAuthorization", "AuthorizationStatus", "RequestStatus", "EarliestAuthorizedSampleDate",
             "EarliestPermittedSampleDate", "ReadCharacteristics",
             "AdminWatchPrompts", "AdminAnswerPrompt", "AdminCancelPrompt", "AdminListGrants", "AdminRevoke",
-            "AdminListSources", "AdminSetCharacteristic", "AdminExplain", "AdminSetGrant",
+            "AdminListSources", "AdminSetCharacteristic", "AdminExplain", "AdminSetGrant", "AdminBackup",
             "Save", "Delete", "Query", "AnchoredQuery", "Statistics", "Observe",
             "AdminImport", "AdminExport", "AdminAccessLog",
         ])
@@ -42,7 +42,7 @@ struct WireCodecRoundTripTests {
             "requestAuthorization", "authorizationStatus", "requestStatus", "earliestAuthorizedSampleDate",
             "earliestPermittedSampleDate", "readCharacteristics",
             "adminAnswerPrompt", "adminCancelPrompt", "adminListGrants", "adminRevoke", "adminListSources",
-            "adminSetCharacteristic", "adminExplain", "adminSetGrant",
+            "adminSetCharacteristic", "adminExplain", "adminSetGrant", "adminBackup",
             "save", "delete", "statistics", "adminImport", "adminAccessLog",
         ])
     }

@@ -107,6 +107,7 @@ struct PolicyHardeningTests {
         .adminSetCharacteristic(CharacteristicValue(type: .dateOfBirth, value: "1990-01-01")),
         .adminExplain(appID: "com.example.app", type: .stepCount),
         .adminSetGrant(appID: "com.example.app", decision: TypeDecision(type: .stepCount, read: .full)),
+        .adminBackup(path: "/tmp/healthbroker-policy-hardening-never-written.sqlite"),
         .adminImport(appID: "com.example.app", samples: [stepSample(base, base + 1)]),
         .adminExport(type: nil, appID: nil),
         .adminAccessLog(appID: nil, limit: 10),

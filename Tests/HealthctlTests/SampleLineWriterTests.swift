@@ -40,9 +40,8 @@ import Testing
         let sample = Sample(
             uuid: Self.uuid, type: type, startMicros: Samples.june1 - 123_457, endMicros: Samples.june1 + 3_600_000_000,
             value: value, metadata: ["note": "tab\there", "ünï": "cödé"], sourceAppID: "demo.watch")
-        var expected = sample
-        expected.sourceAppID = ""
-        #expect(try JSONLineParser().sample(from: SampleLineWriter.line(for: sample)) == expected)
+        // The source comes back too: `import --keep-sources` files the sample under it.
+        #expect(try JSONLineParser().sample(from: SampleLineWriter.line(for: sample)) == sample)
     }
 
     @Test func workoutsConvertToKilocaloriesAndMetres() {

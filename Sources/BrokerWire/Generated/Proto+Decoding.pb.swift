@@ -328,6 +328,13 @@ extension Proto.Call {
                 var value = Proto.AdminSetGrantRequest()
                 guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminSetGrant(value)
+            case 954:  // admin_backup
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminBackupRequest()
+                guard value.mergeStrict(&nested) else { return false }
+                self.request = .adminBackup(value)
             case 1202:  // admin_import
                 guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
@@ -627,6 +634,13 @@ extension Proto.ServerFrame {
                 var value = Proto.AdminSetGrantResponse()
                 guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminSetGrant(value)
+            case 954:  // admin_backup
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminBackupResponse()
+                guard value.mergeStrict(&nested) else { return false }
+                self.response = .adminBackup(value)
             case 1202:  // admin_import
                 guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
@@ -2304,6 +2318,76 @@ extension Proto.AdminSetGrantResponse {
                 var value = Proto.Grant()
                 guard value.mergeStrict(&nested) else { return false }
                 self.grant = value
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminBackupRequest {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // path
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let value = reader.string() else { return false }
+                self.path = value
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminBackupResponse {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // path
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let value = reader.string() else { return false }
+                self.path = value
+            case 16:  // bytes
+                guard seen & 0x2 == 0 else { return false }
+                seen |= 0x2
+                guard let raw = reader.varint() else { return false }
+                let value = Int64(bitPattern: raw)
+                self.bytes = value
+            case 24:  // pages
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard let raw = reader.varint() else { return false }
+                let value = Int64(bitPattern: raw)
+                self.pages = value
             default:
                 return false
             }

@@ -290,6 +290,13 @@ extension Proto.Call: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminBackup(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do {
                 let slot = sizes.reserve()
@@ -386,6 +393,8 @@ extension Proto.Call: ProtoMessage {
             writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminSetGrant(let value):
             writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminBackup(let value):
+            writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExport(let value):
@@ -570,6 +579,13 @@ extension Proto.ServerFrame: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminBackup(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAccessLog(let value):
@@ -643,6 +659,8 @@ extension Proto.ServerFrame: ProtoMessage {
             writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminSetGrant(let value):
             writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminBackup(let value):
+            writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminAccessLog(let value):
@@ -1438,6 +1456,40 @@ extension Proto.ServerFrame: ProtoMessage {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
             writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_backup`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminBackup value: Proto.AdminBackupResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
     }
 
@@ -2854,6 +2906,58 @@ extension Proto.AdminSetGrantResponse: ProtoMessage {
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.grant {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+}
+
+extension Proto.AdminBackupRequest: ProtoMessage {
+    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        do {
+            let count = ProtoWriter.cStringCount(self.path)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        do {
+            let count = ProtoWriter.cStringCount(self.path)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.path, count: count) }
+        }
+    }
+}
+
+extension Proto.AdminBackupResponse: ProtoMessage {
+    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        do {
+            let count = ProtoWriter.cStringCount(self.path)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        if self.bytes != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.bytes))
+        }
+        if self.pages != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.pages))
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        do {
+            let count = ProtoWriter.cStringCount(self.path)
+            if count != 0 { writer.byte(0x0A); writer.cString(self.path, count: count) }
+        }
+        if self.bytes != 0 {
+            writer.byte(0x10); writer.varint(UInt64(bitPattern: self.bytes))
+        }
+        if self.pages != 0 {
+            writer.byte(0x18); writer.varint(UInt64(bitPattern: self.pages))
         }
     }
 }

@@ -364,6 +364,7 @@ extension Proto.Call: ProtoJSONMessage {
         if case .adminSetCharacteristic(let value)? = self.request { members.append(ProtoJSON.Member("adminSetCharacteristic", value.json())) }
         if case .adminExplain(let value)? = self.request { members.append(ProtoJSON.Member("adminExplain", value.json())) }
         if case .adminSetGrant(let value)? = self.request { members.append(ProtoJSON.Member("adminSetGrant", value.json())) }
+        if case .adminBackup(let value)? = self.request { members.append(ProtoJSON.Member("adminBackup", value.json())) }
         if case .adminImport(let value)? = self.request { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminExport(let value)? = self.request { members.append(ProtoJSON.Member("adminExport", value.json())) }
         if case .adminAccessLog(let value)? = self.request { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
@@ -470,6 +471,9 @@ extension Proto.Call: ProtoJSONMessage {
             case "adminSetGrant", "admin_set_grant":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminSetGrant(try Proto.AdminSetGrantRequest(json: member.value, path: path))
+            case "adminBackup", "admin_backup":
+                guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
+                self.request = .adminBackup(try Proto.AdminBackupRequest(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminImport(try Proto.AdminImportRequest(json: member.value, path: path))
@@ -519,6 +523,7 @@ extension Proto.Call.Request {
         case .adminSetCharacteristic(let value): value.json()
         case .adminExplain(let value): value.json()
         case .adminSetGrant(let value): value.json()
+        case .adminBackup(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminExport(let value): value.json()
         case .adminAccessLog(let value): value.json()
@@ -608,6 +613,7 @@ extension Proto.ServerFrame: ProtoJSONMessage {
         if case .adminSetCharacteristic(let value)? = self.response { members.append(ProtoJSON.Member("adminSetCharacteristic", value.json())) }
         if case .adminExplain(let value)? = self.response { members.append(ProtoJSON.Member("adminExplain", value.json())) }
         if case .adminSetGrant(let value)? = self.response { members.append(ProtoJSON.Member("adminSetGrant", value.json())) }
+        if case .adminBackup(let value)? = self.response { members.append(ProtoJSON.Member("adminBackup", value.json())) }
         if case .adminImport(let value)? = self.response { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminAccessLog(let value)? = self.response { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
         return .object(members)
@@ -699,6 +705,9 @@ extension Proto.ServerFrame: ProtoJSONMessage {
             case "adminSetGrant", "admin_set_grant":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminSetGrant(try Proto.AdminSetGrantResponse(json: member.value, path: path))
+            case "adminBackup", "admin_backup":
+                guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
+                self.response = .adminBackup(try Proto.AdminBackupResponse(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminImport(try Proto.AdminImportResponse(json: member.value, path: path))
@@ -741,6 +750,7 @@ extension Proto.ServerFrame.Response {
         case .adminSetCharacteristic(let value): value.json()
         case .adminExplain(let value): value.json()
         case .adminSetGrant(let value): value.json()
+        case .adminBackup(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminAccessLog(let value): value.json()
         }
@@ -2106,6 +2116,60 @@ extension Proto.AdminSetGrantResponse: ProtoJSONMessage {
     }
 }
 
+extension Proto.AdminBackupRequest: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.path.isEmpty { members.append(ProtoJSON.Member("path", ProtoJSON.string(self.path))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "path":
+                self.path = try member.value.string(at: path)
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminBackupRequest")
+            }
+        }
+    }
+}
+
+extension Proto.AdminBackupResponse: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.path.isEmpty { members.append(ProtoJSON.Member("path", ProtoJSON.string(self.path))) }
+        if self.bytes != 0 { members.append(ProtoJSON.Member("bytes", ProtoJSON.int64(self.bytes))) }
+        if self.pages != 0 { members.append(ProtoJSON.Member("pages", ProtoJSON.int64(self.pages))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "path":
+                self.path = try member.value.string(at: path)
+            case "bytes":
+                self.bytes = try member.value.integer(Int64.self, at: path)
+            case "pages":
+                self.pages = try member.value.integer(Int64.self, at: path)
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminBackupResponse")
+            }
+        }
+    }
+}
+
 extension Proto.Source: ProtoJSONMessage {
     /// The message in protobuf's canonical JSON mapping (default values left out).
     public func json() -> ProtoJSON {
@@ -3153,6 +3217,7 @@ extension ProtoMethod {
         case .adminSetCharacteristic: .adminSetCharacteristic(try Proto.AdminSetCharacteristicRequest(json: json))
         case .adminExplain: .adminExplain(try Proto.AdminExplainRequest(json: json))
         case .adminSetGrant: .adminSetGrant(try Proto.AdminSetGrantRequest(json: json))
+        case .adminBackup: .adminBackup(try Proto.AdminBackupRequest(json: json))
         case .adminImport: .adminImport(try Proto.AdminImportRequest(json: json))
         case .adminExport: .adminExport(try Proto.AdminExportRequest(json: json))
         case .adminAccessLog: .adminAccessLog(try Proto.AdminAccessLogRequest(json: json))

@@ -129,6 +129,7 @@ extension Proto.Call {
         case 116: if let value = c.admin_set_characteristic { self.request = .adminSetCharacteristic(Proto.AdminSetCharacteristicRequest(unpacked: value)) }
         case 117: if let value = c.admin_explain { self.request = .adminExplain(Proto.AdminExplainRequest(unpacked: value)) }
         case 118: if let value = c.admin_set_grant { self.request = .adminSetGrant(Proto.AdminSetGrantRequest(unpacked: value)) }
+        case 119: if let value = c.admin_backup { self.request = .adminBackup(Proto.AdminBackupRequest(unpacked: value)) }
         case 150: if let value = c.admin_import { self.request = .adminImport(Proto.AdminImportRequest(unpacked: value)) }
         case 151: if let value = c.admin_export { self.request = .adminExport(Proto.AdminExportRequest(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.request = .adminAccessLog(Proto.AdminAccessLogRequest(unpacked: value)) }
@@ -250,6 +251,7 @@ extension Proto.ServerFrame {
         case 116: if let value = c.admin_set_characteristic { self.response = .adminSetCharacteristic(Proto.AdminSetCharacteristicResponse(unpacked: value)) }
         case 117: if let value = c.admin_explain { self.response = .adminExplain(Proto.AdminExplainResponse(unpacked: value)) }
         case 118: if let value = c.admin_set_grant { self.response = .adminSetGrant(Proto.AdminSetGrantResponse(unpacked: value)) }
+        case 119: if let value = c.admin_backup { self.response = .adminBackup(Proto.AdminBackupResponse(unpacked: value)) }
         case 150: if let value = c.admin_import { self.response = .adminImport(Proto.AdminImportResponse(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.response = .adminAccessLog(Proto.AdminAccessLogResponse(unpacked: value)) }
         default: break
@@ -1721,6 +1723,66 @@ extension Proto.AdminSetGrantResponse {
             ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_grant_response__unpack, free: healthbroker__v1__admin_set_grant_response__free_unpacked) { message in
                 message.map { message in
                     ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_set_grant_response__get_packed_size, pack: healthbroker__v1__admin_set_grant_response__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminBackupRequest {
+    /// Copies protobuf-c's unpacked AdminBackupRequest.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminBackupRequest>) {
+        self.init()
+        let c = pointer.pointee
+        self.path = ProtoUnpacked.string(c.path)
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_backup_request__unpack, free: healthbroker__v1__admin_backup_request__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_backup_request__unpack, free: healthbroker__v1__admin_backup_request__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_backup_request__get_packed_size, pack: healthbroker__v1__admin_backup_request__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminBackupResponse {
+    /// Copies protobuf-c's unpacked AdminBackupResponse.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminBackupResponse>) {
+        self.init()
+        let c = pointer.pointee
+        self.path = ProtoUnpacked.string(c.path)
+        self.bytes = c.bytes
+        self.pages = c.pages
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_backup_response__unpack, free: healthbroker__v1__admin_backup_response__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_backup_response__unpack, free: healthbroker__v1__admin_backup_response__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_backup_response__get_packed_size, pack: healthbroker__v1__admin_backup_response__pack)
                 }
             }
         }

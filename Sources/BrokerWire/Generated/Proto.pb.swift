@@ -337,6 +337,8 @@ extension Proto {
             indirect case adminExplain(Proto.AdminExplainRequest)
             /// admin_set_grant = 118.
             indirect case adminSetGrant(Proto.AdminSetGrantRequest)
+            /// admin_backup = 119.
+            case adminBackup(Proto.AdminBackupRequest)
             /// admin_import = 150.
             indirect case adminImport(Proto.AdminImportRequest)
             /// admin_export = 151.
@@ -438,6 +440,8 @@ extension Proto {
             indirect case adminExplain(Proto.AdminExplainResponse)
             /// admin_set_grant = 118.
             indirect case adminSetGrant(Proto.AdminSetGrantResponse)
+            /// admin_backup = 119.
+            indirect case adminBackup(Proto.AdminBackupResponse)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportResponse)
             /// admin_access_log = 152.
@@ -1074,6 +1078,34 @@ extension Proto {
     public struct AdminSetGrantResponse: Hashable, Sendable {
         /// grant = 1.
         public var grant: Proto.Grant? = nil
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// Writes a consistent copy of the whole store (SQLite VACUUM INTO, on the store's thread) to `path`,
+/// which the broker creates: absolute (INVALID_ARGUMENT otherwise), in a directory the broker can
+/// write (INVALID_ARGUMENT), not existing yet (ALREADY_EXISTS). The copy goes to a temporary name in
+/// the same directory and gets `path` only once complete and fsynced; the file is mode 0600.
+/// `healthbrokerd --restore FILE` puts it back.
+extension Proto {
+    public struct AdminBackupRequest: Hashable, Sendable {
+        /// path = 1.
+        public var path: String = ""
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The backup as written.
+extension Proto {
+    public struct AdminBackupResponse: Hashable, Sendable {
+        /// path = 1.
+        public var path: String = ""
+        /// bytes = 2.
+        public var bytes: Int64 = 0
+        /// SQLite pages (bytes / page size)
+        public var pages: Int64 = 0
         /// An empty message: every field at its default.
         public init() {}
     }

@@ -125,6 +125,7 @@ public enum ProtoDescriptors {
             .init(name: "admin_set_characteristic", jsonName: "adminSetCharacteristic", number: 116, type: "AdminSetCharacteristicRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_explain", jsonName: "adminExplain", number: 117, type: "AdminExplainRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_set_grant", jsonName: "adminSetGrant", number: 118, type: "AdminSetGrantRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
+            .init(name: "admin_backup", jsonName: "adminBackup", number: 119, type: "AdminBackupRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_import", jsonName: "adminImport", number: 150, type: "AdminImportRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_export", jsonName: "adminExport", number: 151, type: "AdminExportRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_access_log", jsonName: "adminAccessLog", number: 152, type: "AdminAccessLogRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
@@ -164,6 +165,7 @@ public enum ProtoDescriptors {
             .init(name: "admin_set_characteristic", jsonName: "adminSetCharacteristic", number: 116, type: "AdminSetCharacteristicResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_explain", jsonName: "adminExplain", number: 117, type: "AdminExplainResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_set_grant", jsonName: "adminSetGrant", number: 118, type: "AdminSetGrantResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
+            .init(name: "admin_backup", jsonName: "adminBackup", number: 119, type: "AdminBackupResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_import", jsonName: "adminImport", number: 150, type: "AdminImportResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_access_log", jsonName: "adminAccessLog", number: 152, type: "AdminAccessLogResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
         ], doc: ["Every frame the broker sends."]),
@@ -368,6 +370,14 @@ public enum ProtoDescriptors {
         ProtoMessageDescriptor(name: "AdminSetGrantResponse", fields: [
             .init(name: "grant", jsonName: "grant", number: 1, type: "Grant", kind: .message, isRepeated: false, oneof: nil, doc: []),
         ], doc: ["The grant as recorded after the change."]),
+        ProtoMessageDescriptor(name: "AdminBackupRequest", fields: [
+            .init(name: "path", jsonName: "path", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+        ], doc: ["Writes a consistent copy of the whole store (SQLite VACUUM INTO, on the store's thread) to `path`,", "which the broker creates: absolute (INVALID_ARGUMENT otherwise), in a directory the broker can", "write (INVALID_ARGUMENT), not existing yet (ALREADY_EXISTS). The copy goes to a temporary name in", "the same directory and gets `path` only once complete and fsynced; the file is mode 0600.", "`healthbrokerd --restore FILE` puts it back."]),
+        ProtoMessageDescriptor(name: "AdminBackupResponse", fields: [
+            .init(name: "path", jsonName: "path", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+            .init(name: "bytes", jsonName: "bytes", number: 2, type: "int64", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+            .init(name: "pages", jsonName: "pages", number: 3, type: "int64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["SQLite pages (bytes / page size)"]),
+        ], doc: ["The backup as written."]),
         ProtoMessageDescriptor(name: "Source", fields: [
             .init(name: "app_id", jsonName: "appId", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "app_name", jsonName: "appName", number: 2, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
@@ -567,6 +577,7 @@ public enum ProtoDescriptors {
         ProtoMethodDescriptor(method: .adminSetCharacteristic, service: "AdminService", request: "AdminSetCharacteristicRequest", response: "AdminSetCharacteristicResponse", doc: []),
         ProtoMethodDescriptor(method: .adminExplain, service: "AdminService", request: "AdminExplainRequest", response: "AdminExplainResponse", doc: []),
         ProtoMethodDescriptor(method: .adminSetGrant, service: "AdminService", request: "AdminSetGrantRequest", response: "AdminSetGrantResponse", doc: []),
+        ProtoMethodDescriptor(method: .adminBackup, service: "AdminService", request: "AdminBackupRequest", response: "AdminBackupResponse", doc: []),
         ProtoMethodDescriptor(method: .adminImport, service: "AdminService", request: "AdminImportRequest", response: "AdminImportResponse", doc: []),
         ProtoMethodDescriptor(method: .adminExport, service: "AdminService", request: "AdminExportRequest", response: "SamplePage", doc: []),
         ProtoMethodDescriptor(method: .adminAccessLog, service: "AdminService", request: "AdminAccessLogRequest", response: "AdminAccessLogResponse", doc: []),

@@ -73,6 +73,8 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
     case adminExplain = 117
     /// AdminService.AdminSetGrant (admin socket).
     case adminSetGrant = 118
+    /// AdminService.AdminBackup (admin socket).
+    case adminBackup = 119
     /// AdminService.AdminImport (admin socket).
     case adminImport = 150
     /// AdminService.AdminExport (admin socket, server stream).
@@ -112,6 +114,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminSetCharacteristic: "AdminSetCharacteristic"
         case .adminExplain: "AdminExplain"
         case .adminSetGrant: "AdminSetGrant"
+        case .adminBackup: "AdminBackup"
         case .adminImport: "AdminImport"
         case .adminExport: "AdminExport"
         case .adminAccessLog: "AdminAccessLog"
@@ -123,7 +126,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         switch self {
         case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics, .observe:
             .app
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminImport, .adminExport, .adminAccessLog:
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminImport, .adminExport, .adminAccessLog:
             .admin
         case .ping, .pingStream:
             .both
@@ -170,6 +173,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminSetCharacteristic: 116
         case .adminExplain: 117
         case .adminSetGrant: 118
+        case .adminBackup: 119
         case .adminImport: 150
         case .adminExport: 52
         case .adminAccessLog: 152
@@ -210,6 +214,7 @@ extension Proto.Call.Request {
         case .adminSetCharacteristic: .adminSetCharacteristic
         case .adminExplain: .adminExplain
         case .adminSetGrant: .adminSetGrant
+        case .adminBackup: .adminBackup
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

@@ -79,6 +79,8 @@ extension Request {
             self = .adminExplain(appID: request.appID, type: ObjectType(protoIdentifier: request.type))
         case .adminSetGrant(let request):
             self = .adminSetGrant(appID: request.appID, decision: TypeDecision(proto: request))
+        case .adminBackup(let request):
+            self = .adminBackup(path: request.path)
         case .adminImport(let request):
             self = Self.checkedSamples(request.samples, method: .adminImport) {
                 .adminImport(appID: request.appID, samples: $0)
@@ -208,6 +210,10 @@ extension Request {
             return .adminExplain(message)
         case .adminSetGrant(let appID, let decision):
             return .adminSetGrant(decision.setGrantRequestProto(appID: appID))
+        case .adminBackup(let path):
+            var message = Proto.AdminBackupRequest()
+            message.path = path
+            return .adminBackup(message)
         case .adminImport(let appID, let samples):
             var message = Proto.AdminImportRequest()
             message.appID = appID

@@ -71,6 +71,8 @@ extension Response {
         case .adminSetGrant(let response):
             guard let grant = response.grant else { throw .invalidArgument("grant: missing") }
             self = .adminSetGrant(Grant(proto: grant))
+        case .adminBackup(let response):
+            self = .adminBackup(path: response.path, bytes: response.bytes, pages: response.pages)
         case .adminImport(let response):
             self = .adminImport(saved: response.saved, unchanged: response.unchanged)
         case .adminAccessLog(let response):
@@ -169,6 +171,12 @@ extension Response {
             var message = Proto.AdminSetGrantResponse()
             message.grant = grant.proto
             return .adminSetGrant(message)
+        case .adminBackup(let path, let bytes, let pages):
+            var message = Proto.AdminBackupResponse()
+            message.path = path
+            message.bytes = bytes
+            message.pages = pages
+            return .adminBackup(message)
         case .adminImport(let saved, let unchanged):
             var message = Proto.AdminImportResponse()
             message.saved = saved

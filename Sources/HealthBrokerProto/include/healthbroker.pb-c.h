@@ -68,6 +68,8 @@ typedef struct Healthbroker__V1__AdminRevokeRequest Healthbroker__V1__AdminRevok
 typedef struct Healthbroker__V1__AdminRevokeResponse Healthbroker__V1__AdminRevokeResponse;
 typedef struct Healthbroker__V1__AdminSetGrantRequest Healthbroker__V1__AdminSetGrantRequest;
 typedef struct Healthbroker__V1__AdminSetGrantResponse Healthbroker__V1__AdminSetGrantResponse;
+typedef struct Healthbroker__V1__AdminBackupRequest Healthbroker__V1__AdminBackupRequest;
+typedef struct Healthbroker__V1__AdminBackupResponse Healthbroker__V1__AdminBackupResponse;
 typedef struct Healthbroker__V1__Source Healthbroker__V1__Source;
 typedef struct Healthbroker__V1__AdminListSourcesRequest Healthbroker__V1__AdminListSourcesRequest;
 typedef struct Healthbroker__V1__AdminListSourcesResponse Healthbroker__V1__AdminListSourcesResponse;
@@ -319,6 +321,7 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_CHARACTERISTIC = 116,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN = 117,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_GRANT = 118,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_BACKUP = 119,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT = 151,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG = 152
@@ -371,6 +374,7 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__AdminSetCharacteristicRequest *admin_set_characteristic;
     Healthbroker__V1__AdminExplainRequest *admin_explain;
     Healthbroker__V1__AdminSetGrantRequest *admin_set_grant;
+    Healthbroker__V1__AdminBackupRequest *admin_backup;
     Healthbroker__V1__AdminImportRequest *admin_import;
     Healthbroker__V1__AdminExportRequest *admin_export;
     Healthbroker__V1__AdminAccessLogRequest *admin_access_log;
@@ -435,6 +439,7 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_CHARACTERISTIC = 116,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN = 117,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_GRANT = 118,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_BACKUP = 119,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG = 152
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SERVER_FRAME__RESPONSE__CASE)
@@ -481,6 +486,7 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__AdminSetCharacteristicResponse *admin_set_characteristic;
     Healthbroker__V1__AdminExplainResponse *admin_explain;
     Healthbroker__V1__AdminSetGrantResponse *admin_set_grant;
+    Healthbroker__V1__AdminBackupResponse *admin_backup;
     Healthbroker__V1__AdminImportResponse *admin_import;
     Healthbroker__V1__AdminAccessLogResponse *admin_access_log;
   };
@@ -1166,6 +1172,41 @@ struct  Healthbroker__V1__AdminSetGrantResponse
 #define HEALTHBROKER__V1__ADMIN_SET_GRANT_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_set_grant_response__descriptor) \
     , NULL }
+
+
+/*
+ * Writes a consistent copy of the whole store (SQLite VACUUM INTO, on the store's thread) to `path`,
+ * which the broker creates: absolute (INVALID_ARGUMENT otherwise), in a directory the broker can
+ * write (INVALID_ARGUMENT), not existing yet (ALREADY_EXISTS). The copy goes to a temporary name in
+ * the same directory and gets `path` only once complete and fsynced; the file is mode 0600.
+ * `healthbrokerd --restore FILE` puts it back.
+ */
+struct  Healthbroker__V1__AdminBackupRequest
+{
+  ProtobufCMessage base;
+  char *path;
+};
+#define HEALTHBROKER__V1__ADMIN_BACKUP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_backup_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+/*
+ * The backup as written.
+ */
+struct  Healthbroker__V1__AdminBackupResponse
+{
+  ProtobufCMessage base;
+  char *path;
+  int64_t bytes;
+  /*
+   * SQLite pages (bytes / page size)
+   */
+  int64_t pages;
+};
+#define HEALTHBROKER__V1__ADMIN_BACKUP_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_backup_response__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0 }
 
 
 /*
@@ -2718,6 +2759,44 @@ Healthbroker__V1__AdminSetGrantResponse *
 void   healthbroker__v1__admin_set_grant_response__free_unpacked
                      (Healthbroker__V1__AdminSetGrantResponse *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminBackupRequest methods */
+void   healthbroker__v1__admin_backup_request__init
+                     (Healthbroker__V1__AdminBackupRequest         *message);
+size_t healthbroker__v1__admin_backup_request__get_packed_size
+                     (const Healthbroker__V1__AdminBackupRequest   *message);
+size_t healthbroker__v1__admin_backup_request__pack
+                     (const Healthbroker__V1__AdminBackupRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_backup_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminBackupRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminBackupRequest *
+       healthbroker__v1__admin_backup_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_backup_request__free_unpacked
+                     (Healthbroker__V1__AdminBackupRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminBackupResponse methods */
+void   healthbroker__v1__admin_backup_response__init
+                     (Healthbroker__V1__AdminBackupResponse         *message);
+size_t healthbroker__v1__admin_backup_response__get_packed_size
+                     (const Healthbroker__V1__AdminBackupResponse   *message);
+size_t healthbroker__v1__admin_backup_response__pack
+                     (const Healthbroker__V1__AdminBackupResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_backup_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminBackupResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminBackupResponse *
+       healthbroker__v1__admin_backup_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_backup_response__free_unpacked
+                     (Healthbroker__V1__AdminBackupResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Healthbroker__V1__Source methods */
 void   healthbroker__v1__source__init
                      (Healthbroker__V1__Source         *message);
@@ -3487,6 +3566,12 @@ typedef void (*Healthbroker__V1__AdminSetGrantRequest_Closure)
 typedef void (*Healthbroker__V1__AdminSetGrantResponse_Closure)
                  (const Healthbroker__V1__AdminSetGrantResponse *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__AdminBackupRequest_Closure)
+                 (const Healthbroker__V1__AdminBackupRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminBackupResponse_Closure)
+                 (const Healthbroker__V1__AdminBackupResponse *message,
+                  void *closure_data);
 typedef void (*Healthbroker__V1__Source_Closure)
                  (const Healthbroker__V1__Source *message,
                   void *closure_data);
@@ -3805,6 +3890,10 @@ struct Healthbroker__V1__AdminService_Service
                           const Healthbroker__V1__AdminSetGrantRequest *input,
                           Healthbroker__V1__AdminSetGrantResponse_Closure closure,
                           void *closure_data);
+  void (*admin_backup)(Healthbroker__V1__AdminService_Service *service,
+                       const Healthbroker__V1__AdminBackupRequest *input,
+                       Healthbroker__V1__AdminBackupResponse_Closure closure,
+                       void *closure_data);
   void (*admin_import)(Healthbroker__V1__AdminService_Service *service,
                        const Healthbroker__V1__AdminImportRequest *input,
                        Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -3839,6 +3928,7 @@ void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Servi
       function_prefix__ ## admin_set_characteristic,\
       function_prefix__ ## admin_explain,\
       function_prefix__ ## admin_set_grant,\
+      function_prefix__ ## admin_backup,\
       function_prefix__ ## admin_import,\
       function_prefix__ ## admin_export,\
       function_prefix__ ## admin_access_log  }
@@ -3898,6 +3988,10 @@ void healthbroker__v1__admin_service__admin_set_grant(ProtobufCService *service,
                                                       const Healthbroker__V1__AdminSetGrantRequest *input,
                                                       Healthbroker__V1__AdminSetGrantResponse_Closure closure,
                                                       void *closure_data);
+void healthbroker__v1__admin_service__admin_backup(ProtobufCService *service,
+                                                   const Healthbroker__V1__AdminBackupRequest *input,
+                                                   Healthbroker__V1__AdminBackupResponse_Closure closure,
+                                                   void *closure_data);
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -3975,6 +4069,8 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_request__
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_revoke_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_response__descriptor;
