@@ -115,6 +115,9 @@ extension Broker {
         info.writeCalls = loop.writeCalls
         info.powerLossDurable = configuration.durableAgainstPowerLoss
         info.walFsyncs = UInt64(worker.walFsyncs)
+        info.consentAgents = UInt32(agents.count)
+        // Only prompts still waiting for a person: an answered one leaves `openPrompts` before it commits.
+        info.openPrompts = UInt32(openPrompts.count)
         reply(context, .adminBrokerInfo(info))
     }
 

@@ -91,6 +91,15 @@ extension Broker {
         request.state = .prompting
         openPrompts[prompt.id] = request
         logger.info("prompt raised", ["prompt_id": prompt.id, "app_id": request.appID, "share_types": share.count, "read_types": read.count, "agents": agents.count])
+        if agents.isEmpty {
+            // Nobody can answer until an agent connects, and the app just waits: say so once, where
+            // the admin looks, naming what is asked (type identifiers only, never sample data).
+            logger.warning("prompt raised with no consent agent connected: it waits until one connects (healthctl consent)", [
+                "prompt_id": prompt.id, "app_id": request.appID,
+                "share_types": share.map(\.identifier).joined(separator: ","),
+                "read_types": read.map(\.identifier).joined(separator: ","),
+            ])
+        }
         broadcast(.raised(prompt))
     }
 

@@ -6009,7 +6009,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_request__de
   (ProtobufCMessageInit) healthbroker__v1__admin_broker_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[11] =
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[13] =
 {
   {
     "broker_version",
@@ -6143,6 +6143,30 @@ static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_respon
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "consent_agents",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, consent_agents),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "open_prompts",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, open_prompts),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__admin_broker_info_response__field_indices_by_name[] = {
   3,   /* field[3] = admin_connections */
@@ -6150,8 +6174,10 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
   6,   /* field[6] = broker_time_us */
   0,   /* field[0] = broker_version */
   4,   /* field[4] = calls_served */
+  11,   /* field[11] = consent_agents */
   5,   /* field[5] = data_dir */
   7,   /* field[7] = frames_sent */
+  12,   /* field[12] = open_prompts */
   9,   /* field[9] = power_loss_durable */
   1,   /* field[1] = started_us */
   10,   /* field[10] = wal_fsyncs */
@@ -6160,7 +6186,7 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
 static const ProtobufCIntRange healthbroker__v1__admin_broker_info_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__descriptor =
 {
@@ -6170,7 +6196,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__d
   "Healthbroker__V1__AdminBrokerInfoResponse",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AdminBrokerInfoResponse),
-  11,
+  13,
   healthbroker__v1__admin_broker_info_response__field_descriptors,
   healthbroker__v1__admin_broker_info_response__field_indices_by_name,
   1,  healthbroker__v1__admin_broker_info_response__number_ranges,

@@ -17,6 +17,7 @@ struct StatusJSON: Encodable, Equatable {
         case appConnections = "app_connections", adminConnections = "admin_connections"
         case callsServed = "calls_served", dataDirectory = "data_directory"
         case powerLossDurable = "power_loss_durable", walFsyncs = "wal_fsyncs"
+        case consentAgents = "consent_agents", openPrompts = "open_prompts"
     }
 
     /// Writes every key.
@@ -34,5 +35,7 @@ struct StatusJSON: Encodable, Equatable {
         try container.encode(info.dataDirectory, forKey: .dataDirectory)
         try container.encode(info.powerLossDurable, forKey: .powerLossDurable)
         try container.encode(info.walFsyncs, forKey: .walFsyncs)
+        try container.encode(info.consentAgents, forKey: .consentAgents)
+        try container.encode(info.openPrompts, forKey: .openPrompts)
     }
 }

@@ -67,6 +67,8 @@ enum TextOutput {
             ["uptime", UptimeFormatter.string(micros: info.brokerTimeMicros - info.startedMicros)],
             ["connections", "\(connections) (\(info.appConnections) app, \(info.adminConnections) admin)"],
             ["calls served", String(info.callsServed)],
+            ["consent agents", String(info.consentAgents)],
+            ["open prompts", String(info.openPrompts)],
             ["data directory", info.dataDirectory],
             ["durability", info.powerLossDurable
                 ? "power loss (results wait for a WAL fsync; \(info.walFsyncs) so far)"

@@ -27,6 +27,8 @@ enum Samples {
         info.writeCalls = UInt64.max - 1
         info.powerLossDurable = true
         info.walFsyncs = 987_654_321
+        info.consentAgents = 3
+        info.openPrompts = UInt32.max
         return info
     }()
 

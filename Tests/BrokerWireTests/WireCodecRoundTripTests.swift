@@ -160,6 +160,8 @@ struct WireCodecRoundTripTests {
         #expect(info.writeCalls == UInt64.max - 1)
         #expect(info.powerLossDurable)
         #expect(info.walFsyncs == 987_654_321)
+        #expect(info.consentAgents == 3)
+        #expect(info.openPrompts == UInt32.max)
     }
 
     @Test func everyStatusCodeAndDomainCodeRoundTrips() throws {

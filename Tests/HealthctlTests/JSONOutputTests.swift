@@ -57,8 +57,15 @@ import Testing
         #expect(Set(object.keys) == [
             "broker_version", "started", "started_us", "broker_time", "broker_time_us", "uptime_us",
             "app_connections", "admin_connections", "calls_served", "data_directory",
-            "power_loss_durable", "wal_fsyncs",
+            "power_loss_durable", "wal_fsyncs", "consent_agents", "open_prompts",
         ])
+        #expect(object["consent_agents"] as? Int == 0)
+        var consenting = Samples.info
+        consenting.consentAgents = 2
+        consenting.openPrompts = 5
+        let counted = try Self.object(JSONOutput.status(consenting))
+        #expect(counted["consent_agents"] as? Int == 2)
+        #expect(counted["open_prompts"] as? Int == 5)
         #expect(object["power_loss_durable"] as? Bool == false)
         #expect((object["uptime_us"] as? NSNumber)?.int64Value == 3_725 * Samples.second)
     }

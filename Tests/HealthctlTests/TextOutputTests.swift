@@ -69,6 +69,8 @@ import Testing
             uptime          1h 2m 5s
             connections     3 (2 app, 1 admin)
             calls served    42
+            consent agents  0
+            open prompts    0
             data directory  /var/lib/healthbroker
             durability      killed process (--synchronous-full adds power loss)
             """)
@@ -76,5 +78,11 @@ import Testing
         durable.powerLossDurable = true
         durable.walFsyncs = 7
         #expect(TextOutput.status(durable).hasSuffix("durability      power loss (results wait for a WAL fsync; 7 so far)"))
+        var consenting = Samples.info
+        consenting.consentAgents = 2
+        consenting.openPrompts = 5
+        let lines = TextOutput.status(consenting).split(separator: "\n")
+        #expect(lines.contains("consent agents  2"))
+        #expect(lines.contains("open prompts    5"))
     }
 }

@@ -22,6 +22,10 @@ public struct BrokerInfo: Sendable, Hashable {
     public var powerLossDurable = false
     /// WAL fsyncs made so that results could leave the broker (0 unless `powerLossDurable`).
     public var walFsyncs: UInt64 = 0
+    /// Consent agents connected now (`healthctl consent` and other AdminWatchPrompts streams).
+    public var consentAgents: UInt32 = 0
+    /// Prompts raised and waiting for a person's answer.
+    public var openPrompts: UInt32 = 0
 
     /// Creates broker info.
     package init(brokerVersion: String, startedMicros: Int64, appConnections: UInt32, adminConnections: UInt32, callsServed: UInt64, dataDirectory: String, brokerTimeMicros: Int64) {

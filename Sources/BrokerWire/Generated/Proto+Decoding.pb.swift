@@ -1357,6 +1357,18 @@ extension Proto.AdminBrokerInfoResponse {
                 guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.walFsyncs = value
+            case 96:  // consent_agents
+                guard seen & 0x800 == 0 else { return false }
+                seen |= 0x800
+                guard let raw = reader.varint() else { return false }
+                let value = UInt32(truncatingIfNeeded: raw)
+                self.consentAgents = value
+            case 104:  // open_prompts
+                guard seen & 0x1000 == 0 else { return false }
+                seen |= 0x1000
+                guard let raw = reader.varint() else { return false }
+                let value = UInt32(truncatingIfNeeded: raw)
+                self.openPrompts = value
             default:
                 return false
             }

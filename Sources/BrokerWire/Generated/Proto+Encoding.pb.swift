@@ -2132,6 +2132,12 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         if self.walFsyncs != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.walFsyncs))
         }
+        if self.consentAgents != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.consentAgents))
+        }
+        if self.openPrompts != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.openPrompts))
+        }
         return size
     }
 
@@ -2171,6 +2177,12 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         }
         if self.walFsyncs != 0 {
             writer.byte(0x58); writer.varint(UInt64(self.walFsyncs))
+        }
+        if self.consentAgents != 0 {
+            writer.byte(0x60); writer.varint(UInt64(self.consentAgents))
+        }
+        if self.openPrompts != 0 {
+            writer.byte(0x68); writer.varint(UInt64(self.openPrompts))
         }
     }
 }

@@ -1255,6 +1255,8 @@ extension Proto.AdminBrokerInfoResponse: ProtoJSONMessage {
         if self.writeCalls != 0 { members.append(ProtoJSON.Member("writeCalls", ProtoJSON.uint64(self.writeCalls))) }
         if self.powerLossDurable { members.append(ProtoJSON.Member("powerLossDurable", ProtoJSON.bool(self.powerLossDurable))) }
         if self.walFsyncs != 0 { members.append(ProtoJSON.Member("walFsyncs", ProtoJSON.uint64(self.walFsyncs))) }
+        if self.consentAgents != 0 { members.append(ProtoJSON.Member("consentAgents", ProtoJSON.uint32(self.consentAgents))) }
+        if self.openPrompts != 0 { members.append(ProtoJSON.Member("openPrompts", ProtoJSON.uint32(self.openPrompts))) }
         return .object(members)
     }
 
@@ -1287,6 +1289,10 @@ extension Proto.AdminBrokerInfoResponse: ProtoJSONMessage {
                 self.powerLossDurable = try member.value.bool(at: path)
             case "walFsyncs", "wal_fsyncs":
                 self.walFsyncs = try member.value.integer(UInt64.self, at: path)
+            case "consentAgents", "consent_agents":
+                self.consentAgents = try member.value.integer(UInt32.self, at: path)
+            case "openPrompts", "open_prompts":
+                self.openPrompts = try member.value.integer(UInt32.self, at: path)
             default:
                 throw ProtoJSONError(path, "unknown field of AdminBrokerInfoResponse")
             }

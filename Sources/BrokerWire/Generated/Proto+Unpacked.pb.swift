@@ -809,6 +809,8 @@ extension Proto.AdminBrokerInfoResponse {
         self.writeCalls = c.write_calls
         self.powerLossDurable = c.power_loss_durable != 0
         self.walFsyncs = c.wal_fsyncs
+        self.consentAgents = c.consent_agents
+        self.openPrompts = c.open_prompts
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.

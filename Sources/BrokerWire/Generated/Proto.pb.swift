@@ -701,6 +701,10 @@ extension Proto {
         public var powerLossDurable: Bool = false
         /// WAL fsyncs the sync thread made (0 without --synchronous-full)
         public var walFsyncs: UInt64 = 0
+        /// consent agents connected now (open AdminWatchPrompts streams)
+        public var consentAgents: UInt32 = 0
+        /// prompts raised and waiting for a person's answer
+        public var openPrompts: UInt32 = 0
         /// An empty message: every field at its default.
         public init() {}
     }

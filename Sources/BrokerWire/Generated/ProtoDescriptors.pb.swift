@@ -256,6 +256,8 @@ public enum ProtoDescriptors {
             .init(name: "write_calls", jsonName: "writeCalls", number: 9, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["write syscalls (uv_try_write + uv_write) that carried them"]),
             .init(name: "power_loss_durable", jsonName: "powerLossDurable", number: 10, type: "bool", kind: .scalar, isRepeated: false, oneof: nil, doc: ["started with --synchronous-full: results wait for a WAL fsync"]),
             .init(name: "wal_fsyncs", jsonName: "walFsyncs", number: 11, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["WAL fsyncs the sync thread made (0 without --synchronous-full)"]),
+            .init(name: "consent_agents", jsonName: "consentAgents", number: 12, type: "uint32", kind: .scalar, isRepeated: false, oneof: nil, doc: ["consent agents connected now (open AdminWatchPrompts streams)"]),
+            .init(name: "open_prompts", jsonName: "openPrompts", number: 13, type: "uint32", kind: .scalar, isRepeated: false, oneof: nil, doc: ["prompts raised and waiting for a person's answer"]),
         ], doc: []),
         ProtoMessageDescriptor(name: "RequestAuthorizationRequest", fields: [
             .init(name: "share_types", jsonName: "shareTypes", number: 1, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),

@@ -66,6 +66,8 @@ extension BrokerInfo {
         writeCalls = proto.writeCalls
         powerLossDurable = proto.powerLossDurable
         walFsyncs = proto.walFsyncs
+        consentAgents = proto.consentAgents
+        openPrompts = proto.openPrompts
     }
 
     /// The status as a .proto message.
@@ -82,6 +84,8 @@ extension BrokerInfo {
         message.writeCalls = writeCalls
         message.powerLossDurable = powerLossDurable
         message.walFsyncs = walFsyncs
+        message.consentAgents = consentAgents
+        message.openPrompts = openPrompts
         return message
     }
 }

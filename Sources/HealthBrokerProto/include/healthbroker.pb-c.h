@@ -760,10 +760,18 @@ struct  Healthbroker__V1__AdminBrokerInfoResponse
    * WAL fsyncs the sync thread made (0 without --synchronous-full)
    */
   uint64_t wal_fsyncs;
+  /*
+   * consent agents connected now (open AdminWatchPrompts streams)
+   */
+  uint32_t consent_agents;
+  /*
+   * prompts raised and waiting for a person's answer
+   */
+  uint32_t open_prompts;
 };
 #define HEALTHBROKER__V1__ADMIN_BROKER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_broker_info_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0 }
 
 
 /*
