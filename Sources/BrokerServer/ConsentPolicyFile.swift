@@ -11,6 +11,9 @@ enum ConsentPolicyFile {
     /// a device or a huge log from being read into memory).
     static let maxBytes = 4 * 1024 * 1024
 
+    /// How `ConsentPolicy`'s error messages begin.
+    private static let parserPrefix = "consent policy: "
+
     /// Reads and parses the policy at `path`.
     ///
     /// - Throws: INVALID_ARGUMENT naming the file: it cannot be read, is too big, or is not a valid
@@ -20,7 +23,10 @@ enum ConsentPolicyFile {
         do throws(BrokerError) {
             return try ConsentPolicy(jsonData: bytes, now: Microseconds.now())
         } catch {
-            throw .invalidArgument("consent policy \(path): \(error.message)")
+            // The parser's messages start "consent policy: "; naming the file replaces that prefix
+            // rather than repeating it.
+            let detail = error.message.hasPrefix(parserPrefix) ? String(error.message.dropFirst(parserPrefix.count)) : error.message
+            throw .invalidArgument("consent policy \(path): \(detail)")
         }
     }
 

@@ -36,7 +36,7 @@ enum DaemonCommand {
             .option("shutdown-grace-ms", value: "MS", help: "How long calls in flight may finish after SIGTERM.", default: "5000"),
             .option("admin-uid", value: "UID", help: "A uid besides the daemon's own allowed on the admin socket."),
             .option("earliest-permitted-date", value: "DATE", help: "The store-wide floor: YYYY-MM-DD or an ISO-8601 UTC instant.", default: "2000-01-01"),
-            .option("consent-policy", value: "FILE", help: "A JSON consent policy that decides prompts before any agent sees them; SIGHUP reads it again.", environment: "HEALTHBROKER_CONSENT_POLICY"),
+            .option("consent-policy", value: "FILE", help: "A JSON consent policy that decides prompts before any agent sees them (format: docs/CONSENT-POLICY.md; types named as 'healthctl types' lists them); SIGHUP reads it again.", environment: "HEALTHBROKER_CONSENT_POLICY"),
             .option("stall-timeout-ms", value: "MS", help: "Close a connection whose peer leaves replies unread this long.", default: "30000"),
             .option("hello-timeout-ms", value: "MS", help: "Close an app connection that has not said Hello this long after connecting.", default: "10000"),
             .option("frame-timeout-ms", value: "MS", help: "Close a connection whose frame has not arrived whole this long after its first byte.", default: "10000"),

@@ -8,30 +8,14 @@ import CommandLineSupport
 /// prefix, with a lower-case first letter (`stepCount`, `sleepAnalysis`, `dateOfBirth`); the
 /// workout type, whose identifier is only the prefix, is `workout`. Both match case-insensitively.
 enum TypeArgument {
-    /// The identifier prefixes an alias leaves out, longest first.
-    static let prefixes = [
-        "HKCharacteristicTypeIdentifier", "HKQuantityTypeIdentifier",
-        "HKCategoryTypeIdentifier", "HKWorkoutTypeIdentifier",
-    ]
-
     /// The short name of `type`: `stepCount` for `HKQuantityTypeIdentifierStepCount`, `workout` for `HKWorkoutTypeIdentifier`.
     static func alias(of type: ObjectType) -> String {
-        let identifier = type.identifier
-        guard let prefix = prefixes.first(where: { identifier.hasPrefix($0) }) else { return identifier }
-        let rest = identifier.dropFirst(prefix.count)
-        guard let first = rest.first else {
-            // The identifier is only its prefix: name it after the kind (`HKWorkoutTypeIdentifier` → workout).
-            return TypeCatalogue.descriptor(for: type)?.kind.rawValue ?? identifier
-        }
-        return first.lowercased() + rest.dropFirst()
+        TypeCatalogue.alias(of: type)
     }
 
     /// The catalogued type named by `text` (identifier or alias, any case); nil when none matches.
     static func lookUp(_ text: String) -> ObjectType? {
-        let wanted = text.lowercased()
-        return TypeCatalogue.all.first { descriptor in
-            descriptor.type.identifier.lowercased() == wanted || alias(of: descriptor.type).lowercased() == wanted
-        }?.type
+        TypeCatalogue.type(named: text)
     }
 
     /// The catalogued type named by `text`; a usage error naming it (with hints) when none matches.
@@ -52,13 +36,7 @@ enum TypeArgument {
 
     /// Aliases that contain `text`, or share its first four letters (case-insensitive), for a "did you mean" hint.
     static func suggestions(for text: String) -> [String] {
-        let wanted = text.lowercased()
-        guard !wanted.isEmpty else { return [] }
-        let stem = wanted.count >= 4 ? String(wanted.prefix(4)) : nil
-        return TypeCatalogue.all.map { alias(of: $0.type) }.filter { alias in
-            let lowered = alias.lowercased()
-            return lowered.contains(wanted) || stem.map { lowered.hasPrefix($0) } == true
-        }
+        TypeCatalogue.similarAliases(to: text)
     }
 
     /// The usage error for an unknown type argument.

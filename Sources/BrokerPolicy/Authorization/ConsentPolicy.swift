@@ -13,8 +13,9 @@ public import BrokerModel
 /// ```
 ///
 /// - `"app"` (required): an app id, matched exactly, or `"*"` for every app.
-/// - `"types"`: HealthKit type identifiers, or `"*"` for every type; omitted means `["*"]`. An empty
-///   list or an unknown identifier is an error.
+/// - `"types"`: type names as `healthctl types` lists them (full HealthKit identifiers or short
+///   aliases such as `stepCount`, any case), or `"*"` for every type; omitted means `["*"]`. An
+///   empty list or an unknown name is an error naming the rule, its app and the name.
 /// - `"share"`: `"allow"` or `"deny"`.
 /// - `"read"`: `"full"`, `"deny"` or `"limited"`. `"limited"` needs exactly one of `"from"` (an
 ///   ISO-8601 UTC date `"YYYY-MM-DD"`, midnight UTC, or date-time `"YYYY-MM-DDTHH:MM:SS[.fff]Z"`, not
@@ -25,7 +26,9 @@ public import BrokerModel
 ///   in file order that covers the app and the type and gives that part; a part no rule gives goes to a
 ///   person (a consent agent).
 ///
-/// Unknown keys, unknown identifiers and bad values are INVALID_ARGUMENT naming `rules[i].field`.
+/// The whole format is documented in docs/CONSENT-POLICY.md.
+///
+/// Unknown keys, unknown type names and bad values are INVALID_ARGUMENT naming `rules[i].field`.
 public struct ConsentPolicy: Sendable {
     private let rules: [ConsentRule]
 

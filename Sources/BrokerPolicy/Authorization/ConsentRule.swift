@@ -42,21 +42,27 @@ struct ConsentRule: Sendable, Hashable {
             types = nil
         case .array(let items)?:
             if items.isEmpty { throw fail("types", "must not be empty (omit it, or use [\"*\"], for every type)") }
-            var identifiers: [ObjectType] = []
+            // Names are resolved as healthctl resolves them (full identifier or alias, any case), so
+            // a name copied from `healthctl types` or a healthctl command line works here too.
+            var resolved: [ObjectType] = []
+            var coversEveryType = false
+            var unknown: [(position: Int, name: String)] = []
             for (position, item) in items.enumerated() {
-                guard case .string(let identifier) = item else {
+                guard case .string(let name) = item else {
                     throw fail("types[\(position)]", "must be a string, not \(item.kindName)")
                 }
-                identifiers.append(ObjectType(identifier))
+                if name == "*" {
+                    coversEveryType = true
+                } else if let type = TypeCatalogue.type(named: name) {
+                    resolved.append(type)
+                } else if !unknown.contains(where: { $0.name == name }) {
+                    unknown.append((position, name))
+                }
             }
-            let unknown = TypeCatalogue.unknownIdentifiers(in: identifiers.filter { $0.identifier != "*" })
-            if !unknown.isEmpty {
-                let noun = unknown.count == 1 ? "identifier" : "identifiers"
-                throw fail("types", "unknown type \(noun) \(TypeNames.quoted(unknown))")
-            }
-            types = identifiers.contains(ObjectType("*")) ? nil : Set(identifiers)
+            if !unknown.isEmpty { throw Self.unknownTypes(unknown, app: app, fail: fail) }
+            types = coversEveryType ? nil : Set(resolved)
         case let other?:
-            throw fail("types", "must be an array of type identifiers, not \(other.kindName)")
+            throw fail("types", "must be an array of type names, not \(other.kindName)")
         }
 
         switch fields["share"] {
@@ -108,6 +114,21 @@ struct ConsentRule: Sendable, Hashable {
             if lastDays != nil { throw fail("last_days", "is only allowed with \"read\": \"limited\"") }
         }
         if share == nil && read == nil { throw fail(nil, "decides nothing: give \"share\", \"read\" or both") }
+    }
+
+    /// The error for names no catalogued type answers to: the rule (index and app), each name, and
+    /// where the known names are listed; a single name is pointed at by its position in `types`.
+    private static func unknownTypes(
+        _ unknown: [(position: Int, name: String)], app: String, fail: (String?, String) -> BrokerError
+    ) -> BrokerError {
+        let help = "a type is named as `healthctl types` lists it: an identifier such as HKQuantityTypeIdentifierHeartRate or an alias such as heartRate"
+        let quoted = unknown.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        guard unknown.count == 1 else {
+            return fail("types", "unknown types \(quoted) in the rule for app \"\(app)\"; \(help)")
+        }
+        let similar = TypeCatalogue.similarAliases(to: unknown[0].name)
+        let hint = similar.isEmpty ? "" : " (did you mean \(similar.joined(separator: ", "))?)"
+        return fail("types[\(unknown[0].position)]", "unknown type \(quoted)\(hint) in the rule for app \"\(app)\"; \(help)")
     }
 
     /// A value as it appears in the file, for error messages.
