@@ -31,6 +31,12 @@ struct ConsentAgentProcessTests {
 
         var output: String { lock.withLock { text } }
 
+        /// Sends `text` as is: part of a line, as a slow typist's terminal would deliver it.
+        func typePiece(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+        /// How many times `needle` shows in the output so far.
+        func count(_ needle: String) -> Int { output.components(separatedBy: needle).count - 1 }
+
         /// Types `line` and a newline.
         func type(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
 
