@@ -177,7 +177,7 @@ struct ConsentConversation {
         switch outcome {
         case .done:
             resolvedHere.insert(id)
-            let line = done.decisions.map { "answered prompt \(id): \(DecisionText.summary($0))" }
+            let line = done.decisions.map { "answered prompt \(id): \(DecisionText.summary($0, instant: LocalTime.dateOrInstant))" }
                 ?? "cancelled prompt \(id): the app is told the person cancelled"
             return [.say(line)] + (once ? [.finish] : advance())
         case .alreadyResolved:

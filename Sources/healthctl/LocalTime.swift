@@ -24,6 +24,12 @@ enum LocalTime {
         format(micros: micros, "%Y-%m-%d %H:%M %Z")
     }
 
+    /// `2026-01-31` for a local midnight (what the person typed), else `string(micros:)`.
+    static func dateOrInstant(micros: Int64) -> String {
+        let text = format(micros: micros, "%Y-%m-%d %H:%M:%S")
+        return text.hasSuffix(" 00:00:00") ? String(text.prefix(10)) : string(micros: micros)
+    }
+
     /// The local time zone's abbreviation now (`CET`, `UTC`).
     static var zoneName: String {
         var now = time_t(0)

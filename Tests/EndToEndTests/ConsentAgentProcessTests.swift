@@ -13,10 +13,16 @@ struct ConsentAgentProcessTests {
         private let lock = NSLock()
         private var text = ""
 
-        init(daemon: DaemonProcess) throws {
+        /// Starts `healthctl consent` on `daemon`'s admin socket; `timeZone` sets its `TZ`.
+        init(daemon: DaemonProcess, timeZone: String? = nil) throws {
             let folder = URL(fileURLWithPath: try DaemonProcess.binaryPath()).deletingLastPathComponent()
             process.executableURL = folder.appendingPathComponent("healthctl")
             process.arguments = ["consent", "--admin-socket", daemon.adminSocket]
+            if let timeZone {
+                var environment = ProcessInfo.processInfo.environment
+                environment["TZ"] = timeZone
+                process.environment = environment
+            }
             let output = Pipe()
             process.standardInput = input
             process.standardOutput = output

@@ -129,4 +129,25 @@ struct ConsentAgentTerminalTests {
         #expect(try await agent.waitFor("cancelled prompt"), "\(agent.output)")
         _ = try? await request.value
     }
+
+    @Test func aTypedDateMeansMidnightInThePersonsTimeZone() async throws {
+        let daemon = try await DaemonProcess()
+        let agent = try Agent(daemon: daemon, timeZone: "Asia/Tokyo")   // UTC+9 all year, no summer time
+        defer { agent.stop() }
+        #expect(try await agent.waitFor("waiting for prompts"), "\(agent.output)")
+        try await Task.sleep(for: .milliseconds(300))
+        let store = try await daemon.connectApp("com.example.tokyo")
+        defer { store.close() }
+        let request = Task { try await store.requestAuthorization(toShare: [], read: [.stepCount], timeout: .seconds(30)) }
+        #expect(try await agent.waitFor("read Steps (stepCount)?"), "\(agent.output)")
+        agent.type("limited 2026-01-01")
+        #expect(try await agent.waitFor("answered prompt"), "\(agent.output)")
+        #expect(agent.output.contains("stepCount limited from 2026-01-01"), "the date as typed, not in UTC: \(agent.output)")
+        try await request.value
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        let grant = try await admin.grants(for: "com.example.tokyo").first { $0.type == .stepCount }
+        // 2026-01-01 00:00 in Tokyo is 2025-12-31 15:00 UTC.
+        #expect(grant?.read == .limited(fromMicros: 1_767_193_200 * 1_000_000), "\(String(describing: grant))")
+    }
 }
