@@ -4,7 +4,7 @@ import BrokerModel
 ///
 /// Matching ignores case and extra spaces. Share: `allow` (`a`, `yes`, `y`) or `deny` (`d`, `no`,
 /// `n`). Read: `full` (`f`), `deny` (`d`, `no`, `n`), `limited YYYY-MM-DD` (also `from YYYY-MM-DD`
-/// or a bare date: midnight UTC), or `last N days` (also `limited last N days`, `last N`), which
+/// or a bare date: local midnight), or `last N days` (also `limited last N days`, `last N`), which
 /// resolves once, now, to the date N days ago. `cancel` (`c`) cancels the prompt in either question.
 enum AnswerParser {
     /// The most days `last N days` may say (about 270 years).
@@ -16,6 +16,22 @@ enum AnswerParser {
     static let shareChoices = "allow / deny"
     /// The choices a read question offers, as shown to the person.
     static let readChoices = "full / limited YYYY-MM-DD / last N days / deny"
+
+    /// The choices a read question about a characteristic offers (no dates: it is one value, not a series).
+    static let characteristicChoices = "allow / deny"
+
+    /// A read answer about a characteristic type: allow (`full` too) or deny; a limited read is refused.
+    static func readCharacteristic(_ line: String, name: String) -> ParsedReply<ReadDecision> {
+        switch words(line) {
+        case []: return .empty
+        case ["allow"], ["a"], ["yes"], ["y"], ["full"], ["f"]: return .decided(.full)
+        case ["deny"], ["d"], ["no"], ["n"]: return .decided(.deny)
+        case ["cancel"], ["c"]: return .cancel
+        case let words where words.first == "limited" || words.first == "from" || words.first == "last" || words.first?.contains("-") == true:
+            return .invalid("\(name) is a characteristic, one value rather than data over time: 'limited' does not apply; type \(characteristicChoices), or cancel")
+        default: return .invalid("type \(characteristicChoices), or cancel")
+        }
+    }
 
     /// A share answer.
     static func share(_ line: String) -> ParsedReply<ShareDecision> {
@@ -53,10 +69,10 @@ enum AnswerParser {
         }
     }
 
-    /// `limited from DATE` (midnight UTC), refusing malformed dates, dates before 1970 and dates
+    /// `limited from DATE` (local midnight), refusing malformed dates, dates before 1970 and dates
     /// after `now` (the broker refuses those too: asked here, the person can type another at once).
     private static func limited(fromDate text: String, now: Int64) -> ParsedReply<ReadDecision> {
-        guard let micros = UTCTimestamp.micros(fromDate: text) else {
+        guard let micros = LocalTime.midnight(ofDate: text) else {
             return .invalid("'\(text)' is not a date: type it as YYYY-MM-DD, e.g. 2026-01-31")
         }
         guard micros >= 0 else { return .invalid("the date must be 1970-01-01 or later") }

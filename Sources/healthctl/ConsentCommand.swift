@@ -15,7 +15,7 @@ enum ConsentCommand {
         case watchClosed
     }
 
-    /// Runs the agent the options ask for, until it is done, interrupted or the broker goes away.
+    /// Runs the agent the options ask for, until it is done or interrupted (a policy agent also stops when the broker goes away).
     static func run(_ command: ParsedCommand, context: CommandContext) async throws {
         if context.json {
             throw ArgumentError(.unexpectedValue, "consent prints text only; --json is not supported", command: command.commandName)
@@ -29,8 +29,11 @@ enum ConsentCommand {
             }
         } else {
             let echo = isatty(STDIN_FILENO) == 0
+            let socket = context.adminSocket
             ending = try await context.withAdmin { admin throws(BrokerError) in
-                try await InteractiveAgent(once: once, echoInput: echo).run(admin)
+                try await InteractiveAgent(once: once, echoInput: echo).run(admin) { () async throws(BrokerError) in
+                    try await BrokerAdmin.connect(socketPath: socket)
+                }
             }
         }
         if ending == .watchClosed {

@@ -44,6 +44,8 @@ struct ConsentConversation {
     private var sending: Sending?
     /// Prompts this agent resolved: their resolved events are not echoed.
     private var resolvedHere: Set<UInt64> = []
+    /// Whether the broker is away and the agent is reconnecting.
+    private(set) var disconnectedNow = false
 
     /// The line shown while no prompt is waiting.
     static let waitingLine = "waiting for prompts (end input with Ctrl-D, or stop with Ctrl-C)…"
@@ -79,23 +81,64 @@ struct ConsentConversation {
             if resolvedHere.remove(id) != nil || id == sending?.promptID { return [] }
             let line = PromptText.resolved(id, resolution)
             if id == asking?.prompt.id {
+                // The person may be half-way through its questions: drop them at once, not at the next line typed.
                 asking = nil
-                return [.say(""), .say(line)] + advance()
+                return [.say(""), .say(line), .say("  this request was answered elsewhere or withdrawn; its questions are dropped")] + advance()
             }
             queue.removeAll { $0.id == id }
             return [.say(line)]
         }
     }
 
+    /// The broker went away: forget every prompt (the new watch streams the pending ones again).
+    mutating func disconnected() -> [ConsentEffect] {
+        let interrupted = asking != nil || sending != nil
+        asking = nil
+        sending = nil
+        queue = []
+        resolvedHere = []
+        guard !disconnectedNow else { return [] }
+        disconnectedNow = true
+        return (interrupted ? [.say("")] : []) + [.say("broker gone; reconnecting…")]
+    }
+
+    /// A new connection to the broker is watching prompts.
+    mutating func reconnected() -> [ConsentEffect] {
+        disconnectedNow = false
+        return [.say("reconnected"), .say(Self.waitingLine)]
+    }
+
     /// A line the person typed; `now` (µs since the epoch) anchors `last N days`.
     mutating func receive(line: String, now: Int64) -> [ConsentEffect] {
         guard sending == nil else { return [] }
         guard var current = asking else {
-            return line.allSatisfy(\.isWhitespace) ? [] : [.say("no prompt is waiting for an answer")]
+            if line.allSatisfy(\.isWhitespace) { return [] }
+            return [.say(disconnectedNow ? "the broker is gone; still reconnecting…" : "no prompt is waiting for an answer")]
         }
         let question = current.questions[current.index]
         let ask = ConsentEffect.ask(PromptText.question(question))
+        let words = line.lowercased().split(whereSeparator: \.isWhitespace)
+        if words == ["?"] || words == ["help"] {
+            return PromptText.help().map(ConsentEffect.say) + [ask]
+        }
+        if words == ["allow", "all"] || words == ["deny", "all"] {
+            let allow = words[0] == "allow"
+            for remaining in current.questions[current.index...] {
+                switch remaining {
+                case .share(let type): current.record(TypeDecision(type: type, share: allow ? .allow : .deny))
+                case .read(let type): current.record(TypeDecision(type: type, read: allow ? .full : .deny))
+                }
+            }
+            return finishAsking(current)
+        }
         switch question {
+        case .read(let type) where !PlainTypeName.isSample(type):
+            switch AnswerParser.readCharacteristic(line, name: PlainTypeName.of(type)) {
+            case .empty: return [ask]
+            case .invalid(let why): return [.say("  " + why), ask]
+            case .cancel: return cancel(current.prompt.id)
+            case .decided(let decision): current.record(TypeDecision(type: type, read: decision))
+            }
         case .share(let type):
             switch AnswerParser.share(line) {
             case .empty: return [ask]
@@ -134,7 +177,7 @@ struct ConsentConversation {
         switch outcome {
         case .done:
             resolvedHere.insert(id)
-            let line = done.decisions.map { "answered prompt \(id): \(DecisionText.summary($0))" }
+            let line = done.decisions.map { "answered prompt \(id): \(DecisionText.summary($0, instant: LocalTime.dateOrInstant))" }
                 ?? "cancelled prompt \(id): the app is told the person cancelled"
             return [.say(line)] + (once ? [.finish] : advance())
         case .alreadyResolved:

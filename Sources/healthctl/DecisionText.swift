@@ -32,18 +32,19 @@ enum DecisionText {
             ? UTCTimestamp.dateString(micros: micros) : UTCTimestamp.string(micros: micros)
     }
 
-    /// One read decision in words: `full`, `denied`, `limited from 2026-01-31`.
-    static func readPhrase(_ decision: ReadDecision) -> String {
+    /// One read decision in words: `full`, `denied`, `limited from 2026-01-31` (the date as `instant` writes it).
+    static func readPhrase(_ decision: ReadDecision, instant: (Int64) -> String = DecisionText.instant) -> String {
         if case .limited(let from) = decision { "limited from \(instant(from))" } else { read(decision) }
     }
 
     /// `share bodyMass allowed; read stepCount limited from 2026-01-31, heartRate full`, or `nothing`.
-    static func summary(_ decisions: [TypeDecision]) -> String {
+    /// `instant` writes a limited read's date (the consent agent writes it in local time).
+    static func summary(_ decisions: [TypeDecision], instant: (Int64) -> String = DecisionText.instant) -> String {
         let shares = decisions.compactMap { decision in
             decision.share.map { "\(TypeArgument.alias(of: decision.type)) \(share($0))" }
         }
         let reads = decisions.compactMap { decision in
-            decision.read.map { "\(TypeArgument.alias(of: decision.type)) \(readPhrase($0))" }
+            decision.read.map { "\(TypeArgument.alias(of: decision.type)) \(readPhrase($0, instant: instant))" }
         }
         var parts: [String] = []
         if !shares.isEmpty { parts.append("share " + shares.joined(separator: ", ")) }

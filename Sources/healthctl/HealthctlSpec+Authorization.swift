@@ -8,9 +8,12 @@ extension HealthctlSpec {
         discussion: """
             Watches the daemon's prompts. Interactively, each prompt shows the app, its usage texts and \
             the undecided types, then asks per type: share: allow or deny; read: full, 'limited \
-            YYYY-MM-DD' (from midnight UTC), 'last N days' (fixed now to the date N days ago) or deny. \
-            Type 'cancel' to cancel the whole prompt (the app is told the person cancelled). End input \
-            (Ctrl-D) to stop; an unfinished prompt stays pending.
+            YYYY-MM-DD' (from local midnight), 'last N days' (fixed now to the date N days ago) or deny; \
+            characteristics take allow or deny only. 'allow all' / 'deny all' answers the rest of the \
+            prompt, '?' explains the choices, 'cancel' cancels the whole prompt (the app is told the \
+            person cancelled). A prompt answered elsewhere leaves the screen at once; if the daemon goes \
+            away the agent reconnects (0.5 s doubling to 10 s) and shows the pending prompts again. End \
+            input (Ctrl-D) to stop; an unfinished prompt stays pending.
             With --policy FILE, answers every prompt by the policy (the format of healthbrokerd \
             --consent-policy) and logs one line per prompt; parts no rule covers are left out of the \
             answer, so the broker records them as denied. Runs until interrupted, or until one prompt \

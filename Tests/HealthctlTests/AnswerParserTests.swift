@@ -3,7 +3,7 @@ import BrokerModel
 import Testing
 
 @Suite struct AnswerParserTests {
-    static let now = UTCTimestamp.micros(fromDate: "2026-06-15")! + 3_600 * Samples.second
+    static let now = LocalTime.midnight(ofDate: "2026-06-15")! + 3_600 * Samples.second
 
     @Test(arguments: ["allow", "ALLOW", " a ", "yes", "y"])
     func shareAllow(line: String) {
@@ -30,8 +30,8 @@ import Testing
     }
 
     @Test(arguments: ["limited 2026-01-01", "LIMITED 2026-01-01", "limited from 2026-01-01", "from 2026-01-01", "2026-01-01", "  limited   2026-01-01 "])
-    func readLimitedFromADateMeansMidnightUTC(line: String) {
-        let midnight = UTCTimestamp.micros(fromDate: "2026-01-01")!
+    func readLimitedFromADateMeansLocalMidnight(line: String) {
+        let midnight = LocalTime.midnight(ofDate: "2026-01-01")!
         #expect(AnswerParser.read(line, now: Self.now) == .decided(.limited(fromMicros: midnight)))
     }
 
@@ -55,9 +55,9 @@ import Testing
             == .invalid("'2026-02-30' is not a date: type it as YYYY-MM-DD, e.g. 2026-01-31"))
         #expect(AnswerParser.read("limited 1969-12-31", now: Self.now) == .invalid("the date must be 1970-01-01 or later"))
         #expect(AnswerParser.read("limited", now: Self.now) == .invalid("limited from when? type 'limited YYYY-MM-DD' or 'last N days'"))
-        // After now (2026-06-15 01:00 UTC): refused here; today's midnight is not.
+        // After now (2026-06-15 01:00 local time): refused here; today's midnight is not.
         #expect(AnswerParser.read("limited 2026-06-16", now: Self.now) == .invalid("2026-06-16 is in the future: give today or an earlier day"))
-        #expect(AnswerParser.read("limited 2026-06-15", now: Self.now) == .decided(.limited(fromMicros: UTCTimestamp.micros(fromDate: "2026-06-15")!)))
+        #expect(AnswerParser.read("limited 2026-06-15", now: Self.now) == .decided(.limited(fromMicros: LocalTime.midnight(ofDate: "2026-06-15")!)))
     }
 
     @Test func badDayCountsAreExplained() {

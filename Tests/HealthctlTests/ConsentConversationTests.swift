@@ -29,8 +29,8 @@ import Testing
         #expect(text.hasPrefix("prompt 7: Steps (com.example.steps) asks for access"))
         #expect(text.contains("Shows your step trends."))
         #expect(text.contains("Logs walks."))
-        #expect(text.contains("bodyMass"))
-        #expect(text.contains("stepCount, heartRate"))
+        #expect(text.contains("Body weight (bodyMass)"))
+        #expect(text.contains("Steps (stepCount), Heart rate (heartRate)"))
     }
 
     @Test func answersAreCollectedAndSentTogether() {
@@ -110,7 +110,11 @@ import Testing
         let second = Samples.prompt(id: 8, share: [], read: [.heartRate])
         _ = conversation.receive(.raised(second))
         let effects = conversation.receive(.resolved(promptID: 7, resolution: .withdrawn))
-        #expect(Array(effects.prefix(3)) == [.say(""), .say("prompt 7 withdrawn (the app stopped waiting)"), .say(PromptText.introduction(second)[0])])
+        #expect(Array(effects.prefix(4)) == [
+            .say(""), .say("prompt 7 withdrawn (the app stopped waiting)"),
+            .say("  this request was answered elsewhere or withdrawn; its questions are dropped"),
+            .say(PromptText.introduction(second)[0]),
+        ])
         #expect(conversation.currentPromptID == 8)
     }
 
@@ -161,5 +165,62 @@ import Testing
         var conversation = Self.asking(Samples.prompt(share: [], read: [.stepCount]), once: true)
         _ = conversation.receive(line: "full", now: Self.now)
         #expect(!conversation.sent(.alreadyResolved).contains(.finish))
+    }
+
+    @Test func allowAllAnswersEveryRemainingQuestion() {
+        var conversation = Self.asking()
+        #expect(conversation.receive(line: "deny", now: Self.now) == [Self.ask(.read(.stepCount))])
+        #expect(conversation.receive(line: " Allow  ALL ", now: Self.now) == [.answer(promptID: 7, decisions: [
+            TypeDecision(type: .bodyMass, share: .deny),
+            TypeDecision(type: .stepCount, read: .full),
+            TypeDecision(type: .heartRate, read: .full),
+        ])])
+    }
+
+    @Test func denyAllDeniesEveryQuestion() {
+        var conversation = Self.asking()
+        #expect(conversation.receive(line: "deny all", now: Self.now) == [.answer(promptID: 7, decisions: [
+            TypeDecision(type: .bodyMass, share: .deny),
+            TypeDecision(type: .stepCount, read: .deny),
+            TypeDecision(type: .heartRate, read: .deny),
+        ])])
+    }
+
+    @Test func aQuestionMarkExplainsAndAsksAgain() {
+        var conversation = Self.asking()
+        let effects = conversation.receive(line: "?", now: Self.now)
+        #expect(effects == PromptText.help().map(ConsentEffect.say) + [Self.ask(.share(.bodyMass))])
+        #expect(PromptText.help().joined().contains("cannot tell that older data exists"))
+    }
+
+    @Test func aCharacteristicTakesAllowOrDenyOnly() {
+        var conversation = Self.asking(Samples.prompt(share: [], read: [.dateOfBirth]))
+        #expect(PromptText.question(.read(.dateOfBirth)) == "  read Date of birth (dateOfBirth)? allow / deny (? explains): ")
+        let refused = conversation.receive(line: "limited 2020-01-01", now: Self.now)
+        #expect(refused.count == 2)
+        if case .say(let why) = refused.first { #expect(why.contains("is a characteristic")) } else { Issue.record("\(refused)") }
+        #expect(conversation.receive(line: "allow", now: Self.now) == [.answer(promptID: 7, decisions: [TypeDecision(type: .dateOfBirth, read: .full)])])
+    }
+
+    @Test func questionsUsePlainNames() {
+        #expect(PromptText.question(.share(.stepCount)).hasPrefix("  share Steps (stepCount)? "))
+        #expect(PlainTypeName.of(.restingHeartRate) == "Resting heart rate")
+        #expect(PlainTypeName.of(.heartRate) == "Heart rate")
+    }
+
+    @Test func theBrokerGoingAwayIsSaidOnceAndTheBacklogIsAskedAgain() {
+        var conversation = Self.asking()
+        #expect(conversation.disconnected() == [.say(""), .say("broker gone; reconnecting…")])
+        #expect(conversation.disconnected() == [])
+        #expect(conversation.currentPromptID == nil)
+        #expect(conversation.receive(line: "full", now: Self.now) == [.say("the broker is gone; still reconnecting…")])
+        #expect(conversation.reconnected() == [.say("reconnected"), .say(ConsentConversation.waitingLine)])
+        _ = conversation.receive(.raised(Self.prompt))
+        #expect(conversation.currentPromptID == 7)
+    }
+
+    @Test func theIntroductionSaysHowLongAgoThePromptWasRaised() {
+        let text = PromptText.introduction(Self.prompt, now: Samples.june1 + 180 * 1_000_000).joined(separator: "\n")
+        #expect(text.contains("(3 min ago; the app is waiting)"))
     }
 }
