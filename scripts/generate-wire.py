@@ -753,7 +753,8 @@ def emit_unpacked(messages, c_prefix):
         out.append("    /// Copies protobuf-c's unpacked %s.\n" % message.name)
         out.append("    init(unpacked pointer: UnsafePointer<%s>) {\n" % c_type)
         out.append("        self.init()\n")
-        out.append("        let c = pointer.pointee\n")
+        if message.fields or message.oneofs:
+            out.append("        let c = pointer.pointee\n")
         if message.oneofs:
             out.append("        self.unknownFieldNumbers = ProtoUnpacked.unknownFieldNumbers(c.base)\n")
         for field in message.plain_fields():

@@ -594,7 +594,6 @@ extension Proto.AdminListAppsRequest {
     /// Copies protobuf-c's unpacked AdminListAppsRequest.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListAppsRequest>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -769,7 +768,6 @@ extension Proto.AdminBrokerInfoRequest {
     /// Copies protobuf-c's unpacked AdminBrokerInfoRequest.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminBrokerInfoRequest>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -868,7 +866,6 @@ extension Proto.RequestAuthorizationResponse {
     /// Copies protobuf-c's unpacked RequestAuthorizationResponse.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__RequestAuthorizationResponse>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1101,7 +1098,6 @@ extension Proto.EarliestPermittedSampleDateRequest {
     /// Copies protobuf-c's unpacked EarliestPermittedSampleDateRequest.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__EarliestPermittedSampleDateRequest>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1379,7 +1375,6 @@ extension Proto.AdminWatchPromptsRequest {
     /// Copies protobuf-c's unpacked AdminWatchPromptsRequest.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminWatchPromptsRequest>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1437,7 +1432,6 @@ extension Proto.AdminAnswerPromptResponse {
     /// Copies protobuf-c's unpacked AdminAnswerPromptResponse.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminAnswerPromptResponse>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1494,7 +1488,6 @@ extension Proto.AdminCancelPromptResponse {
     /// Copies protobuf-c's unpacked AdminCancelPromptResponse.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminCancelPromptResponse>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1828,7 +1821,6 @@ extension Proto.AdminListSourcesRequest {
     /// Copies protobuf-c's unpacked AdminListSourcesRequest.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListSourcesRequest>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1916,7 +1908,6 @@ extension Proto.AdminSetCharacteristicResponse {
     /// Copies protobuf-c's unpacked AdminSetCharacteristicResponse.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminSetCharacteristicResponse>) {
         self.init()
-        let c = pointer.pointee
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
