@@ -38,12 +38,7 @@ public final class PipeListener {
         self.nextConnectionID = firstConnectionID
         self.ownsPath = true
         try SocketPath.prepareForBinding(path)
-        handle = uvAllocate(uv_pipe_t.self)
-        let initResult = uv_pipe_init(loop.rawLoop, handle, 0)
-        if initResult < 0 {
-            handle.deallocate()
-            throw UVError(code: initResult, operation: "uv_pipe_init").brokerError
-        }
+        handle = try Self.newHandle(on: loop)
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         do throws(UVError) {
             // Bind under a restrictive umask, then widen to `mode`: the socket is never looser than asked.
@@ -54,9 +49,7 @@ public final class PipeListener {
             guard chmod(path, mode) == 0 else {
                 throw UVError(code: -errno, operation: "chmod \(path)")
             }
-            try uvCheck(uv_listen(uvCast(handle, to: uv_stream_t.self), 511) { server, status in
-                uvOwner(server!.pointee.data, as: PipeListener.self).accept(status: status)
-            }, "listen \(path)")
+            try listen("listen \(path)")
         } catch {
             close()
             throw error.brokerError
@@ -84,20 +77,13 @@ public final class PipeListener {
         self.frameTimeoutMicros = frameTimeoutMicros
         self.nextConnectionID = firstConnectionID
         self.ownsPath = false
-        handle = uvAllocate(uv_pipe_t.self)
-        let initResult = uv_pipe_init(loop.rawLoop, handle, 0)
-        if initResult < 0 {
-            handle.deallocate()
-            throw UVError(code: initResult, operation: "uv_pipe_init").brokerError
-        }
+        handle = try Self.newHandle(on: loop)
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         do throws(UVError) {
             try uvCheck(uv_pipe_open(handle, descriptor), "adopt socket fd \(descriptor)")
             // listen(2) again on a listening socket only sets the backlog; libuv needs the call to
             // start watching for connections.
-            try uvCheck(uv_listen(uvCast(handle, to: uv_stream_t.self), 511) { server, status in
-                uvOwner(server!.pointee.data, as: PipeListener.self).accept(status: status)
-            }, "listen on socket fd \(descriptor)")
+            try listen("listen on socket fd \(descriptor)")
         } catch {
             close()
             throw error.brokerError
@@ -131,6 +117,24 @@ public final class PipeListener {
             guard let first = raw.first, first != 0 else { return "" }
             return String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
+    }
+
+    /// A fresh `uv_pipe_t` on `loop`, freed here if libuv refuses it.
+    private static func newHandle(on loop: EventLoop) throws(BrokerError) -> UnsafeMutablePointer<uv_pipe_t> {
+        let handle = uvAllocate(uv_pipe_t.self)
+        let result = uv_pipe_init(loop.rawLoop, handle, 0)
+        if result < 0 {
+            handle.deallocate()
+            throw UVError(code: result, operation: "uv_pipe_init").brokerError
+        }
+        return handle
+    }
+
+    /// Starts accepting: libuv watches the socket and hands each connection to `accept`.
+    private func listen(_ operation: String) throws(UVError) {
+        try uvCheck(uv_listen(uvCast(handle, to: uv_stream_t.self), 511) { server, status in
+            uvOwner(server!.pointee.data, as: PipeListener.self).accept(status: status)
+        }, operation)
     }
 
     private func accept(status: Int32) {
