@@ -89,10 +89,13 @@ struct ConsentAgentProcessTests {
             return false
         }
 
+        /// Ends the agent without waiting for it here: `waitUntilExit()` on a cooperative thread can
+        /// starve the whole parallel suite (see `Process.exited()`), so a thread of its own reaps it.
         func stop() {
             try? keyboard.close()
             if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            let process = self.process
+            Task.detached { await process.exited() }
         }
     }
 

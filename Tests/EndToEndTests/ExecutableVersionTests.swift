@@ -12,7 +12,9 @@ struct ExecutableVersionTests {
     ]
 
     /// Runs `name` (built beside the daemon) with `arguments`; its exit status and standard output.
-    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// Waits without blocking a cooperative thread (`Process.exited()`): blocked waits starve the
+    /// parallel suite on two cores.
+    static func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let folder = URL(fileURLWithPath: try DaemonProcess.binaryPath()).deletingLastPathComponent()
         let process = Process()
         process.executableURL = folder.appendingPathComponent(name)
@@ -21,16 +23,16 @@ struct ExecutableVersionTests {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
+        await process.exited()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
-    @Test(arguments: executables) func answersVersionAndHelp(_ name: String) throws {
-        let version = try Self.run(name, ["--version"])
+    @Test(arguments: executables) func answersVersionAndHelp(_ name: String) async throws {
+        let version = try await Self.run(name, ["--version"])
         #expect(version.status == 0)
         #expect(version.output == "\(name) \(BrokerVersion.broker)\n")
-        let help = try Self.run(name, ["--help"])
+        let help = try await Self.run(name, ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("USAGE: \(name)"))
         #expect(help.output.contains("--version"))
