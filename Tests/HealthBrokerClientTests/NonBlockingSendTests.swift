@@ -34,7 +34,7 @@ struct NonBlockingSendTests {
         let otherRan = await Self.finishes(other, within: 10)
         #expect(otherRan, "the save's caller held the one thread")
         #expect(connection.currentCore.wantsWritable, "the save waits in the outbox, not in a thread")
-        let frames = try #require(peer.frames(1))
+        let frames = try #require(await peer.frames(1))
         guard case .call(let call) = frames.first else { Issue.record("no call: \(frames)"); return }
         #expect(call.request == save, "the whole save arrived intact once the peer read")
         peer.send(ServerFrame(callID: call.callID, response: .save(saved: 48_000, unchanged: 0)))
@@ -53,7 +53,7 @@ struct NonBlockingSendTests {
         #expect(await waitUntil(timeout: .seconds(60)) { connection.currentCore.outbox.withLock { $0.parkedCount } == 1 })
         let other = Task(executorPreference: single) { single.isCurrent }
         #expect(await Self.finishes(other, within: 10), "a parked caller held the one thread")
-        let frames = try #require(peer.frames(2))
+        let frames = try #require(await peer.frames(2))
         #expect(frames.map(\.callID) == [1, 2])
         peer.echoPings(in: frames)
         #expect(await first.value == .ping(PingResponse(payload: big)))
@@ -79,7 +79,7 @@ struct NonBlockingSendTests {
         #expect(await stuck.value?.code == .cancelled)
         #expect(await parked.value?.code == .cancelled)
         let later = Task { try? await connection.unary(Self.ping([9]), timeout: nil) }
-        let frames = try #require(peer.frames(3))
+        let frames = try #require(await peer.frames(3))
         // The parked call was withdrawn unsent; the big call's Cancel follows it; then the later call.
         #expect(frames.count == 3)
         guard frames.count == 3, case .call(let call) = frames[0], case .call(let next) = frames[2] else {
@@ -104,7 +104,7 @@ struct NonBlockingSendTests {
         let received = Shared<[ClientFrame]>([])
         let answering = Thread {
             var seen = 0
-            while seen < tasks * rounds, let frames = peer.frames(1, timeout: .seconds(60)), !frames.isEmpty {
+            while seen < tasks * rounds, let frames = peer.blockingFrames(1, timeout: .seconds(60)), !frames.isEmpty {
                 seen += frames.count
                 peer.echoPings(in: frames)
                 received.withLock { $0.append(contentsOf: frames) }
@@ -158,7 +158,7 @@ struct NonBlockingSendTests {
         #expect(made, "completion calls blocked on a full socket")
         #expect(connection.currentCore.outbox.withLock { $0.parkedCount } > 0, "some calls had to park")
         var frames: [ClientFrame] = []
-        while frames.count < count, let more = peer.frames(1), !more.isEmpty {
+        while frames.count < count, let more = await peer.frames(1), !more.isEmpty {
             frames += more
             peer.echoPings(in: more)
         }
@@ -184,7 +184,7 @@ struct NonBlockingSendTests {
         #expect(connection.currentCore.outbox.withLock { $0.parkedCount } == 0)
         stuck.cancel()
         _ = await stuck.value
-        let frames = try #require(peer.frames(2))
+        let frames = try #require(await peer.frames(2))
         #expect(frames.map(\.callID) == [1, 1], "only the big call and its Cancel: \(frames.map(\.callID))")
     }
 

@@ -37,7 +37,19 @@ final class SocketPairPeer: @unchecked Sendable {
 
     /// Reads and decodes frames until `count` more have arrived or `timeout` passes; returns them
     /// (fewer on timeout or EOF). A frame that does not decode is a test failure (`nil`).
-    func frames(_ count: Int, timeout: Duration = .seconds(20)) -> [ClientFrame]? {
+    ///
+    /// The wait runs on a thread of its own: blocking a cooperative thread here would take it from
+    /// the very client tasks that produce the frames, and starve the parallel suite on two cores.
+    func frames(_ count: Int, timeout: Duration = .seconds(20)) async -> [ClientFrame]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[ClientFrame]?, Never>) in
+            let reader = Thread { continuation.resume(returning: self.blockingFrames(count, timeout: timeout)) }
+            reader.name = "socket pair peer reader"
+            reader.start()
+        }
+    }
+
+    /// `frames`, blocking the calling thread (for a thread of its own).
+    func blockingFrames(_ count: Int, timeout: Duration) -> [ClientFrame]? {
         lock.lock()
         defer { lock.unlock() }
         var frames: [ClientFrame] = []
