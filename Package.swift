@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CProtobufC", pkgConfig: "libprotobuf-c", providers: [.apt(["libprotobuf-c-dev"])]),
+        // libh2o built on libuv (Debian's libh2o-dev, not libh2o-evloop-dev): healthctl ui's HTTP server.
+        .systemLibrary(name: "CH2O", pkgConfig: "libh2o", providers: [.apt(["libh2o-dev"])]),
 
         // protoc-c output for proto/healthbroker.proto, checked in (scripts/generate-proto.sh).
         .target(name: "HealthBrokerProto", dependencies: ["CProtobufC"]),
@@ -49,7 +51,9 @@ let package = Package(
         // SQLite storage: the only code that imports SQLite.
         .target(name: "BrokerStore", dependencies: ["BrokerModel", "BrokerPolicy", "CSQLite"], swiftSettings: swiftSettings),
         // The libuv event loop, sockets, timers and cross-thread hand-off: the only code that imports libuv.
-        .target(name: "BrokerTransport", dependencies: ["BrokerModel", "BrokerSupport", "BrokerWire", "CLibUV"], swiftSettings: swiftSettings),
+        // Also the only importer of libh2o (the HTTP server of healthctl ui, HTTP/): h2o runs on a libuv
+        // loop and takes libuv handles, so the layer that owns the loop and its handles owns it too.
+        .target(name: "BrokerTransport", dependencies: ["BrokerModel", "BrokerSupport", "BrokerWire", "CLibUV", "CH2O"], swiftSettings: swiftSettings),
         // The broker service: sessions, calls, dispatch, workers.
         .target(
             name: "BrokerServer",
@@ -61,7 +65,7 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: swiftSettings),
 
         .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerModel", "BrokerPolicy", "BrokerStore", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "BrokerTransport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // The load driver (issue: load testing); talks to a running broker over its real sockets.
         .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // Scenario measurements for BENCHMARKS: big clamped query, durable ingest, idle connections.
