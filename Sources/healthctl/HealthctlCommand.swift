@@ -12,6 +12,7 @@ enum HealthctlCommand {
         case ["apps", "rotate-token"]: try await AppsCommands.rotateToken(command, context: context)
         case ["status"]: try await StatusCommand.run(context: context)
         case ["consent"]: try await ConsentCommand.run(command, context: context)
+        case ["ui"]: try await UICommand.run(command, context: context)
         case ["grants"]: try await GrantsCommands.grants(command, context: context)
         case ["grants", "set"]: try await GrantsCommands.set(command, context: context)
         case ["revoke"]: try await GrantsCommands.revoke(command, context: context)

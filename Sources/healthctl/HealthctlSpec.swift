@@ -26,7 +26,7 @@ enum HealthctlSpec {
             .flag("json", help: "Print JSON (keys sorted; instants as ISO-8601 plus *_us microseconds)."),
         ],
         subcommands: [
-            apps, status, consent, grants, revoke, sources, characteristics, explain, types,
+            apps, status, consent, ui, grants, revoke, sources, characteristics, explain, types,
             importSamples, exportSamples, backup, accessLog, demoData, call, describe,
         ],
         version: BrokerVersion.broker

@@ -1,6 +1,6 @@
 import BrokerModel
 
-/// The words a person reads for a type in the consent agent: `Steps`, `Heart rate`, `Date of birth`.
+/// The words a person reads for a type in the consent agent and the page (`healthctl ui`), and the group it is shown under: `Steps`, `Heart rate`, `Date of birth`.
 enum PlainTypeName {
     /// Names that read better than the words of the alias.
     static let overrides: [String: String] = [
@@ -29,6 +29,23 @@ enum PlainTypeName {
     /// `Steps (stepCount)`: the plain name with the alias `healthctl` commands take.
     static func labelled(_ type: ObjectType) -> String {
         "\(of(type)) (\(TypeArgument.alias(of: type)))"
+    }
+
+    /// The groups a person sees types under, in the order shown.
+    static let groups = ["Activity", "Heart", "Sleep", "Mindfulness", "Body", "Vitals", "Nutrition", "About you", "Other"]
+
+    /// Which group `type` is shown under (`Activity`, `Heart`, …; characteristics are `About you`).
+    static func group(of type: ObjectType) -> String {
+        switch TypeArgument.alias(of: type) {
+        case "stepCount", "activeEnergyBurned", "basalEnergyBurned", "distanceWalkingRunning", "flightsClimbed", "workout":
+            return "Activity"
+        case "heartRate", "restingHeartRate": return "Heart"
+        case "sleepAnalysis": return "Sleep"
+        case "mindfulSession": return "Mindfulness"
+        case "bodyMass", "bodyFatPercentage": return "Body"
+        case "oxygenSaturation": return "Vitals"
+        default: return isSample(type) ? "Other" : "About you"
+        }
     }
 
     /// Whether `type` is a series of samples (a read can be limited from a date), not a characteristic.

@@ -18,7 +18,7 @@ public final class HTTPRequest: @unchecked Sendable {
     public let path: String
     /// What follows `?` in the request target, or "".
     public let query: String
-    /// The headers, names lowercased; a repeated header keeps its values joined with ", ".
+    /// The headers, names lowercased, with `host` (h2o's authority); a repeated header keeps its values joined with ", ".
     public let headers: [String: String]
     /// The request body.
     public let body: [UInt8]
@@ -28,7 +28,8 @@ public final class HTTPRequest: @unchecked Sendable {
         self.request = request
         let target = Self.string(request.pointee.path)
         let queryAt = request.pointee.query_at
-        if queryAt != Int.max, queryAt < target.utf8.count {
+        // h2o marks "no query" with SIZE_MAX, which Swift sees as -1.
+        if queryAt >= 0, queryAt < target.utf8.count {
             let bytes = Array(target.utf8)
             path = String(decoding: bytes[..<queryAt], as: UTF8.self)
             query = String(decoding: bytes[(queryAt + 1)...], as: UTF8.self)
@@ -43,6 +44,9 @@ public final class HTTPRequest: @unchecked Sendable {
             let value = Self.string(ch2o_header_value(request, index))
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
+        // h2o takes Host out of the header list into the request's authority.
+        let authority = Self.string(request.pointee.input.authority)
+        if headers["host"] == nil, !authority.isEmpty { headers["host"] = authority }
         self.headers = headers
         let entity = request.pointee.entity
         body = entity.base == nil ? [] : Array(UnsafeRawBufferPointer(start: entity.base, count: entity.len))

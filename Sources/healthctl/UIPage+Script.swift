@@ -1,0 +1,436 @@
+extension UIPage {
+    /// `app.js`: the sheet (live, from the event stream) and the Apps, Data types, Access history and
+    /// Data pages (from the JSON calls). Dates are shown and picked in the browser's local time.
+    static let script = Array(#"""
+        "use strict";
+        const DAY = 86400000;
+        const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+        const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+        const GROUPS = ["Activity", "Heart", "Sleep", "Mindfulness", "Body", "Vitals", "Nutrition", "About you", "Other"];
+        const READ_WORDS = { full: "All data", from: "From a date", deny: "No access" };
+        const SHARE_WORDS = { allow: "Allowed", deny: "Not allowed" };
+
+        let prompts = [];
+        let shownPrompt = null;
+        let connected = false;
+        let currentTab = "apps";
+
+        function el(tag, attrs, ...children) {
+          const node = document.createElement(tag);
+          for (const [key, value] of Object.entries(attrs || {})) {
+            if (value === undefined || value === null || value === false) continue;
+            if (key === "class") node.className = value;
+            else if (key === "text") node.textContent = value;
+            else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+            else node.setAttribute(key, value === true ? "" : value);
+          }
+          for (const child of children.flat()) {
+            if (child === null || child === undefined) continue;
+            node.append(typeof child === "string" ? document.createTextNode(child) : child);
+          }
+          return node;
+        }
+
+        function pad(n) { return String(n).padStart(2, "0"); }
+        function isoDate(d) { return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`; }
+        function today() { return isoDate(new Date()); }
+        function parseDate(text) {
+          const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text || "");
+          return m ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+        }
+        function dayWords(d) { return `${WEEKDAYS[d.getDay()]} ${d.getDate()} ${MONTHS[d.getMonth()]}`; }
+        function localTime(ms) {
+          const d = new Date(ms);
+          return `${dayWords(d)} ${d.getFullYear()}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+        }
+
+        /// "this app will see your data from Tue 17 Nov on — 14 days", or why the date cannot be used.
+        function preview(text) {
+          const d = parseDate(text);
+          if (!d) return { ok: false, text: "Choose the first day the app may see." };
+          const start = parseDate(today());
+          const days = Math.round((start - d) / DAY);
+          if (days < 0) return { ok: false, text: "That day is in the future: choose today or an earlier day." };
+          const span = days === 0 ? "today only" : days === 1 ? "1 day" : `${days} days`;
+          return { ok: true, text: `This app will see your data from ${dayWords(d)} on — ${span}.` };
+        }
+
+        async function call(method, path, body) {
+          const options = { method, headers: {} };
+          if (body !== undefined) {
+            options.headers["content-type"] = "application/json";
+            options.body = JSON.stringify(body);
+          }
+          const response = await fetch(path, options);
+          let data = {};
+          try { data = await response.json(); } catch (e) { data = {}; }
+          if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+          return data;
+        }
+
+        function sortTypes(types) {
+          return [...types].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group));
+        }
+
+        // ---- The sheet -------------------------------------------------------------------------
+
+        function readControl(type, onchange) {
+          const select = el("select", { class: "read", "data-kind": "read", "data-type": type.alias, "aria-label": `Read ${type.name}` },
+            el("option", { value: "deny", text: "No access" }),
+            el("option", { value: "full", text: "All data" }),
+            type.sample ? el("option", { value: "from", text: "From a date…" }) : null);
+          const date = el("input", { type: "date", class: "from", "data-type": type.alias, max: today(), hidden: true,
+            "aria-label": `First day for ${type.name}` });
+          const note = el("div", { class: "preview", hidden: true });
+          function update() {
+            const from = select.value === "from";
+            date.hidden = !from;
+            note.hidden = !from;
+            if (from) {
+              if (!date.value) date.value = isoDate(new Date(Date.now() - 30 * DAY));
+              const p = preview(date.value);
+              note.textContent = p.text;
+              note.className = p.ok ? "preview" : "preview bad";
+            }
+            onchange && onchange();
+          }
+          select.addEventListener("change", update);
+          date.addEventListener("input", update);
+          date.addEventListener("change", update);
+          return { select, date, note, update,
+            value() {
+              if (select.value !== "from") return { read: select.value };
+              return { read: "from", from: date.value };
+            },
+            valid() { return select.value !== "from" || preview(date.value).ok; } };
+        }
+
+        function shareControl(type) {
+          return el("select", { class: "share", "data-kind": "share", "data-type": type.alias, "aria-label": `Write ${type.name}` },
+            el("option", { value: "deny", text: "Don't allow" }),
+            el("option", { value: "allow", text: "Allow" }));
+        }
+
+        function renderSheet() {
+          const backdrop = document.getElementById("backdrop");
+          const sheet = document.getElementById("sheet");
+          const prompt = prompts[0];
+          if (!prompt) {
+            backdrop.hidden = true;
+            sheet.replaceChildren();
+            sheet.removeAttribute("data-prompt");
+            shownPrompt = null;
+            return;
+          }
+          const queue = document.getElementById("sheet-queue");
+          if (shownPrompt === prompt.id) {
+            if (queue) queue.textContent = prompts.length > 1 ? `${prompts.length - 1} more waiting` : "";
+            return;
+          }
+          shownPrompt = prompt.id;
+          sheet.setAttribute("data-prompt", String(prompt.id));
+          const byAlias = new Map();
+          for (const t of prompt.share) byAlias.set(t.alias, { type: t, share: true, read: false });
+          for (const t of prompt.read) {
+            const entry = byAlias.get(t.alias) || { type: t, share: false, read: false };
+            entry.read = true;
+            byAlias.set(t.alias, entry);
+          }
+          const entries = sortTypes([...byAlias.values()].map(e => e.type)).map(t => byAlias.get(t.alias));
+          const controls = [];
+          const error = el("div", { class: "error", id: "sheet-error" });
+          const submit = el("button", { class: "action primary", id: "sheet-submit", text: "Allow as chosen" });
+          function check() {
+            submit.disabled = !controls.every(c => !c.read || c.read.valid());
+          }
+          const rows = [];
+          let group = null;
+          for (const entry of entries) {
+            if (entry.type.group !== group) {
+              group = entry.type.group;
+              rows.push(el("div", { class: "group", text: group }));
+            }
+            const control = { type: entry.type };
+            const parts = [];
+            if (entry.share) {
+              control.share = shareControl(entry.type);
+              parts.push(el("label", {}, "Write ", control.share));
+            }
+            if (entry.read) {
+              control.read = readControl(entry.type, check);
+              parts.push(el("label", {}, "Read ", control.read.select, " ", control.read.date));
+            }
+            controls.push(control);
+            rows.push(el("div", { class: "typerow", "data-type": entry.type.alias },
+              el("div", {}, el("div", { class: "name", text: entry.type.name }),
+                el("div", { class: "sub", text: entry.type.sample ? "" : "A fact about you, not a series of samples" })),
+              el("div", { class: "controls" }, parts),
+              control.read ? control.read.note : null));
+          }
+          function allOn() {
+            for (const c of controls) {
+              if (c.share) c.share.value = "allow";
+              if (c.read) { c.read.select.value = "full"; c.read.update(); }
+            }
+            check();
+          }
+          async function send() {
+            error.textContent = "";
+            const decisions = controls.map(c => {
+              const d = { type: c.type.alias };
+              if (c.share) d.share = c.share.value;
+              if (c.read) Object.assign(d, c.read.value());
+              return d;
+            });
+            try {
+              submit.disabled = true;
+              await call("POST", "api/answer", { prompt: prompt.id, decisions });
+              dropPrompt(prompt.id);
+            } catch (e) {
+              error.textContent = e.message;
+              check();
+            }
+          }
+          async function cancel() {
+            try {
+              await call("POST", "api/cancel", { prompt: prompt.id });
+              dropPrompt(prompt.id);
+            } catch (e) { error.textContent = e.message; }
+          }
+          submit.addEventListener("click", send);
+          sheet.replaceChildren(
+            el("h2", { id: "sheet-title", text: `“${prompt.appName}” would like to access your health data` }),
+            el("div", { class: "sub", text: `${prompt.appID} · asked ${localTime(prompt.created)}` }),
+            prompt.readUsage ? el("div", { class: "usage" }, el("b", { text: "Why it reads" }), prompt.readUsage) : null,
+            prompt.shareUsage ? el("div", { class: "usage" }, el("b", { text: "Why it writes" }), prompt.shareUsage) : null,
+            el("div", { class: "buttons" }, el("span", { class: "spacer" }),
+              el("button", { class: "action", id: "sheet-all-on", text: "Turn all on", onclick: allOn })),
+            rows,
+            error,
+            el("div", { class: "buttons" },
+              el("span", { class: "queue", id: "sheet-queue", text: prompts.length > 1 ? `${prompts.length - 1} more waiting` : "" }),
+              el("span", { class: "spacer" }),
+              el("button", { class: "action", id: "sheet-cancel", text: "Cancel", onclick: cancel }),
+              submit));
+          backdrop.hidden = false;
+          check();
+        }
+
+        function dropPrompt(id) {
+          prompts = prompts.filter(p => p.id !== id);
+          renderSheet();
+          refresh();
+        }
+
+        // ---- The pages ---------------------------------------------------------------------------
+
+        function decisionWords(grant) {
+          const parts = [];
+          if (grant.share) parts.push(`write: ${SHARE_WORDS[grant.share]}`);
+          if (grant.read === "from") parts.push(`read: from ${dayWords(new Date(grant.from))} ${new Date(grant.from).getFullYear()}`);
+          else if (grant.read) parts.push(`read: ${READ_WORDS[grant.read]}`);
+          return parts.join(", ");
+        }
+
+        function grantRow(app, grant) {
+          const status = el("span", { class: "saved" });
+          const row = el("tr", { "data-app": app.appID, "data-type": grant.type.alias });
+          const read = readControl(grant.type, null);
+          if (grant.read) {
+            read.select.value = grant.read;
+            if (grant.read === "from") read.date.value = isoDate(new Date(grant.from));
+            read.update();
+          }
+          const share = grant.share ? shareControl(grant.type) : null;
+          if (share) share.value = grant.share;
+          async function save() {
+            status.className = "saved";
+            status.textContent = "";
+            if (!read.valid()) return;
+            const decision = { type: grant.type.alias };
+            if (grant.read) Object.assign(decision, read.value());
+            if (share) decision.share = share.value;
+            try {
+              await call("POST", "api/grant", { app: app.appID, decision });
+              status.textContent = "Saved: the app sees this on its next call.";
+            } catch (e) {
+              status.className = "error";
+              status.textContent = e.message;
+            }
+          }
+          read.select.addEventListener("change", () => { if (read.select.value !== "from" || read.valid()) save(); });
+          read.date.addEventListener("change", save);
+          if (share) share.addEventListener("change", save);
+          async function forget() {
+            try {
+              await call("POST", "api/forget", { app: app.appID, type: grant.type.alias });
+              refresh();
+            } catch (e) { status.className = "error"; status.textContent = e.message; }
+          }
+          row.append(
+            el("td", {}, el("div", { class: "name", text: grant.type.name }), el("div", { class: "sub", text: grant.type.group })),
+            el("td", {}, share || el("span", { class: "sub", text: "—" })),
+            el("td", {}, grant.read ? [read.select, " ", read.date, read.note] : el("span", { class: "sub", text: "—" })),
+            el("td", { class: "sub", text: `${grant.decidedBy}, ${localTime(grant.decided)}` }),
+            el("td", {}, el("button", { class: "link forget", text: "Forget", title: "Forget this decision: the app will be asked again", onclick: forget }), el("div", {}, status)));
+          return row;
+        }
+
+        async function showApps() {
+          const page = document.getElementById("page-apps");
+          const data = await call("GET", "api/apps");
+          const cards = data.apps.map(app => {
+            const badges = [];
+            if (!app.registered) badges.push(el("span", { class: "badge", text: "removed" }));
+            if (app.asked) badges.push(el("span", { class: "badge", text: "asked" }));
+            if (app.sampleCount) badges.push(el("span", { class: "badge", text: `wrote ${app.sampleCount} samples` }));
+            const grants = sortTypes(app.grants.map(g => g.type)).map(t => app.grants.find(g => g.type.alias === t.alias));
+            return el("div", { class: "card app", "data-app": app.appID },
+              el("h2", {}, app.name, badges),
+              el("div", { class: "sub", text: app.appID + (app.lastAsked ? ` · last asked ${localTime(app.lastAsked)}` : "") }),
+              grants.length === 0
+                ? el("p", { class: "sub", text: app.registered ? "No decisions yet." : "Removed: its decisions were dropped." })
+                : el("table", {}, el("tr", {}, ["Type", "Write", "Read", "Decided", ""].map(h => el("th", { text: h }))),
+                    grants.map(g => grantRow(app, g))));
+          });
+          page.replaceChildren(el("p", { class: "sub", text: "Every app that asked for your health data or wrote some. Changes apply on the app's next call." }),
+            cards.length ? cards : el("p", { text: "No apps yet." }));
+        }
+
+        async function showTypes() {
+          const page = document.getElementById("page-types");
+          const data = await call("GET", "api/apps");
+          const cards = sortTypes(data.types).map(type => {
+            const readers = [], writers = [], denied = [];
+            for (const app of data.apps) {
+              const g = app.grants.find(g => g.type.alias === type.alias);
+              if (!g) continue;
+              if (g.read === "full") readers.push(app.name);
+              else if (g.read === "from") readers.push(`${app.name} (from ${dayWords(new Date(g.from))})`);
+              if (g.share === "allow") writers.push(app.name);
+              if (g.read === "deny" || g.share === "deny") denied.push(app.name);
+            }
+            return el("div", { class: "card type", "data-type": type.alias },
+              el("h2", { text: type.name }), el("div", { class: "sub", text: `${type.group} · ${type.alias}` }),
+              el("table", {},
+                el("tr", {}, el("th", { text: "May read" }), el("td", { text: readers.join(", ") || "no app" })),
+                type.sample ? el("tr", {}, el("th", { text: "May write" }), el("td", { text: writers.join(", ") || "no app" })) : null,
+                denied.length ? el("tr", {}, el("th", { text: "Turned off for" }), el("td", { text: denied.join(", ") })) : null));
+          });
+          page.replaceChildren(cards);
+        }
+
+        async function showHistory() {
+          const page = document.getElementById("page-history");
+          const data = await call("GET", "api/history?limit=500");
+          page.replaceChildren(
+            el("p", { class: "sub", text: "Who read or wrote which kind of data, and when (your local time). Values are never shown or kept here." }),
+            data.rows.length === 0 ? el("p", { text: "Nothing yet." }) :
+            el("table", { class: "history" },
+              el("tr", {}, ["When", "App", "What", "Type", "Samples"].map(h => el("th", { text: h }))),
+              data.rows.map(r => el("tr", {},
+                el("td", { text: localTime(r.at) }), el("td", { text: r.appName }),
+                el("td", { text: r.method ? `${r.operation} (${r.method})` : r.operation }),
+                el("td", { text: r.type.name }), el("td", { text: String(r.count) })))));
+        }
+
+        /// A chart of statistics buckets: bars of daily totals (cumulative), or min–max lines with the average.
+        function chart(type, buckets) {
+          const ns = "http://www.w3.org/2000/svg";
+          const svg = document.createElementNS(ns, "svg");
+          svg.setAttribute("class", "chart");
+          svg.setAttribute("viewBox", "0 0 600 180");
+          const values = buckets.flatMap(b => type.cumulative ? [b.sum || 0] : [b.min || 0, b.max || 0]);
+          const top = Math.max(1, ...values);
+          const width = 560 / Math.max(1, buckets.length);
+          const y = v => 160 - (v / top) * 150;
+          buckets.forEach((b, i) => {
+            const x = 30 + i * width;
+            if (type.cumulative) {
+              const r = document.createElementNS(ns, "rect");
+              r.setAttribute("class", "bar");
+              r.setAttribute("x", x + 1); r.setAttribute("width", Math.max(1, width - 2));
+              r.setAttribute("y", y(b.sum || 0)); r.setAttribute("height", 160 - y(b.sum || 0));
+              r.setAttribute("data-value", b.sum || 0);
+              const t = document.createElementNS(ns, "title"); t.textContent = `${b.day}: ${b.sum}`; r.append(t);
+              svg.append(r);
+            } else {
+              const l = document.createElementNS(ns, "line");
+              l.setAttribute("class", "range");
+              l.setAttribute("x1", x + width / 2); l.setAttribute("x2", x + width / 2);
+              l.setAttribute("y1", y(b.min || 0)); l.setAttribute("y2", y(b.max || 0));
+              svg.append(l);
+              const c = document.createElementNS(ns, "circle");
+              c.setAttribute("class", "avg"); c.setAttribute("r", 3);
+              c.setAttribute("cx", x + width / 2); c.setAttribute("cy", y(b.average || 0));
+              c.setAttribute("data-value", b.average || 0);
+              svg.append(c);
+            }
+          });
+          const label = document.createElementNS(ns, "text");
+          label.setAttribute("x", 2); label.setAttribute("y", 12); label.textContent = String(Math.round(top * 100) / 100);
+          svg.append(label);
+          return svg;
+        }
+
+        async function showData() {
+          const page = document.getElementById("page-data");
+          let data;
+          try {
+            data = await call("GET", "api/statistics?days=30");
+          } catch (e) {
+            page.replaceChildren(el("p", { class: "sub", text: `Charts are not available: ${e.message}` }));
+            return;
+          }
+          page.replaceChildren(data.series.map(s => el("div", { class: "card chart-card", "data-type": s.type.alias },
+            el("h2", { text: s.type.name }),
+            el("div", { class: "sub", text: s.type.cumulative ? `Daily totals (${s.unit}), last 30 days` : `Lowest, average and highest per day (${s.unit})` }),
+            chart(s.type, s.buckets))));
+        }
+
+        const pages = { apps: showApps, types: showTypes, history: showHistory, data: showData };
+
+        async function refresh() {
+          try {
+            await pages[currentTab]();
+            document.getElementById("notice").hidden = true;
+          } catch (e) {
+            const notice = document.getElementById("notice");
+            notice.textContent = `Could not load: ${e.message}`;
+            notice.hidden = false;
+          }
+        }
+
+        function selectTab(name) {
+          currentTab = name;
+          for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
+          for (const p of document.querySelectorAll(".page")) p.hidden = p.id !== `page-${name}`;
+          refresh();
+        }
+
+        function listen() {
+          const source = new EventSource("events");
+          const status = document.getElementById("connection");
+          source.addEventListener("prompts", event => {
+            const data = JSON.parse(event.data);
+            connected = data.connected;
+            prompts = data.prompts;
+            status.textContent = connected ? "connected to the broker" : "broker not reachable: retrying…";
+            status.classList.toggle("down", !connected);
+            renderSheet();
+          });
+          source.addEventListener("changed", () => { if (currentTab !== "data") refresh(); });
+          source.addEventListener("error", () => {
+            status.textContent = "page server not reachable: retrying…";
+            status.classList.add("down");
+          });
+        }
+
+        document.addEventListener("DOMContentLoaded", () => {
+          for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+          selectTab("apps");
+          listen();
+        });
+
+        """#.utf8)
+}
