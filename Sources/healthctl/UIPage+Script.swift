@@ -31,6 +31,11 @@ extension UIPage {
           return node;
         }
 
+        /// Replaces `node`'s children (arrays flattened, nulls skipped).
+        function fill(node, ...children) {
+          node.replaceChildren(...children.flat(Infinity).filter(c => c !== null && c !== undefined));
+        }
+
         function pad(n) { return String(n).padStart(2, "0"); }
         function isoDate(d) { return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`; }
         function today() { return isoDate(new Date()); }
@@ -117,7 +122,7 @@ extension UIPage {
           const prompt = prompts[0];
           if (!prompt) {
             backdrop.hidden = true;
-            sheet.replaceChildren();
+            fill(sheet);
             sheet.removeAttribute("data-prompt");
             shownPrompt = null;
             return;
@@ -198,7 +203,7 @@ extension UIPage {
             } catch (e) { error.textContent = e.message; }
           }
           submit.addEventListener("click", send);
-          sheet.replaceChildren(
+          fill(sheet, 
             el("h2", { id: "sheet-title", text: `“${prompt.appName}” would like to access your health data` }),
             el("div", { class: "sub", text: `${prompt.appID} · asked ${localTime(prompt.created)}` }),
             prompt.readUsage ? el("div", { class: "usage" }, el("b", { text: "Why it reads" }), prompt.readUsage) : null,
@@ -293,7 +298,7 @@ extension UIPage {
                 : el("table", {}, el("tr", {}, ["Type", "Write", "Read", "Decided", ""].map(h => el("th", { text: h }))),
                     grants.map(g => grantRow(app, g))));
           });
-          page.replaceChildren(el("p", { class: "sub", text: "Every app that asked for your health data or wrote some. Changes apply on the app's next call." }),
+          fill(page, el("p", { class: "sub", text: "Every app that asked for your health data or wrote some. Changes apply on the app's next call." }),
             cards.length ? cards : el("p", { text: "No apps yet." }));
         }
 
@@ -317,13 +322,13 @@ extension UIPage {
                 type.sample ? el("tr", {}, el("th", { text: "May write" }), el("td", { text: writers.join(", ") || "no app" })) : null,
                 denied.length ? el("tr", {}, el("th", { text: "Turned off for" }), el("td", { text: denied.join(", ") })) : null));
           });
-          page.replaceChildren(cards);
+          fill(page, cards);
         }
 
         async function showHistory() {
           const page = document.getElementById("page-history");
           const data = await call("GET", "api/history?limit=500");
-          page.replaceChildren(
+          fill(page, 
             el("p", { class: "sub", text: "Who read or wrote which kind of data, and when (your local time). Values are never shown or kept here." }),
             data.rows.length === 0 ? el("p", { text: "Nothing yet." }) :
             el("table", { class: "history" },
@@ -379,10 +384,10 @@ extension UIPage {
           try {
             data = await call("GET", "api/statistics?days=30");
           } catch (e) {
-            page.replaceChildren(el("p", { class: "sub", text: `Charts are not available: ${e.message}` }));
+            fill(page, el("p", { class: "sub", text: `Charts are not available: ${e.message}` }));
             return;
           }
-          page.replaceChildren(data.series.map(s => el("div", { class: "card chart-card", "data-type": s.type.alias },
+          fill(page, data.series.map(s => el("div", { class: "card chart-card", "data-type": s.type.alias },
             el("h2", { text: s.type.name }),
             el("div", { class: "sub", text: s.type.cumulative ? `Daily totals (${s.unit}), last 30 days` : `Lowest, average and highest per day (${s.unit})` }),
             chart(s.type, s.buckets))));
