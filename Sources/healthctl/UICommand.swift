@@ -17,6 +17,9 @@ enum UICommand {
             throw ArgumentError(.unexpectedValue, "ui prints its address only; --json is not supported", command: command.commandName)
         }
         let port = UInt16(try command.int("port", in: 0...65_535) ?? 0)
+        // A browser closing a tab closes its connections; a write h2o makes to one after that must
+        // fail with EPIPE, not end the process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         // Fail now, plainly, when no broker is listening, rather than serving a page that cannot work.
         try await context.withAdmin { admin throws(BrokerError) in _ = try await admin.brokerInfo() }
         let socket = context.adminSocket

@@ -237,8 +237,12 @@ extension UIPage {
           return parts.join(", ");
         }
 
+        /// What the last change of each row said ("app|type" → text), kept across redraws.
+        const rowNotes = new Map();
+
         function grantRow(app, grant) {
-          const status = el("span", { class: "saved" });
+          const key = `${app.appID}|${grant.type.alias}`;
+          const status = el("span", { class: "saved", text: rowNotes.get(key) || "" });
           const row = el("tr", { "data-app": app.appID, "data-type": grant.type.alias });
           const read = readControl(grant.type, null);
           if (grant.read) {
@@ -256,8 +260,10 @@ extension UIPage {
             if (grant.read) Object.assign(decision, read.value());
             if (share) decision.share = share.value;
             try {
-              await call("POST", "api/grant", { app: app.appID, decision });
-              status.textContent = "Saved: the app sees this on its next call.";
+              const saved = await call("POST", "api/grant", { app: app.appID, decision });
+              const note = `Saved (${decisionWords(saved)}): the app sees this on its next call.`;
+              rowNotes.set(key, note);
+              status.textContent = note;
             } catch (e) {
               status.className = "error";
               status.textContent = e.message;

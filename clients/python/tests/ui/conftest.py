@@ -118,12 +118,15 @@ def ui(ui_daemon: UIDaemon) -> Iterator[UIServer]:
         port = int(url.split(":")[2].split("/")[0])
         yield UIServer(url, port, process)
     finally:
+        crashed = process.poll()
         process.terminate()
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    assert crashed is None, f"healthctl ui exited with {crashed} during the tests:\n{errors}"
 
 
 @pytest.fixture(scope="module")

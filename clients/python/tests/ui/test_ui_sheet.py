@@ -26,6 +26,11 @@ def local_today() -> date:
     return datetime.now(ZoneInfo(TIME_ZONE)).date()
 
 
+def words(day: date) -> str:
+    """How the page writes a day: `Tue 17 Nov 2026`."""
+    return f"{['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][day.weekday()]} {day.day} {day.strftime('%b')} {day.year}"
+
+
 def local_midnight(day: date) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=ZoneInfo(TIME_ZONE))
 
@@ -131,7 +136,7 @@ def test_turn_all_on_and_change_on_the_apps_page(page, register: Callable[..., A
     first = local_today() - timedelta(days=3)
     choose(page, f"{row} select.read", "from")
     choose(page, f"{row} input.from", first.isoformat())
-    page.wait_for(f"document.querySelector('{row} .saved')?.textContent.startsWith('Saved')")
+    page.wait_for(f"document.querySelector('{row} .saved')?.textContent.includes({js(words(first))})")
     # The app's very next call sees the change.
     assert store.earliest_authorized_sample_date([STEPS]) == {STEPS: local_midnight(first)}
 
@@ -139,7 +144,7 @@ def test_turn_all_on_and_change_on_the_apps_page(page, register: Callable[..., A
     second = local_today() - timedelta(days=40)
     page.wait_for(f"document.querySelector('{row} input.from')?.value === {js(first.isoformat())}")
     choose(page, f"{row} input.from", second.isoformat())
-    page.wait_for(f"document.querySelector('{row} .saved')?.textContent.startsWith('Saved')")
+    page.wait_for(f"document.querySelector('{row} .saved')?.textContent.includes({js(words(second))})")
     assert store.earliest_authorized_sample_date([STEPS]) == {STEPS: local_midnight(second)}
     screenshot(page, "ui-apps.png")
 
