@@ -1,8 +1,8 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
 #   make test   install, check the generated code, build, check the client's public API, run every test
-#               (Swift, the install check of scripts/check-install.sh on the debug build, then the
-#               Python client's)
+#               (Swift, the install check of scripts/check-install.sh on the debug build, the
+#               Python client's, then healthctl ui's in a headless Chromium: browser-tests/)
 .PHONY: demo test build deps proto proto-check clean install
 
 # Debian's python3, which sees python3-protobuf and python3-pytest from scripts/install-deps.sh (a
@@ -32,6 +32,7 @@ test: proto-check
 	swift test --skip-build
 	scripts/check-install.sh
 	$(PYTHON) -m pytest -q clients/python/tests
+	$(PYTHON) -m pytest -q browser-tests
 
 clean:
 	rm -rf .build run data

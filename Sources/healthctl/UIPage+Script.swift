@@ -60,7 +60,12 @@ extension UIPage {
           return { ok: true, text: `This app will see your data from ${dayWords(d)} on — ${span}.` };
         }
 
+        /// The number of the newest GET per path: an older reply arriving after a newer one is marked stale.
+        const newestGet = new Map();
+
         async function call(method, path, body) {
+          const number = (newestGet.get(path) || 0) + 1;
+          if (method === "GET") newestGet.set(path, number);
           const options = { method, headers: {} };
           if (body !== undefined) {
             options.headers["content-type"] = "application/json";
@@ -70,6 +75,7 @@ extension UIPage {
           let data = {};
           try { data = await response.json(); } catch (e) { data = {}; }
           if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+          if (method === "GET" && newestGet.get(path) !== number) data.stale = true;
           return data;
         }
 
@@ -239,11 +245,23 @@ extension UIPage {
 
         /// What the last change of each row said ("app|type" → text), kept across redraws.
         const rowNotes = new Map();
+        /// Each row's changes, one after another, so the broker records them in the order made.
+        const rowSaves = new Map();
+        /// The rows drawn last ("app|type" → { signature, row }): a redraw keeps a row whose
+        /// decision did not change, with whatever the person is in the middle of choosing.
+        let drawnRows = new Map();
 
-        function grantRow(app, grant) {
+        function grantRow(app, grant, keep) {
           const key = `${app.appID}|${grant.type.alias}`;
+          const signature = JSON.stringify(grant);
+          const previous = drawnRows.get(key);
+          if (previous && previous.signature === signature) {
+            keep.set(key, previous);
+            return previous.row;
+          }
           const status = el("span", { class: "saved", text: rowNotes.get(key) || "" });
           const row = el("tr", { "data-app": app.appID, "data-type": grant.type.alias });
+          keep.set(key, { signature, row });
           const read = readControl(grant.type, null);
           if (grant.read) {
             read.select.value = grant.read;
@@ -252,22 +270,28 @@ extension UIPage {
           }
           const share = grant.share ? shareControl(grant.type) : null;
           if (share) share.value = grant.share;
-          async function save() {
-            status.className = "saved";
-            status.textContent = "";
+          function save() {
             if (!read.valid()) return;
             const decision = { type: grant.type.alias };
             if (grant.read) Object.assign(decision, read.value());
             if (share) decision.share = share.value;
-            try {
-              const saved = await call("POST", "api/grant", { app: app.appID, decision });
-              const note = `Saved (${decisionWords(saved)}): the app sees this on its next call.`;
-              rowNotes.set(key, note);
-              status.textContent = note;
-            } catch (e) {
-              status.className = "error";
-              status.textContent = e.message;
-            }
+            const previousSave = rowSaves.get(key) || Promise.resolve();
+            const next = previousSave.then(async () => {
+              status.className = "saved";
+              try {
+                const saved = await call("POST", "api/grant", { app: app.appID, decision });
+                const note = `Saved (${decisionWords(saved)}): the app sees this on its next call.`;
+                rowNotes.set(key, note);
+                for (const node of document.querySelectorAll(".saved")) {
+                  if (node.closest("tr")?.dataset.app === app.appID && node.closest("tr")?.dataset.type === grant.type.alias) node.textContent = note;
+                }
+                status.textContent = note;
+              } catch (e) {
+                status.className = "error";
+                status.textContent = e.message;
+              }
+            });
+            rowSaves.set(key, next);
           }
           read.select.addEventListener("change", () => { if (read.select.value !== "from" || read.valid()) save(); });
           read.date.addEventListener("change", save);
@@ -275,6 +299,7 @@ extension UIPage {
           async function forget() {
             try {
               await call("POST", "api/forget", { app: app.appID, type: grant.type.alias });
+              rowNotes.delete(key);
               refresh();
             } catch (e) { status.className = "error"; status.textContent = e.message; }
           }
@@ -290,6 +315,8 @@ extension UIPage {
         async function showApps() {
           const page = document.getElementById("page-apps");
           const data = await call("GET", "api/apps");
+          if (data.stale) return;
+          const keep = new Map();
           const cards = data.apps.map(app => {
             const badges = [];
             if (!app.registered) badges.push(el("span", { class: "badge", text: "removed" }));
@@ -302,8 +329,9 @@ extension UIPage {
               grants.length === 0
                 ? el("p", { class: "sub", text: app.registered ? "No decisions yet." : "Removed: its decisions were dropped." })
                 : el("table", {}, el("tr", {}, ["Type", "Write", "Read", "Decided", ""].map(h => el("th", { text: h }))),
-                    grants.map(g => grantRow(app, g))));
+                    grants.map(g => grantRow(app, g, keep))));
           });
+          drawnRows = keep;
           fill(page, el("p", { class: "sub", text: "Every app that asked for your health data or wrote some. Changes apply on the app's next call." }),
             cards.length ? cards : el("p", { text: "No apps yet." }));
         }
@@ -311,6 +339,7 @@ extension UIPage {
         async function showTypes() {
           const page = document.getElementById("page-types");
           const data = await call("GET", "api/apps");
+          if (data.stale) return;
           const cards = sortTypes(data.types).map(type => {
             const readers = [], writers = [], denied = [];
             for (const app of data.apps) {
@@ -334,6 +363,7 @@ extension UIPage {
         async function showHistory() {
           const page = document.getElementById("page-history");
           const data = await call("GET", "api/history?limit=500");
+          if (data.stale) return;
           fill(page, 
             el("p", { class: "sub", text: "Who read or wrote which kind of data, and when (your local time). Values are never shown or kept here." }),
             data.rows.length === 0 ? el("p", { text: "Nothing yet." }) :

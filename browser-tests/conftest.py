@@ -23,16 +23,16 @@ from typing import Callable, Iterator, NamedTuple, Optional
 import pytest
 
 UI_DIR = Path(__file__).resolve().parent
-CLIENT_DIR = UI_DIR.parents[1]
-REPO = CLIENT_DIR.parents[1]
+REPO = UI_DIR.parent
+CLIENT_DIR = REPO / "clients" / "python"
 sys.path.insert(0, str(CLIENT_DIR))
 sys.path.insert(0, str(UI_DIR))
 
 from healthbroker import BrokerAdmin, BrokerError, HealthStore  # noqa: E402
 
 from cdp import Browser, Page  # noqa: E402
+from ui_support import TIME_ZONE, App  # noqa: E402
 
-TIME_ZONE = "America/New_York"
 
 
 def binary(name: str, variable: str) -> Path:
@@ -58,12 +58,6 @@ class UIServer(NamedTuple):
     url: str
     port: int
     process: "subprocess.Popen[bytes]"
-
-
-class App(NamedTuple):
-    app_id: str
-    token: str
-    name: str
 
 
 @pytest.fixture(scope="module")
@@ -177,13 +171,3 @@ def connect(ui_daemon: UIDaemon) -> Iterator[Callable[[App], HealthStore]]:
     yield open_store
     for store in stores:
         store.close()
-
-
-def screenshot(page: Page, name: str) -> None:
-    """Keeps a screenshot in $HB_UI_SCREENSHOTS (docs/images) when set; takes it either way, so the
-    capture itself is exercised."""
-    folder = os.environ.get("HB_UI_SCREENSHOTS")
-    target = Path(folder) / name if folder else Path(tempfile.gettempdir()) / f"hb-ui-{os.getpid()}-{name}"
-    page.screenshot(target)
-    if not folder:
-        target.unlink()

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from conftest import TIME_ZONE, App, screenshot
+from ui_support import TIME_ZONE, App, screenshot
 from healthbroker import (BrokerAdmin, BrokerError, HealthStore, ReadDecision, RequestStatus, ShareDecision,
                           StatusCode, TypeDecision)
 
@@ -136,7 +136,8 @@ def test_turn_all_on_and_change_on_the_apps_page(page, register: Callable[..., A
     first = local_today() - timedelta(days=3)
     choose(page, f"{row} select.read", "from")
     choose(page, f"{row} input.from", first.isoformat())
-    page.wait_for(f"document.querySelector('{row} .saved')?.textContent.includes({js(words(first))})")
+    page.wait_for(f"document.querySelector('{row} .saved')?.textContent.includes({js(words(first))})",
+                  explain=f"document.querySelector('#page-apps').innerText")
     # The app's very next call sees the change.
     assert store.earliest_authorized_sample_date([STEPS]) == {STEPS: local_midnight(first)}
 

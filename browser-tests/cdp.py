@@ -113,8 +113,9 @@ class Page:
             raise CDPError(f"{expression!r} threw: {details.get('exception', {}).get('description') or details.get('text')}")
         return result["result"].get("value")
 
-    def wait_for(self, condition: str, timeout: float = 15) -> Any:
-        """Polls `condition` (a script expression) until it is truthy; returns its value."""
+    def wait_for(self, condition: str, timeout: float = 15, explain: str = "") -> Any:
+        """Polls `condition` (a script expression) until it is truthy; returns its value. On timeout
+        the assertion shows the value of `explain` (a script expression), if given."""
         deadline = time.monotonic() + timeout
         last: Any = None
         while time.monotonic() < deadline:
@@ -125,7 +126,13 @@ class Page:
             if last:
                 return last
             time.sleep(0.05)
-        raise AssertionError(f"timed out after {timeout} s waiting for: {condition} (last value {last!r})")
+        shown = ""
+        if explain:
+            try:
+                shown = f"; {explain} = {self.evaluate(explain)!r}"
+            except CDPError as error:
+                shown = f"; {explain} threw {error}"
+        raise AssertionError(f"timed out after {timeout} s waiting for: {condition} (last value {last!r}){shown}")
 
     def screenshot(self, path: Path) -> None:
         data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
