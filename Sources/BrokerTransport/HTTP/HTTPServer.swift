@@ -8,10 +8,13 @@ import Glibc
 /// A small HTTP/1.1 server on the event loop, built on libh2o (Debian's libuv build): owns the
 /// listening `uv_tcp_t`, h2o's configuration and context, and hands each request to `onRequest`.
 ///
-/// h2o parses HTTP; this type only listens, accepts and dispatches. It serves one process's page
-/// (`healthctl ui`), so the h2o context lives until the process ends: `close()` stops listening,
-/// and connections already open finish on their own. Loop thread only (`assertInLoop()`).
-public final class HTTPServer {
+/// h2o parses HTTP; this type only listens, accepts and dispatches. `close()` stops listening; once
+/// the last open connection has closed too, h2o's context is disposed (which closes its timers and
+/// wake-up handle) and a sentinel handle closed just before them frees the context and this server
+/// in its close callback: libuv runs the close callbacks of one turn last-closed first, so the
+/// sentinel's runs after h2o's handles are done with the context's memory. Loop thread only
+/// (`assertInLoop()`); `Sendable` only so that other threads can hand it to `EventLoop.execute`.
+public final class HTTPServer: @unchecked Sendable {
     private let loop: EventLoop
     private let listener: UnsafeMutablePointer<uv_tcp_t>
     private let config: UnsafeMutablePointer<h2o_globalconf_t>
@@ -19,6 +22,10 @@ public final class HTTPServer {
     private let acceptContext: UnsafeMutablePointer<h2o_accept_ctx_t>
     private let onRequest: (HTTPRequest) -> Void
     private var isClosed = false
+    private var isDisposed = false
+    private var openConnections = 0
+    /// This server, retained from `init` until h2o's context is gone.
+    private var retained: UnsafeMutableRawPointer?
     /// The address bound, e.g. 127.0.0.1.
     public let host: String
     /// The port bound (the one the OS chose when 0 was asked).
@@ -53,8 +60,9 @@ public final class HTTPServer {
         acceptContext.pointee.ctx = context
         acceptContext.pointee.hosts = config.pointee.hosts
         uv_tcp_init(loop.rawLoop, listener)
-        // Retained by the listener handle until its close callback.
-        listener.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        // Retained until the sentinel's close callback (`dispose`); the listener refers to it too.
+        retained = Unmanaged.passRetained(self).toOpaque()
+        listener.pointee.data = retained
         do throws(UVError) {
             try withUnsafePointer(to: &address) { pointer throws(UVError) in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress throws(UVError) in
@@ -89,7 +97,8 @@ public final class HTTPServer {
     private func accept(status: Int32) {
         loop.assertInLoop()
         guard status >= 0, !isClosed else { return }
-        guard let connection = HTTPConnectionHandle.open(on: loop) else { return }
+        guard let connection = HTTPConnectionHandle.open(on: loop, server: self) else { return }
+        openConnections += 1
         guard uv_accept(uvCast(listener, to: uv_stream_t.self), uvCast(connection, to: uv_stream_t.self)) == 0 else {
             HTTPConnectionHandle.close(connection)
             return
@@ -108,15 +117,53 @@ public final class HTTPServer {
         return 0
     }
 
-    /// Stops listening; the listener handle is freed in its close callback.
+    /// The number of accepted connections not yet closed.
+    public var connectionCount: Int { openConnections }
+
+    /// An accepted connection's handle was closed and freed (`HTTPConnectionHandle.closed`).
+    func connectionClosed() {
+        loop.assertInLoop()
+        openConnections -= 1
+        if isClosed && openConnections == 0 { dispose() }
+    }
+
+    /// Stops listening (the listener handle is freed in its close callback); h2o's context goes
+    /// when the last open connection has closed.
     public func close() {
         loop.assertInLoop()
         guard !isClosed else { return }
         isClosed = true
         uv_close(uvCast(listener, to: uv_handle_t.self)) { handle in
+            handle!.deallocate()
+        }
+        if openConnections == 0 { dispose() }
+    }
+
+    /// Disposes h2o's context; its memory, the configuration's and this server (retained since
+    /// `init`) are freed in the sentinel's close callback.
+    private func dispose() {
+        guard !isDisposed else { return }
+        isDisposed = true
+        let sentinel = uvAllocate(uv_idle_t.self)
+        uv_idle_init(loop.rawLoop, sentinel)
+        sentinel.pointee.data = retained
+        // Closed first, so its callback runs after those of the handles h2o closes next.
+        uv_close(uvCast(sentinel, to: uv_handle_t.self)) { handle in
             let owner = Unmanaged<HTTPServer>.fromOpaque(handle!.pointee.data!)
             handle!.deallocate()
+            owner.takeUnretainedValue().freeContext()
             owner.release()
         }
+        h2o_context_dispose(context)
+        // Not h2o_config_dispose: in libh2o 2.2 it also disposes the proxy's socket pool, which a
+        // configuration made with h2o_config_init alone never set up, and crashes. What it would
+        // free (the host, path and handler entries: a few hundred bytes per server) is left to the
+        // process's end; no handle is among them.
+    }
+
+    private func freeContext() {
+        context.deallocate()
+        config.deallocate()
+        acceptContext.deallocate()
     }
 }
