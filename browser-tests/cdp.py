@@ -71,6 +71,7 @@ class Browser:
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self, session)
+        page.send("Emulation.setDeviceMetricsOverride", {"width": 1100, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
         page.send("Page.enable")
         page.send("Runtime.enable")
         page.goto(url)

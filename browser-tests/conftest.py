@@ -152,7 +152,8 @@ _numbers = itertools.count(1)
 @pytest.fixture
 def register(admin: BrokerAdmin) -> Callable[..., App]:
     def register_app(name: str) -> App:
-        app_id = f"com.example.ui{os.getpid()}.{next(_numbers)}"
+        # Each module has a daemon of its own; the number keeps a name used twice apart.
+        app_id = f"com.example.{name.lower().replace(' ', '-')}-{next(_numbers)}"
         token = admin.add_app(app_id, name=name, read_usage="Shows your daily steps and heart rate next to your runs.",
                               share_usage="Saves the runs you record.")
         return App(app_id, token, name)
