@@ -159,6 +159,10 @@ def test_turn_all_on_and_change_on_the_apps_page(page, register: Callable[..., A
     # Data types: heart rate's readers include the app.
     page.evaluate("document.querySelector('.tab[data-tab=types]').click()")
     page.wait_for(f"document.querySelector('#page-types .type[data-type=heartRate]')?.innerText.includes({js(app.name)})")
+    # … and "Turn off for all apps" denies it to every app that had it.
+    page.evaluate("document.querySelector('#page-types .type[data-type=heartRate] button.turn-off').click()")
+    page.wait_for("!document.querySelector('#page-types .type[data-type=heartRate] button.turn-off')")
+    assert {g.type: g.read for g in admin.list_grants(app.app_id)}[HEART] == ReadDecision.DENY
 
 
 def test_withdrawn_prompt_leaves_the_page(page, register: Callable[..., App], connect) -> None:

@@ -350,8 +350,23 @@ extension UIPage {
               if (g.share === "allow") writers.push(app.name);
               if (g.read === "deny" || g.share === "deny") denied.push(app.name);
             }
+            const granted = data.apps.filter(app => app.grants.some(g => g.type.alias === type.alias &&
+              (g.read === "full" || g.read === "from" || g.share === "allow")));
+            async function turnOff() {
+              for (const app of granted) {
+                const g = app.grants.find(g => g.type.alias === type.alias);
+                const decision = { type: type.alias };
+                if (g.read) decision.read = "deny";
+                if (g.share) decision.share = "deny";
+                try { await call("POST", "api/grant", { app: app.appID, decision }); }
+                catch (e) { alert(`${app.name}: ${e.message}`); }
+              }
+              refresh();
+            }
             return el("div", { class: "card type", "data-type": type.alias },
-              el("h2", { text: type.name }), el("div", { class: "sub", text: `${type.group} · ${type.alias}` }),
+              el("h2", {}, type.name, " ",
+                granted.length ? el("button", { class: "link turn-off", text: "Turn off for all apps", onclick: turnOff }) : null),
+              el("div", { class: "sub", text: `${type.group} · ${type.alias}` }),
               el("table", {},
                 el("tr", {}, el("th", { text: "May read" }), el("td", { text: readers.join(", ") || "no app" })),
                 type.sample ? el("tr", {}, el("th", { text: "May write" }), el("td", { text: writers.join(", ") || "no app" })) : null,
