@@ -190,3 +190,11 @@ def test_help_and_no_broker(tmp_path) -> None:
     missing = subprocess.run([healthctl, "--admin-socket", str(tmp_path / "none.sock"), "ui"], capture_output=True,
                              env=environment(), timeout=30)
     assert missing.returncode == 1 and missing.stdout == b""
+
+
+def test_a_big_body_is_refused_before_any_handler(ui) -> None:
+    own = f"http://127.0.0.1:{ui.port}"
+    # Only the headers are sent: h2o answers from the announced length, before reading the body.
+    status, _, _ = request(ui, secret_path(ui) + "api/answer", "POST",
+                           {"Content-Type": "application/json", "Origin": own, "Content-Length": str(2 << 20)})
+    assert status == 413

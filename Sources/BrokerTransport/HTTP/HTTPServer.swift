@@ -31,11 +31,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port bound (the one the OS chose when 0 was asked).
     public private(set) var port: UInt16 = 0
 
-    /// Binds `host:port` (an IPv4 address; port 0 lets the OS choose) and starts serving.
+    /// Binds `host:port` (an IPv4 address; port 0 lets the OS choose) and starts serving; a request
+    /// body over `maxRequestBytes` is refused by h2o (413) before any handler sees it.
     ///
     /// - Throws: UNAVAILABLE when the address cannot be bound (in use, not local), INVALID_ARGUMENT
     ///   for a malformed address.
-    public init(loop: EventLoop, host: String, port: UInt16, onRequest: @escaping (HTTPRequest) -> Void) throws(BrokerError) {
+    public init(
+        loop: EventLoop, host: String, port: UInt16, maxRequestBytes: Int = 1 << 20, onRequest: @escaping (HTTPRequest) -> Void
+    ) throws(BrokerError) {
         loop.assertInLoop()
         self.loop = loop
         self.host = host
@@ -49,7 +52,8 @@ public final class HTTPServer: @unchecked Sendable {
         acceptContext = uvAllocate(h2o_accept_ctx_t.self)
         listener = uvAllocate(uv_tcp_t.self)
         h2o_config_init(config)
-        // h2o's default answers a request with no body in 10 s; a page's requests are small.
+        // h2o's default is 1 GiB; a page's requests are small.
+        config.pointee.max_request_entity_size = maxRequestBytes
         let pathConfig = ch2o_register_root(config)
         // The handler refers to the server unretained: the server lives as long as the context.
         _ = ch2o_create_handler(pathConfig, Unmanaged.passUnretained(self).toOpaque()) { handler, request in
