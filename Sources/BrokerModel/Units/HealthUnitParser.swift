@@ -6,20 +6,27 @@
 ///     primary := "(" unit ")" | symbol
 ///     symbol  := [prefix] name | [prefix] "mol<" number ">"
 struct HealthUnitParser {
-    /// A unit read so far: its dimension, scale to base units, offset, and whether it is one symbol alone.
+    /// A unit read so far: its dimension, size in base units (scale ÷ divisor), offset, and whether it is one symbol alone.
     struct Term {
         var exponents: UnitExponents
         var scale: Double
+        var divisor: Double
         var offset: Double
         var isLoneSymbol: Bool
 
-        static let one = Term(exponents: .none, scale: 1, offset: 0, isLoneSymbol: false)
+        static let one = Term(exponents: .none, scale: 1, divisor: 1, offset: 0, isLoneSymbol: false)
 
-        /// The product of two terms; a product is never a lone symbol, so it keeps no offset.
+        /// The product with `other` to `power`; a product is never a lone symbol, so it keeps no offset.
         func times(_ other: Term, power: Int8) -> Term {
-            Term(exponents: exponents + other.exponents * power,
-                 scale: scale * HealthUnitParser.power(other.scale, power), offset: 0, isLoneSymbol: false)
+            let up = HealthUnitParser.power(other.scale, power.magnitude)
+            let down = HealthUnitParser.power(other.divisor, power.magnitude)
+            return Term(exponents: exponents + other.exponents * power,
+                        scale: scale * (power < 0 ? down : up), divisor: divisor * (power < 0 ? up : down),
+                        offset: 0, isLoneSymbol: false)
         }
+
+        /// The same size without offset, and no longer a lone symbol.
+        var grouped: Term { Term(exponents: exponents, scale: scale, divisor: divisor, offset: 0, isLoneSymbol: false) }
     }
 
     private let text: String
@@ -36,7 +43,7 @@ struct HealthUnitParser {
         guard !characters.isEmpty else { throw problem("it is empty") }
         let term = try parseQuotient()
         guard position == characters.count else { throw problem("unexpected \"\(characters[position])\"") }
-        return term.isLoneSymbol ? term : Term(exponents: term.exponents, scale: term.scale, offset: 0, isLoneSymbol: false)
+        return term.isLoneSymbol ? term : term.grouped
     }
 
     private mutating func parseQuotient() throws(BrokerError) -> Term {
@@ -76,7 +83,7 @@ struct HealthUnitParser {
             let inner = try parseQuotient()
             guard peek == ")" else { throw problem("a \"(\" is not closed") }
             position += 1
-            return Term(exponents: inner.exponents, scale: inner.scale, offset: 0, isLoneSymbol: false)
+            return inner   // "(degC)" is still degC alone
         }
         var symbol = ""
         var inAngle = false
@@ -106,30 +113,32 @@ struct HealthUnitParser {
 
     /// One symbol: a name of its own (`min`, `mmHg`, `Cal`), else a prefix and a name that takes one (`mcg`, `dL`, `kJ`).
     static func term(of symbol: String) -> Term? {
-        if let unit = UnitSymbols.plain[symbol] { return term(unit, scale: 1) }
+        if let unit = UnitSymbols.plain[symbol] { return term(unit, multiplier: 1, divisor: 1) }
         if symbol.hasSuffix(">"), let open = symbol.firstIndex(of: "<") {
-            // mol<180.15588>: moles of a substance of that molar mass, i.e. that many grams per mole.
+            // mol<180.15588>: moles of a substance of that molar mass (g/mol), i.e. a mass.
             guard let molarMass = Double(symbol[symbol.index(after: open)..<symbol.index(before: symbol.endIndex)]),
                   molarMass.isFinite, molarMass > 0 else { return nil }
             let head = String(symbol[..<open])
-            guard let prefixScale = head == "mol" ? 1 : UnitSymbols.prefixScale(of: head, before: "mol") else { return nil }
-            return Term(exponents: .base(.mass), scale: prefixScale * molarMass, offset: 0, isLoneSymbol: true)
+            guard let (multiplier, divisor) = head == "mol" ? (1, 1) : UnitSymbols.prefix(of: head, before: "mol") else { return nil }
+            return Term(exponents: .base(.mass), scale: multiplier * molarMass, divisor: divisor * 1_000, offset: 0, isLoneSymbol: true)
         }
-        for (prefix, prefixScale) in UnitSymbols.prefixes where symbol.hasPrefix(prefix) {
-            let name = String(symbol.dropFirst(prefix.count))
-            if let unit = UnitSymbols.prefixable[name] { return term(unit, scale: prefixScale) }
+        for (prefix, multiplier, divisor) in UnitSymbols.prefixes where symbol.hasPrefix(prefix) {
+            if let unit = UnitSymbols.prefixable[String(symbol.dropFirst(prefix.count))] {
+                return term(unit, multiplier: multiplier, divisor: divisor)
+            }
         }
         return nil
     }
 
-    private static func term(_ unit: UnitSymbols.Unit, scale: Double) -> Term {
-        Term(exponents: unit.exponents, scale: unit.scale * scale, offset: unit.offset, isLoneSymbol: true)
+    private static func term(_ unit: UnitSymbols.Unit, multiplier: Double, divisor: Double) -> Term {
+        Term(exponents: unit.exponents, scale: unit.scale * multiplier, divisor: unit.divisor * divisor,
+             offset: unit.offset, isLoneSymbol: true)
     }
 
-    /// `value` to an integer power, by repeated multiplication (exact for the small powers units use).
-    static func power(_ value: Double, _ power: Int8) -> Double {
+    /// `value` to a small whole power, by repeated multiplication.
+    static func power(_ value: Double, _ power: UInt8) -> Double {
         var result = 1.0
-        for _ in 0..<Int(power.magnitude) { result *= value }
-        return power < 0 ? 1 / result : result
+        for _ in 0..<power { result *= value }
+        return result
     }
 }

@@ -1,13 +1,16 @@
 /// Converts values between a unit an app gave and the canonical unit of a type (or dimension).
 ///
-/// canonical = value × `scale` + `offset` (an offset only between temperatures: °F ↔ °C).
+/// Without an offset, canonical = value × `scale` ÷ `divisor` (two numbers: 4.184 kJ is exactly 1
+/// kcal, 1 count/s exactly 60 count/min). Temperatures (°F ↔ °C) go through kelvins with offsets.
 public struct UnitConverter: Sendable {
     /// The unit converted from and to.
     public let unit: String
     /// The canonical unit.
     public let canonicalUnit: String
-    let scale: Double
-    let offset: Double
+    private let scale: Double
+    private let divisor: Double
+    /// The two units, when either has an offset (a lone temperature); nil otherwise.
+    private let affine: (given: HealthUnit, canonical: HealthUnit)?
 
     /// The converter between `unit` and `descriptor`'s canonical unit; INVALID_ARGUMENT when `unit`
     /// is not a HealthKit unit string, or is one of another dimension, naming the unit and what the type takes.
@@ -27,7 +30,8 @@ public struct UnitConverter: Sendable {
         }
         if unit == canonicalUnit {   // the common case: no parsing
             scale = 1
-            offset = 0
+            divisor = 1
+            affine = nil
             return
         }
         var given = try HealthUnit(parsing: unit)
@@ -44,20 +48,25 @@ public struct UnitConverter: Sendable {
         guard given.exponents == canonical.exponents, canonical.exponents == dimension.exponents else {
             throw .invalidArgument(Self.mismatchMessage(given, dimension: dimension, subject: subject))
         }
-        scale = given.scale / canonical.scale
-        offset = (given.offset - canonical.offset) / canonical.scale
+        scale = given.scale * canonical.divisor
+        divisor = given.divisor * canonical.scale
+        affine = given.offset != 0 || canonical.offset != 0 ? (given, canonical) : nil
     }
 
     /// `value` in the canonical unit.
     @inline(__always)
     public func toCanonical(_ value: Double) -> Double {
-        value * scale + offset
+        guard let (given, canonical) = affine else { return value * scale / divisor }
+        let base = value * given.scale / given.divisor + given.offset
+        return (base - canonical.offset) * canonical.divisor / canonical.scale
     }
 
     /// A canonical `value` in `unit`.
     @inline(__always)
     public func fromCanonical(_ value: Double) -> Double {
-        (value - offset) / scale
+        guard let (given, canonical) = affine else { return value * divisor / scale }
+        let base = value * canonical.scale / canonical.divisor + canonical.offset
+        return (base - given.offset) * given.divisor / given.scale
     }
 
     /// `unit "lb" is a mass unit, but HK…DistanceWalkingRunning takes length units (such as m, km, mi, ft)`.

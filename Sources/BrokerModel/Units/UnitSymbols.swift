@@ -1,9 +1,14 @@
-/// The unit names HealthKit's unit strings use, with their size in base units (g, m, s, K, mol, A, …).
+/// The unit names HealthKit's unit strings use, with their size in base units (kg, m, s, K, mol, A, …).
+///
+/// Sizes are SI (mass in kilograms, so kg, lb, J, Pa, W are exact numbers); a unit whose size is a
+/// fraction gives numerator and denominator (°F is 5/9 K) so that conversions stay exact where the old
+/// fixed table was (4.184 kJ is exactly 1 kcal).
 enum UnitSymbols {
-    /// One named unit.
+    /// One named unit: base units per one = scale ÷ divisor, then + offset (kelvins; temperatures only).
     struct Unit {
         let exponents: UnitExponents
         let scale: Double
+        var divisor: Double = 1
         var offset: Double = 0
     }
 
@@ -12,33 +17,34 @@ enum UnitSymbols {
     private static let power = UnitDimension.power.exponents
     private static let volume = UnitDimension.volume.exponents
 
-    /// SI prefixes, longest first so that `da` and `mc` are tried before `d` and `m`.
-    static let prefixes: [(String, Double)] = [
-        ("da", 1e1), ("mc", 1e-6), ("µ", 1e-6), ("μ", 1e-6),
-        ("p", 1e-12), ("n", 1e-9), ("m", 1e-3), ("c", 1e-2), ("d", 1e-1),
-        ("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12),
+    /// SI prefixes as (multiplier, divisor), longest first so that `da` and `mc` are tried before `d` and `m`.
+    static let prefixes: [(String, Double, Double)] = [
+        ("da", 10, 1), ("mc", 1, 1e6), ("µ", 1, 1e6), ("μ", 1, 1e6),
+        ("p", 1, 1e12), ("n", 1, 1e9), ("m", 1, 1e3), ("c", 1, 1e2), ("d", 1, 10),
+        ("k", 1e3, 1), ("M", 1e6, 1), ("G", 1e9, 1), ("T", 1e12, 1),
     ]
 
-    /// The scale of `head` when it is a prefix followed by `name` (`mmol` → 1e-3); nil otherwise.
-    static func prefixScale(of head: String, before name: String) -> Double? {
-        for (prefix, scale) in prefixes where head == prefix + name { return scale }
+    /// The (multiplier, divisor) of `head` when it is a prefix followed by `name` (`mmol` → 1, 1000); nil otherwise.
+    static func prefix(of head: String, before name: String) -> (Double, Double)? {
+        for (prefix, multiplier, divisor) in prefixes where head == prefix + name { return (multiplier, divisor) }
         return nil
     }
 
-    /// Units that take an SI prefix (mass in grams: the kilogram is `kg`).
+    /// Units that take an SI prefix (the gram is 1/1000 of the base kilogram, which is `kg`).
     static let prefixable: [String: Unit] = [
-        "g": Unit(exponents: .base(.mass), scale: 1),
+        "g": Unit(exponents: .base(.mass), scale: 1, divisor: 1_000),
         "m": Unit(exponents: .base(.length), scale: 1),
         "s": Unit(exponents: .base(.time), scale: 1),
-        "L": Unit(exponents: volume, scale: 1e-3),
-        "l": Unit(exponents: volume, scale: 1e-3),
-        "J": Unit(exponents: energy, scale: 1e3),
-        "cal": Unit(exponents: energy, scale: 4.184e3),
+        "L": Unit(exponents: volume, scale: 1, divisor: 1_000),
+        "l": Unit(exponents: volume, scale: 1, divisor: 1_000),
+        "J": Unit(exponents: energy, scale: 1),
+        "cal": Unit(exponents: energy, scale: 4.184),
         "mol": Unit(exponents: .base(.amount), scale: 1),
-        "Pa": Unit(exponents: pressure, scale: 1e3),
-        "W": Unit(exponents: power, scale: 1e3),
-        "V": Unit(exponents: .of([.mass: 1, .length: 2, .time: -3, .current: -1]), scale: 1e3),
-        "S": Unit(exponents: UnitDimension.conductance.exponents, scale: 1e-3),
+        "Pa": Unit(exponents: pressure, scale: 1),
+        "W": Unit(exponents: power, scale: 1),
+        "V": Unit(exponents: .of([.mass: 1, .length: 2, .time: -3, .current: -1]), scale: 1),
+        "S": Unit(exponents: UnitDimension.conductance.exponents, scale: 1),
+        "A": Unit(exponents: .base(.current), scale: 1),
         "Hz": Unit(exponents: .of([.time: -1]), scale: 1),
         "lx": Unit(exponents: .base(.illuminance), scale: 1),
     ]
@@ -53,10 +59,11 @@ enum UnitSymbols {
             // Temperatures: kelvins = value × scale + offset.
             "K": Unit(exponents: .base(.temperature), scale: 1),
             "degC": Unit(exponents: .base(.temperature), scale: 1, offset: 273.15),
-            "degF": Unit(exponents: .base(.temperature), scale: 5.0 / 9.0, offset: 459.67 * 5.0 / 9.0),
+            "degF": Unit(exponents: .base(.temperature), scale: 5, divisor: 9, offset: 459.67 * 5.0 / 9.0),
             // Time.
             "min": Unit(exponents: .base(.time), scale: 60),
             "hr": Unit(exponents: .base(.time), scale: 3_600),
+            "h": Unit(exponents: .base(.time), scale: 3_600),   // accepted by the broker's first unit table (count/h)
             "d": Unit(exponents: .base(.time), scale: 86_400),
             // Length (international yard and pound, 1959).
             "in": Unit(exponents: .base(.length), scale: 0.0254),
@@ -64,23 +71,23 @@ enum UnitSymbols {
             "yd": Unit(exponents: .base(.length), scale: 0.9144),
             "mi": Unit(exponents: .base(.length), scale: 1_609.344),
             // Mass.
-            "oz": Unit(exponents: .base(.mass), scale: 28.349523125),
-            "lb": Unit(exponents: .base(.mass), scale: 453.59237),
-            "st": Unit(exponents: .base(.mass), scale: 6_350.29318),
+            "oz": Unit(exponents: .base(.mass), scale: 0.028349523125),
+            "lb": Unit(exponents: .base(.mass), scale: 0.45359237),
+            "st": Unit(exponents: .base(.mass), scale: 6.35029318),
             // Volume.
-            "fl_oz_us": Unit(exponents: volume, scale: 29.5735295625e-6),
-            "fl_oz_imp": Unit(exponents: volume, scale: 28.4130625e-6),
-            "cup_us": Unit(exponents: volume, scale: 236.5882365e-6),
-            "cup_imp": Unit(exponents: volume, scale: 284.130625e-6),
-            "pt_us": Unit(exponents: volume, scale: 473.176473e-6),
-            "pt_imp": Unit(exponents: volume, scale: 568.26125e-6),
+            "fl_oz_us": Unit(exponents: volume, scale: 29.5735295625, divisor: 1_000_000),
+            "fl_oz_imp": Unit(exponents: volume, scale: 28.4130625, divisor: 1_000_000),
+            "cup_us": Unit(exponents: volume, scale: 236.5882365, divisor: 1_000_000),
+            "cup_imp": Unit(exponents: volume, scale: 284.130625, divisor: 1_000_000),
+            "pt_us": Unit(exponents: volume, scale: 473.176473, divisor: 1_000_000),
+            "pt_imp": Unit(exponents: volume, scale: 568.26125, divisor: 1_000_000),
             // Energy: the food calorie is a kilocalorie.
-            "Cal": Unit(exponents: energy, scale: 4.184e6),
-            // Pressure, in pascals × 1000 (mass is in grams).
-            "mmHg": Unit(exponents: pressure, scale: 133.322387415e3),
-            "cmAq": Unit(exponents: pressure, scale: 98.0665e3),
-            "atm": Unit(exponents: pressure, scale: 101_325e3),
-            "inHg": Unit(exponents: pressure, scale: 3_386.389e3),
+            "Cal": Unit(exponents: energy, scale: 4_184),
+            // Pressure, in pascals.
+            "mmHg": Unit(exponents: pressure, scale: 133.322387415),
+            "cmAq": Unit(exponents: pressure, scale: 98.0665),
+            "atm": Unit(exponents: pressure, scale: 101_325),
+            "inHg": Unit(exponents: pressure, scale: 3_386.389),
             // Levels and units that convert to nothing else.
             "dBASPL": Unit(exponents: .base(.soundPressureLevel), scale: 1),
             "dBHL": Unit(exponents: .base(.hearingLevel), scale: 1),
