@@ -80,7 +80,7 @@ import Testing
         (#"{"type": "workout", "start": "2025-06-01T10:00:00Z", "workout": {"duration_s": 5}}"#, #"missing "workout.activity""#),
         (#"{"type": "stepz", "start": "2025-06-01T10:00:00Z", "value": 1}"#, "unknown type 'stepz'"),
         (#"{"type": "bloodType", "start": "2025-06-01T10:00:00Z", "value": 1}"#, "characteristic"),
-        (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": 1, "unit": "kg"}"#, #"unit "kg" is not"#),
+        (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": 1, "unit": "kg"}"#, #"unit "kg" is a mass unit, but HKQuantityTypeIdentifierStepCount takes count units"#),
         (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": -1}"#, "negative"),
         (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "end": "2025-06-01T09:00:00Z", "value": 1}"#, "start is after end"),
         (#"{"uuid": "nope", "type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": 1}"#, "not a canonical UUID"),
