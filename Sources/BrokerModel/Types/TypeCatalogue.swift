@@ -102,10 +102,17 @@ public enum TypeCatalogue {
     /// The position among `knownIdentifiers` of the one whose UTF-8 bytes are exactly `bytes`, or -1.
     @inline(__always)
     static func index(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard bytes.count < indexesByLength.count else { return -1 }
-        for index in indexesByLength[bytes.count] {
-            let known = knownIdentifiers[index]
-            if bytes.count == 0 || memcmp(known.utf8Start, bytes.baseAddress.unsafelyUnwrapped, bytes.count) == 0 {
+        let count = bytes.count
+        guard count < indexesByLength.count else { return -1 }
+        guard count > 0 else { return indexesByLength[0].first ?? -1 }
+        // Identifiers of one length mostly share their prefix (`HKQuantityTypeIdentifier`): the
+        // last byte and the first after the longest prefix tell most of them apart before memcmp.
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        let middle = min(24, count - 1)
+        let last = base[count - 1], atMiddle = base[middle]
+        for index in indexesByLength[count] {
+            let known = knownIdentifiers[index].utf8Start
+            if known[count - 1] == last, known[middle] == atMiddle, memcmp(known, base, count) == 0 {
                 return index
             }
         }
