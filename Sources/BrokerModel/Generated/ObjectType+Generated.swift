@@ -265,6 +265,8 @@ extension ObjectType {
     public static let lowHeartRateEvent = ObjectType("HKCategoryTypeIdentifierLowHeartRateEvent")
     /// Irregular rhythm notifications (category).
     public static let irregularHeartRhythmEvent = ObjectType("HKCategoryTypeIdentifierIrregularHeartRhythmEvent")
+    /// High blood pressure notifications (category).
+    public static let hypertensionEvent = ObjectType("HKCategoryTypeIdentifierHypertensionEvent")
     /// Low cardio fitness notifications (category).
     public static let lowCardioFitnessEvent = ObjectType("HKCategoryTypeIdentifierLowCardioFitnessEvent")
     /// Environmental sound level notifications (category).
