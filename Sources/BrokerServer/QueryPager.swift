@@ -14,8 +14,9 @@ final class QueryPager {
     private weak var context: CallContext?
     private let query: SampleQuery
     private let appID: String
-    private let unit: String
-    private let dimension: UnitDimension
+    /// Converts quantities to the unit asked for; nil for types without units.
+    private let converter: UnitConverter?
+    private let descriptor: TypeDescriptor
     private let pageSize: Int
     private var cursor: SampleCursor?
     private var remaining: Int?
@@ -23,14 +24,14 @@ final class QueryPager {
     private var fetching = false
     private var done = false
 
-    /// A pager for `query` by `appID` on `context`, pages of `pageSize`, values in `unit`.
-    init(broker: Broker, context: CallContext, query: SampleQuery, appID: String, unit: String, dimension: UnitDimension, pageSize: Int) {
+    /// A pager for `query` by `appID` on `context`, pages of `pageSize`, quantities shown through `converter`.
+    init(broker: Broker, context: CallContext, query: SampleQuery, appID: String, converter: UnitConverter?, descriptor: TypeDescriptor, pageSize: Int) {
         self.broker = broker
         self.context = context
         self.query = query
         self.appID = appID
-        self.unit = unit
-        self.dimension = dimension
+        self.converter = converter
+        self.descriptor = descriptor
         self.pageSize = pageSize
         remaining = query.limit == 0 ? nil : Int(query.limit)
     }
@@ -100,7 +101,8 @@ final class QueryPager {
             // the connection has room and a second slot).
             if !last, context.credit > UInt32(ready.count + 1), broker.beginStoreRead(context) { fetch() }
             let samples = try page.samples.map { sample throws(BrokerError) in
-                try SampleValidator.presenting(sample, in: unit, dimension: dimension)
+                guard let converter else { return sample }
+                return try SampleValidator.presenting(sample, with: converter, descriptor: descriptor)
             }
             ready.append((samples, last))
             pump()

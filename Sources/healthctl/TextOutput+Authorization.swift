@@ -65,10 +65,11 @@ extension TextOutput {
         let rows = descriptors.map { descriptor in
             [
                 descriptor.type.identifier, TypeArgument.alias(of: descriptor.type), descriptor.kind.rawValue,
-                descriptor.canShare ? "yes" : "no (read only)",
+                descriptor.canShare ? "yes" : "no (read only)", descriptor.canonicalUnit.isEmpty ? "-" : descriptor.canonicalUnit,
+                descriptor.group.displayName, descriptor.displayName,
             ]
         }
-        return TableFormatter.render(header: ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE"], rows: rows)
+        return TableFormatter.render(header: ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE", "UNIT", "GROUP", "NAME"], rows: rows)
     }
 
     /// The broker's explanation paragraph, then the grant's fields as aligned lines.

@@ -15,6 +15,8 @@ enum UIJSON {
         var name: String
         /// The group it is shown under (`Activity`).
         var group: String
+        /// The group's place in the order groups are shown in (the Health app's).
+        var groupRank: Int
         /// A series of samples (a read may be limited from a date); false for a characteristic.
         var sample: Bool
         /// Summed per day in charts (steps, energy); false for min/average/max (heart rate).
@@ -27,7 +29,9 @@ enum UIJSON {
             self.type = type.identifier
             alias = TypeArgument.alias(of: type)
             name = PlainTypeName.of(type)
-            group = PlainTypeName.group(of: type)
+            let group = PlainTypeName.group(of: type)
+            self.group = group.displayName
+            groupRank = TypeGroup.allCases.firstIndex(of: group) ?? TypeGroup.allCases.count
             sample = PlainTypeName.isSample(type)
             cumulative = descriptor?.aggregation == .cumulative
             quantity = descriptor?.kind == .quantity

@@ -6,7 +6,6 @@ extension UIPage {
         const DAY = 86400000;
         const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
         const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-        const GROUPS = ["Activity", "Heart", "Sleep", "Mindfulness", "Body", "Vitals", "Nutrition", "About you", "Other"];
         const READ_WORDS = { full: "All data", from: "From a date", deny: "No access" };
         const SHARE_WORDS = { allow: "Allowed", deny: "Not allowed" };
 
@@ -80,7 +79,7 @@ extension UIPage {
         }
 
         function sortTypes(types) {
-          return [...types].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group));
+          return [...types].sort((a, b) => a.groupRank - b.groupRank);
         }
 
         // ---- The sheet -------------------------------------------------------------------------
@@ -340,7 +339,8 @@ extension UIPage {
           const page = document.getElementById("page-types");
           const data = await call("GET", "api/apps");
           if (data.stale) return;
-          const cards = sortTypes(data.types).map(type => {
+          const decided = data.types.filter(t => data.apps.some(a => a.grants.some(g => g.type.alias === t.alias)));
+          const cards = sortTypes(decided).map(type => {
             const readers = [], writers = [], denied = [];
             for (const app of data.apps) {
               const g = app.grants.find(g => g.type.alias === type.alias);
@@ -372,7 +372,8 @@ extension UIPage {
                 type.sample ? el("tr", {}, el("th", { text: "May write" }), el("td", { text: writers.join(", ") || "no app" })) : null,
                 denied.length ? el("tr", {}, el("th", { text: "Turned off for" }), el("td", { text: denied.join(", ") })) : null));
           });
-          fill(page, cards);
+          fill(page, el("p", { class: "sub", text: "Each kind of data some app asked for, and which apps may read and write it." }),
+            cards.length ? cards : el("p", { text: "No app has asked for any data yet." }));
         }
 
         async function showHistory() {

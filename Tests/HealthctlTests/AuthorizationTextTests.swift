@@ -76,10 +76,11 @@ import Testing
     @Test func typeTableListsTheCatalogueWithAliases() {
         let lines = TextOutput.typeTable(TypeCatalogue.all).split(separator: "\n")
         #expect(lines.count == TypeCatalogue.all.count + 1)
-        #expect(Self.cells(lines[0]) == ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE"])
-        #expect(lines.contains { Self.cells($0) == ["HKQuantityTypeIdentifierStepCount", "stepCount", "quantity", "yes"] })
-        #expect(lines.contains { Self.cells($0) == ["HKWorkoutTypeIdentifier", "workout", "workout", "yes"] })
-        #expect(lines.contains { Self.cells($0) == ["HKCharacteristicTypeIdentifierDateOfBirth", "dateOfBirth", "characteristic", "no (read only)"] })
+        #expect(Self.cells(lines[0]) == ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE", "UNIT", "GROUP", "NAME"])
+        #expect(lines.contains { Self.cells($0) == ["HKQuantityTypeIdentifierStepCount", "stepCount", "quantity", "yes", "count", "Activity", "Steps"] })
+        #expect(lines.contains { Self.cells($0) == ["HKWorkoutTypeIdentifier", "workout", "workout", "yes", "-", "Activity", "Workouts"] })
+        #expect(lines.contains { Self.cells($0) == ["HKCharacteristicTypeIdentifierDateOfBirth", "dateOfBirth", "characteristic", "no (read only)", "-", "Characteristics", "Date of birth"] })
+        #expect(lines.contains { Self.cells($0) == ["HKQuantityTypeIdentifierBloodGlucose", "bloodGlucose", "quantity", "yes", "mg/dL", "Vitals", "Blood glucose"] })
     }
 
     @Test func explanationPrintsTheTextThenTheGrant() {

@@ -38,11 +38,13 @@ import Testing
     }
 
     @Test func groupsAndPlainNames() {
-        #expect(PlainTypeName.group(of: .stepCount) == "Activity")
-        #expect(PlainTypeName.group(of: .heartRate) == "Heart")
-        #expect(PlainTypeName.group(of: .dateOfBirth) == "About you")
-        for descriptor in TypeCatalogue.all {
-            #expect(PlainTypeName.groups.contains(PlainTypeName.group(of: descriptor.type)))
-        }
+        #expect(PlainTypeName.group(of: .stepCount) == .activity)
+        #expect(PlainTypeName.group(of: .heartRate) == .heart)
+        #expect(PlainTypeName.group(of: .dateOfBirth) == .characteristics)
+        #expect(PlainTypeName.group(of: ObjectType("HKQuantityTypeIdentifierNoSuchThing")) == .other)
+        let info = UIJSON.TypeInfo(.bodyMass)
+        #expect(info.name == "Body Mass" || info.name == PlainTypeName.of(.bodyMass))
+        #expect(info.group == TypeGroup.bodyMeasurements.displayName)
+        #expect(info.groupRank == TypeGroup.allCases.firstIndex(of: .bodyMeasurements))
     }
 }
