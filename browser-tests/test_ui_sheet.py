@@ -85,7 +85,7 @@ def test_sheet_answers_from_a_date_and_full(page, register: Callable[..., App], 
     assert "Morning Run" in sheet_text and "Shows your daily steps" in sheet_text and "Saves the runs" in sheet_text
     # Plain names, grouped.
     groups = page.evaluate("[...document.querySelectorAll('#sheet .group')].map(g => g.textContent)")
-    assert groups == ["Activity", "Heart", "Sleep", "Body", "About you"]
+    assert groups == ["Activity", "Heart", "Sleep", "Body measurements", "Characteristics"]
     assert "Steps" in sheet_text and "Heart rate" in sheet_text and "Date of birth" in sheet_text
     # "From a date" is offered for sample types only, not for a characteristic.
     assert page.evaluate("[...document.querySelector('#sheet select.read[data-type=dateOfBirth]').options].map(o => o.value)") == ["deny", "full"]

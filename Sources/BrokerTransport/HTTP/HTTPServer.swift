@@ -68,7 +68,7 @@ public final class HTTPServer: @unchecked Sendable {
         retained = Unmanaged.passRetained(self).toOpaque()
         listener.pointee.data = retained
         do throws(UVError) {
-            try withUnsafePointer(to: &address) { pointer throws(UVError) in
+            _ = try withUnsafePointer(to: &address) { pointer throws(UVError) in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress throws(UVError) in
                     try uvCheck(uv_tcp_bind(listener, socketAddress, 0), "bind \(host):\(port)")
                 }
