@@ -8,6 +8,7 @@ import json
 import os
 import socket
 import subprocess
+import time
 from typing import Dict, Optional, Tuple
 from urllib.parse import urlparse
 
@@ -198,3 +199,25 @@ def test_a_big_body_is_refused_before_any_handler(ui) -> None:
     status, _, _ = request(ui, secret_path(ui) + "api/answer", "POST",
                            {"Content-Type": "application/json", "Origin": own, "Content-Length": str(2 << 20)})
     assert status == 413
+
+
+def test_open_hands_the_address_to_xdg_open(ui_daemon, tmp_path) -> None:
+    opened = tmp_path / "opened"
+    fake = tmp_path / "bin" / "xdg-open"
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\nprintf '%s' \"$1\" > {opened}\n")
+    fake.chmod(0o755)
+    env = environment()
+    env["PATH"] = f"{fake.parent}:{env['PATH']}"
+    process = subprocess.Popen([str(binary("healthctl", "HEALTHCTL")), "--admin-socket", ui_daemon.admin_socket, "ui", "--open"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline().decode().strip()
+        deadline = time.monotonic() + 10
+        while not (opened.exists() and opened.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert opened.read_text() == first
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
