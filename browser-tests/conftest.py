@@ -31,21 +31,8 @@ sys.path.insert(0, str(UI_DIR))
 from healthbroker import BrokerAdmin, BrokerError, HealthStore  # noqa: E402
 
 from cdp import Browser, Page  # noqa: E402
-from ui_support import TIME_ZONE, App  # noqa: E402
+from ui_support import App, binary, environment  # noqa: E402
 
-
-
-def binary(name: str, variable: str) -> Path:
-    path = Path(os.environ.get(variable) or REPO / ".build" / "debug" / name)
-    if not os.access(path, os.X_OK):
-        pytest.fail(f"no {name} at {path}: build it (swift build) or set {variable}", pytrace=False)
-    return path
-
-
-def environment() -> dict:
-    env = dict(os.environ)
-    env["TZ"] = TIME_ZONE
-    return env
 
 
 class UIDaemon(NamedTuple):

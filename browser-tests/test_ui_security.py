@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import binary, environment
+from ui_support import binary, environment
 from healthbroker import BrokerAdmin, ReadDecision
 
 STEPS = "HKQuantityTypeIdentifierStepCount"

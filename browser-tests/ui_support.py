@@ -7,9 +7,25 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
+import pytest
+
 from cdp import Page
 
 TIME_ZONE = "America/New_York"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def binary(name: str, variable: str) -> Path:
+    path = Path(os.environ.get(variable) or REPO / ".build" / "debug" / name)
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"no {name} at {path}: build it (swift build) or set {variable}", pytrace=False)
+    return path
+
+
+def environment() -> dict:
+    env = dict(os.environ)
+    env["TZ"] = TIME_ZONE
+    return env
 
 
 class App(NamedTuple):
