@@ -97,7 +97,7 @@ extension Broker {
                 pending.removeFirst()
                 if pending.isEmpty { self.endStoreRead(context) }
                 if item.done {
-                    self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
+                    self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: added)
                     self.endStream(context)
                     return
                 }
@@ -192,15 +192,17 @@ extension Broker {
                 let shown = try buckets.map { bucket throws(BrokerError) in
                     try self.present(bucket, options: query.options, unit: unit, dimension: descriptor.dimension)
                 }
-                self.logAccess(appID: appID, operation: "read", type: query.type, count: Int(shown.reduce(0) { $0 + $1.sampleCount }))
                 self.reply(context, .statistics(StatisticsResult(unit: unit, buckets: shown)))
+                // Samples that contributed, in the app's own scope; after the reply, as for a query.
+                let contributed = shown.reduce(0) { $0 &+ $1.sampleCount }
+                self.logAccess(appID: appID, operation: "read", method: "Statistics", type: query.type, count: Int(clamping: contributed))
             } catch {
                 self.finish(context, error: error)
             }
         }
     }
 
-    private func present(_ bucket: StatisticsBucket, options: StatisticsOptions, unit: String, dimension: UnitDimension) throws(BrokerError) -> StatisticsBucket {
+    func present(_ bucket: StatisticsBucket, options: StatisticsOptions, unit: String, dimension: UnitDimension) throws(BrokerError) -> StatisticsBucket {
         func convert(_ value: Double?) throws(BrokerError) -> Double? {
             guard let value else { return nil }
             return try Units.fromCanonical(value, to: unit, dimension: dimension)

@@ -51,7 +51,7 @@ final class QueryPager {
             broker.endStoreRead(context)
             if page.last {
                 done = true
-                broker.logAccess(appID: appID, operation: "read", type: query.type, count: sent)
+                broker.logAccess(appID: appID, operation: "read", method: "Query", type: query.type, count: sent)
                 broker.endStream(context)
                 return
             }
