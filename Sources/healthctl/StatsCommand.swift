@@ -43,7 +43,7 @@ enum StatsCommand {
     /// The interval named `text`.
     static func interval(named text: String) -> StatisticsInterval? {
         switch text.lowercased() {
-        case "none", "": .none
+        case "none", "": StatisticsInterval.none  // spelled out: a bare .none here is Optional.none
         case "hour": .hour
         case "day": .day
         case "week": .week

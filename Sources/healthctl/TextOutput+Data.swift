@@ -28,6 +28,9 @@ extension TextOutput {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
         formatter.dateFormat = "yyyy-MM-dd HH:mm zzz"
+        // Foundation calls UTC "GMT"; the rest of healthctl says UTC.
+        let isUTC = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier)
+        if isUTC { formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'" }
         func when(_ micros: Int64) -> String {
             formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1_000_000))
         }
