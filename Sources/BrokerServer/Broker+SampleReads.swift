@@ -31,6 +31,8 @@ extension Broker {
             broker: self, context: context, query: query, appID: appID, unit: unit,
             dimension: descriptor.dimension, pageSize: pageSize)
         context.pump = { pager.pump() }
+        // A stream that ends early still leaves its row for what it sent (the pump is gone by then).
+        context.onEnd = { pager.logOnce(onlyIfDelivered: true) }
         pager.pump()
     }
 
@@ -84,7 +86,9 @@ extension Broker {
     private func streamChanges(_ query: AnchoredQuery, appID: String, unit: String, dimension: UnitDimension, after: Int64, through: Int64, context: CallContext) {
         var position = after
         var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
-        var added = 0
+        /// Added samples queued to the client, and whether the call's access-log row was written.
+        var delivered = 0
+        var logged = false
         var fetching = false
         /// Items read but not yet sent (credit ran out); the last one may be the final item.
         var pending: [AnchoredPage] = []
@@ -94,10 +98,12 @@ extension Broker {
             guard let self, let context, context.isLive else { return }
             while let item = pending.first {
                 guard self.send(.anchoredPage(item), on: context) else { return }
+                delivered += item.added.count
                 pending.removeFirst()
                 if pending.isEmpty { self.endStoreRead(context) }
                 if item.done {
-                    self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: added)
+                    logged = true
+                    self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: delivered)
                     self.endStream(context)
                     return
                 }
@@ -126,7 +132,6 @@ extension Broker {
                         try SampleValidator.presenting(sample, in: unit, dimension: dimension)
                     }
                     position = page.lastSequence
-                    added += samples.count
                     if let left = remaining { remaining = left - samples.count }
                     let done = !page.hasMore || remaining == 0
                     // The position is the last change this app could see, so the anchor stays the
@@ -138,6 +143,12 @@ extension Broker {
                     self.finish(context, error: error)
                 }
             }
+        }
+        // A stream that ends early still leaves its row for what it sent.
+        context.onEnd = { [weak self] in
+            guard let self, !logged, delivered > 0 else { return }
+            logged = true
+            self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: delivered)
         }
         context.pump?()
     }

@@ -141,6 +141,29 @@ struct PersonViewTests {
         #expect(objects.map { $0["method"] as? String ?? "?" } == expected)
     }
 
+    @Test func aQueryLeftEarlyIsOneRowCountingWhatItWasSent() async throws {
+        let daemon = try await DaemonProcess(policy: allowAll)
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        let file = try Self.stepFile(daemon, count: 2_000, start: base)
+        let imported = try await Self.healthctl(daemon, ["import", file, "--app", Self.importedID])
+        #expect(imported.status == 0, "\(imported.errors)")
+        let app = try await authorizedApp(daemon, Self.readerID)
+        defer { app.close() }
+        var seen = 0
+        for try await _ in app.samples(of: .stepCount, pageSize: 100) {
+            seen += 1
+            if seen == 150 { break }   // cancels the stream
+        }
+        // A later call on the same connection: its row comes after the query's.
+        _ = try await app.statistics(StatisticsQuery(type: .stepCount, predicate: .all, options: .sum))
+        let entries = try await Self.accessLog(admin) { $0.count >= 3 }
+        #expect(entries.map(\.method) == ["Statistics", "Query", "AdminImport"])
+        // What the broker queued before the cancel arrived: whole pages, at most the credit window ahead.
+        let queried = entries[1].sampleCount
+        #expect(queried >= 200 && queried % 100 == 0 && queried <= 200 + 100 * 4, "\(queried)")
+    }
+
     @Test func adminStatisticsCountEverySourceAndTheAppsOwnStayClamped() async throws {
         let daemon = try await DaemonProcess(policy: Self.policy)
         let reader = try await authorizedApp(daemon, Self.readerID, types: [.stepCount])
