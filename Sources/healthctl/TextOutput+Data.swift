@@ -20,17 +20,18 @@ extension TextOutput {
 }
 
 extension TextOutput {
-    /// `healthctl stats`: START, END (in `zone`), SAMPLES, then SUM or AVERAGE, MINIMUM, MAXIMUM in the result's unit.
+    /// `healthctl stats`: START, END (in `zone`, named in the header), SAMPLES, then SUM or AVERAGE,
+    /// MINIMUM, MAXIMUM in the result's unit.
     static func statisticsTable(_ result: StatisticsResult, type: ObjectType, options: StatisticsOptions, zone: TimeZone) -> String {
         let alias = TypeArgument.alias(of: type)
         guard !result.buckets.isEmpty else { return "no \(alias) samples in the range" }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm zzz"
-        // Foundation calls UTC "GMT"; the rest of healthctl says UTC.
-        let isUTC = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier)
-        if isUTC { formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'" }
+        // The zone is named once, in the header: Foundation on Linux spells most abbreviations as
+        // offsets ("GMT+1"), which say less than "Europe/Berlin" (and calls UTC "GMT").
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let zoneName = ["GMT", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.identifier
         func when(_ micros: Int64) -> String {
             formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1_000_000))
         }
@@ -44,7 +45,7 @@ extension TextOutput {
                 + (sums ? [number(bucket.sum)] : [number(bucket.average), number(bucket.minimum), number(bucket.maximum)])
         }
         let unit = result.unit.isEmpty ? "" : " (\(result.unit))"
-        let header = ["START", "END", "SAMPLES"] + (sums ? ["SUM\(unit)"] : ["AVERAGE\(unit)", "MINIMUM", "MAXIMUM"])
+        let header = ["START (\(zoneName))", "END", "SAMPLES"] + (sums ? ["SUM\(unit)"] : ["AVERAGE\(unit)", "MINIMUM", "MAXIMUM"])
         return TableFormatter.render(header: header, rows: rows)
     }
 }

@@ -30,8 +30,8 @@ import Testing
             StatisticsBucket(startMicros: 1_780_272_000_000_000, endMicros: 1_780_272_000_000_000 + day, sampleCount: 3, sum: 35),
         ])
         #expect(TextOutput.statisticsTable(sums, type: .stepCount, options: .sum, zone: utc) == """
-            START                 END                   SAMPLES  SUM (count)
-            2026-06-01 00:00 UTC  2026-06-02 00:00 UTC  3        35
+            START (UTC)       END               SAMPLES  SUM (count)
+            2026-06-01 00:00  2026-06-02 00:00  3        35
             """)
         let discrete = StatisticsResult(unit: "count/min", buckets: [
             StatisticsBucket(startMicros: 0, endMicros: day, sampleCount: 2, average: 61.5, minimum: 50, maximum: 73),
