@@ -31,6 +31,8 @@ extension Broker {
             broker: self, context: context, query: query, appID: appID,
             converter: converter, descriptor: descriptor, pageSize: pageSize)
         context.pump = { pager.pump() }
+        // A stream that ends early still leaves its row for what it sent (the pump is gone by then).
+        context.onEnd = { pager.logOnce(onlyIfDelivered: true) }
         pager.pump()
     }
 
@@ -84,7 +86,9 @@ extension Broker {
     private func streamChanges(_ query: AnchoredQuery, appID: String, converter: UnitConverter?, descriptor: TypeDescriptor, after: Int64, through: Int64, context: CallContext) {
         var position = after
         var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
-        var added = 0
+        /// Added samples queued to the client, and whether the call's access-log row was written.
+        var delivered = 0
+        var logged = false
         var fetching = false
         /// Items read but not yet sent (credit ran out); the last one may be the final item.
         var pending: [AnchoredPage] = []
@@ -94,10 +98,12 @@ extension Broker {
             guard let self, let context, context.isLive else { return }
             while let item = pending.first {
                 guard self.send(.anchoredPage(item), on: context) else { return }
+                delivered += item.added.count
                 pending.removeFirst()
                 if pending.isEmpty { self.endStoreRead(context) }
                 if item.done {
-                    self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
+                    logged = true
+                    self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: delivered)
                     self.endStream(context)
                     return
                 }
@@ -127,7 +133,6 @@ extension Broker {
                         return try SampleValidator.presenting(sample, with: converter, descriptor: descriptor)
                     }
                     position = page.lastSequence
-                    added += samples.count
                     if let left = remaining { remaining = left - samples.count }
                     let done = !page.hasMore || remaining == 0
                     // The position is the last change this app could see, so the anchor stays the
@@ -139,6 +144,12 @@ extension Broker {
                     self.finish(context, error: error)
                 }
             }
+        }
+        // A stream that ends early still leaves its row for what it sent.
+        context.onEnd = { [weak self] in
+            guard let self, !logged, delivered > 0 else { return }
+            logged = true
+            self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: delivered)
         }
         context.pump?()
     }
@@ -196,15 +207,17 @@ extension Broker {
                 let shown = try buckets.map { bucket throws(BrokerError) in
                     try self.present(bucket, options: query.options, converter: converter)
                 }
-                self.logAccess(appID: appID, operation: "read", type: query.type, count: Int(shown.reduce(0) { $0 + $1.sampleCount }))
                 self.reply(context, .statistics(StatisticsResult(unit: converter.unit, buckets: shown)))
+                // Samples that contributed, in the app's own scope; after the reply, as for a query.
+                let contributed = shown.reduce(0) { $0 &+ $1.sampleCount }
+                self.logAccess(appID: appID, operation: "read", method: "Statistics", type: query.type, count: Int(clamping: contributed))
             } catch {
                 self.finish(context, error: error)
             }
         }
     }
 
-    private func present(_ bucket: StatisticsBucket, options: StatisticsOptions, converter: UnitConverter) throws(BrokerError) -> StatisticsBucket {
+    func present(_ bucket: StatisticsBucket, options: StatisticsOptions, converter: UnitConverter) throws(BrokerError) -> StatisticsBucket {
         func convert(_ value: Double?) -> Double? {
             value.map(converter.fromCanonical)
         }
@@ -297,7 +310,7 @@ extension Broker {
     }
 
     /// The converter to the unit results come back in: "" → canonical; nil for non-quantity types, which take no unit.
-    private func resultConverter(_ unit: String, descriptor: TypeDescriptor) throws(BrokerError) -> UnitConverter? {
+    func resultConverter(_ unit: String, descriptor: TypeDescriptor) throws(BrokerError) -> UnitConverter? {
         guard descriptor.kind == .quantity else {
             guard unit.isEmpty else { throw .invalidArgument("\(descriptor.type.identifier) has no unit; leave unit empty") }
             return nil

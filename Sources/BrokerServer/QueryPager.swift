@@ -20,7 +20,10 @@ final class QueryPager {
     private let pageSize: Int
     private var cursor: SampleCursor?
     private var remaining: Int?
-    private var sent = 0
+    /// Samples queued to the client so far (what the access log counts).
+    private var delivered = 0
+    /// True once this call's access-log row was written.
+    private var logged = false
     private var fetching = false
     private var done = false
 
@@ -47,18 +50,28 @@ final class QueryPager {
         while let page = ready.first {
             if !page.samples.isEmpty {
                 guard broker.send(.samples(page.samples), on: context) else { return }
+                delivered += page.samples.count
             }
             ready.removeFirst()
             broker.endStoreRead(context)
             if page.last {
                 done = true
-                broker.logAccess(appID: appID, operation: "read", type: query.type, count: sent)
+                logOnce()
                 broker.endStream(context)
                 return
             }
         }
         guard !fetching, !lastFetched, broker.beginStoreRead(context) else { return }
         fetch()
+    }
+
+    /// Writes the call's one access-log row: the samples queued to the client. Called when the
+    /// stream ends, and when the call ends early (cancelled, timed out, disconnected, failed) with
+    /// samples already sent; never twice.
+    func logOnce(onlyIfDelivered: Bool = false) {
+        guard !logged, let broker, !onlyIfDelivered || delivered > 0 else { return }
+        logged = true
+        broker.logAccess(appID: appID, operation: "read", method: "Query", type: query.type, count: delivered)
     }
 
     /// True once the page that ends the query was fetched.
@@ -92,7 +105,6 @@ final class QueryPager {
         broker.noteStoreResult(result)
         do throws(BrokerError) {
             let page = try result.get()
-            sent += page.samples.count
             cursor = page.next
             if let left = remaining { remaining = left - page.samples.count }
             let last = page.next == nil || remaining == 0
