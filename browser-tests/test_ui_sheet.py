@@ -201,3 +201,57 @@ def test_backlog_shows_and_an_answer_elsewhere_removes_it(browser, ui, register:
     tab.wait_for("document.getElementById('backdrop').hidden", timeout=5)
     asking.wait()
     assert asking.error is None
+
+
+def test_charts_show_what_a_statistics_call_returns(page, register: Callable[..., App], connect) -> None:
+    from healthbroker import Interval, Quantity, Sample, StatisticsOptions
+    app = register("Pedometer")
+    store = connect(app)
+    asking = Asking(store, share=[STEPS, HEART], read=[STEPS, HEART])
+    page.wait_for("document.querySelectorAll('#sheet .typerow').length === 2")
+    page.evaluate("document.getElementById('sheet-all-on').click()")
+    page.evaluate("document.getElementById('sheet-submit').click()")
+    asking.wait()
+    assert asking.error is None, asking.error
+    today = local_today()
+    samples = []
+    for back, counts in [(2, [1200, 800]), (1, [4000]), (0, [350, 650, 1000])]:
+        day = local_midnight(today - timedelta(days=back))
+        for hour, count in enumerate(counts):
+            start = day + timedelta(hours=8 + hour)
+            samples.append(Sample(STEPS, start, start + timedelta(minutes=10), Quantity(count, "count")))
+    yesterday = local_midnight(today - timedelta(days=1))
+    for minute, bpm in enumerate([62, 118, 80]):
+        at = yesterday + timedelta(hours=12, minutes=minute)
+        samples.append(Sample(HEART, at, at, Quantity(bpm, "count/min")))
+    store.save(samples)
+
+    first = local_midnight(today - timedelta(days=29))
+    end = local_midnight(today + timedelta(days=1))
+    steps = store.statistics(STEPS, start=first, end=end, options=StatisticsOptions.SUM, interval=Interval.DAY, anchor=first,
+                             time_zone=TIME_ZONE)
+    expected_steps = {b.start.astimezone(ZoneInfo(TIME_ZONE)).date().isoformat(): b.sum for b in steps.buckets}
+    assert sorted(expected_steps.values()) == [2000, 2000, 4000]
+    heart = store.statistics(HEART, start=first, end=end, options=StatisticsOptions.AVERAGE | StatisticsOptions.MINIMUM |
+                             StatisticsOptions.MAXIMUM, interval=Interval.DAY, anchor=first, time_zone=TIME_ZONE)
+
+    page.evaluate("document.querySelector('.tab[data-tab=data]').click()")
+    page.wait_for("document.querySelectorAll('#page-data .chart-card[data-type=stepCount] rect.bar').length === 3",
+                  explain="document.getElementById('page-data').innerText")
+    shown = page.evaluate("Object.fromEntries([...document.querySelectorAll('#page-data .chart-card[data-type=stepCount] rect.bar')]"
+                          ".map(r => [r.dataset.day, Number(r.dataset.value)]))")
+    assert shown == expected_steps
+    ranges = page.evaluate("[...document.querySelectorAll('#page-data .chart-card[data-type=heartRate] line.range')]"
+                           ".map(l => [l.dataset.day, Number(l.dataset.min), Number(l.dataset.max)])")
+    averages = page.evaluate("[...document.querySelectorAll('#page-data .chart-card[data-type=heartRate] circle.avg')]"
+                             ".map(c => Number(c.dataset.value))")
+    assert [[b.start.astimezone(ZoneInfo(TIME_ZONE)).date().isoformat(), b.minimum, b.maximum] for b in heart.buckets] == ranges
+    assert [b.average for b in heart.buckets] == averages == [pytest.approx(260 / 3)]
+    screenshot(page, "ui-data.png")
+
+    # The history names the calls, one row each, and never a value.
+    page.evaluate("document.querySelector('.tab[data-tab=history]').click()")
+    page.wait_for(f"[...document.querySelectorAll('#page-history tr')].some(r => r.innerText.includes('Pedometer') && r.innerText.includes('Statistics'))",
+                  explain="document.getElementById('page-history').innerText")
+    history = page.evaluate("document.getElementById('page-history').innerText")
+    assert "Save" in history and "4000" not in history and "118" not in history

@@ -27,6 +27,7 @@ struct UIAPI: Sendable {
             switch (method, route) {
             case ("GET", "apps"): return .ok(try await apps())
             case ("GET", "history"): return .ok(try await history(limit: Int(query["limit"] ?? "") ?? 500))
+            case ("GET", "statistics"): return .ok(try await statistics(days: max(1, min(Int(query["days"] ?? "") ?? 30, 366))))
             case ("POST", "answer"):
                 guard let answer = decode(UIAnswer.self, body) else { return .error(400, "malformed answer") }
                 return try await self.answer(answer)
@@ -91,7 +92,7 @@ struct UIAPI: Sendable {
         return .ok(UIJSON.GrantInfo(recorded))
     }
 
-    /// Every registered app and every app that asked (even removed), with its decisions.
+    /// Every registered app and every app that asked or wrote samples (even removed), with its decisions.
     private func apps() async throws(BrokerError) -> UIJSON.AppsReply {
         let (registered, sources) = try await link.call { admin throws(BrokerError) in
             (try await admin.listApps(), try await admin.sources())
@@ -103,9 +104,10 @@ struct UIAPI: Sendable {
         for source in sources {
             var entry = entries[source.appID]
                 ?? UIJSON.AppEntry(appID: source.appID, name: source.appName, registered: source.isRegistered, asked: false, grants: [])
-            entry.asked = source.firstRequestMicros > 0
-            entry.firstAsked = source.firstRequestMicros > 0 ? source.firstRequestMicros / 1_000 : nil
-            entry.lastAsked = source.lastRequestMicros > 0 ? source.lastRequestMicros / 1_000 : nil
+            entry.asked = source.everAsked
+            entry.firstAsked = source.everAsked ? source.firstRequestMicros / 1_000 : nil
+            entry.lastAsked = source.everAsked ? source.lastRequestMicros / 1_000 : nil
+            entry.sampleCount = source.sampleCount
             entries[source.appID] = entry
         }
         for (appID, entry) in entries where entry.registered {
@@ -127,7 +129,7 @@ struct UIAPI: Sendable {
         let rows = entries.map { entry in
             UIJSON.HistoryRow(
                 at: entry.atMicros / 1_000, appID: entry.appID, appName: names[entry.appID] ?? entry.appID,
-                operation: entry.operation, method: nil, type: UIJSON.TypeInfo(entry.type), count: entry.sampleCount)
+                operation: entry.operation, method: entry.method.isEmpty ? nil : entry.method, type: UIJSON.TypeInfo(entry.type), count: entry.sampleCount)
         }
         return UIJSON.HistoryReply(rows: rows.sorted { $0.at > $1.at })
     }

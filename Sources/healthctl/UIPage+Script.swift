@@ -391,42 +391,45 @@ extension UIPage {
                 el("td", { text: r.type.name }), el("td", { text: String(r.count) })))));
         }
 
-        /// A chart of statistics buckets: bars of daily totals (cumulative), or min–max lines with the average.
-        function chart(type, buckets) {
+        /// A chart of statistics buckets over `days` days ending today: bars of daily totals
+        /// (cumulative types), or a lowest–highest line with a dot at the average (discrete types).
+        function chart(type, buckets, days) {
           const ns = "http://www.w3.org/2000/svg";
-          const svg = document.createElementNS(ns, "svg");
-          svg.setAttribute("class", "chart");
-          svg.setAttribute("viewBox", "0 0 600 180");
-          const values = buckets.flatMap(b => type.cumulative ? [b.sum || 0] : [b.min || 0, b.max || 0]);
-          const top = Math.max(1, ...values);
-          const width = 560 / Math.max(1, buckets.length);
-          const y = v => 160 - (v / top) * 150;
-          buckets.forEach((b, i) => {
-            const x = 30 + i * width;
+          const node = (tag, attrs, text) => {
+            const n = document.createElementNS(ns, tag);
+            for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+            if (text !== undefined) n.textContent = text;
+            return n;
+          };
+          const W = 900, H = 190, left = 50, right = 10, top = 10, bottom = 24;
+          const svg = node("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${type.name} chart` });
+          const first = parseDate(today());
+          first.setDate(first.getDate() - (days - 1));
+          const values = buckets.flatMap(b => type.cumulative ? [b.sum || 0] : [b.max || 0]);
+          const peak = Math.max(1, ...values);
+          const slot = (W - left - right) / days;
+          const y = v => top + (H - top - bottom) * (1 - v / peak);
+          svg.append(node("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, stroke: "#ccc" }));
+          svg.append(node("text", { x: left - 6, y: top + 8, "text-anchor": "end" }, String(Math.round(peak * 100) / 100)));
+          svg.append(node("text", { x: left - 6, y: H - bottom, "text-anchor": "end" }, "0"));
+          svg.append(node("text", { x: left, y: H - 6 }, dayWords(first)));
+          svg.append(node("text", { x: W - right, y: H - 6, "text-anchor": "end" }, "today"));
+          for (const b of buckets) {
+            const index = Math.round((parseDate(b.day) - first) / DAY);
+            const x = left + index * slot;
             if (type.cumulative) {
-              const r = document.createElementNS(ns, "rect");
-              r.setAttribute("class", "bar");
-              r.setAttribute("x", x + 1); r.setAttribute("width", Math.max(1, width - 2));
-              r.setAttribute("y", y(b.sum || 0)); r.setAttribute("height", 160 - y(b.sum || 0));
-              r.setAttribute("data-value", b.sum || 0);
-              const t = document.createElementNS(ns, "title"); t.textContent = `${b.day}: ${b.sum}`; r.append(t);
-              svg.append(r);
+              const bar = node("rect", { class: "bar", x: x + 1, width: Math.max(1, slot - 2), y: y(b.sum || 0),
+                height: (H - bottom) - y(b.sum || 0), "data-value": b.sum || 0, "data-day": b.day });
+              bar.append(node("title", {}, `${dayWords(parseDate(b.day))}: ${b.sum}`));
+              svg.append(bar);
             } else {
-              const l = document.createElementNS(ns, "line");
-              l.setAttribute("class", "range");
-              l.setAttribute("x1", x + width / 2); l.setAttribute("x2", x + width / 2);
-              l.setAttribute("y1", y(b.min || 0)); l.setAttribute("y2", y(b.max || 0));
-              svg.append(l);
-              const c = document.createElementNS(ns, "circle");
-              c.setAttribute("class", "avg"); c.setAttribute("r", 3);
-              c.setAttribute("cx", x + width / 2); c.setAttribute("cy", y(b.average || 0));
-              c.setAttribute("data-value", b.average || 0);
-              svg.append(c);
+              svg.append(node("line", { class: "range", x1: x + slot / 2, x2: x + slot / 2, y1: y(b.min || 0), y2: y(b.max || 0),
+                "data-min": b.min, "data-max": b.max, "data-day": b.day }));
+              const dot = node("circle", { class: "avg", r: 4, cx: x + slot / 2, cy: y(b.average || 0), "data-value": b.average || 0, "data-day": b.day });
+              dot.append(node("title", {}, `${dayWords(parseDate(b.day))}: ${b.min}–${b.max}, average ${Math.round(b.average * 10) / 10}`));
+              svg.append(dot);
             }
-          });
-          const label = document.createElementNS(ns, "text");
-          label.setAttribute("x", 2); label.setAttribute("y", 12); label.textContent = String(Math.round(top * 100) / 100);
-          svg.append(label);
+          }
           return svg;
         }
 
@@ -439,10 +442,16 @@ extension UIPage {
             fill(page, el("p", { class: "sub", text: `Charts are not available: ${e.message}` }));
             return;
           }
-          fill(page, data.series.map(s => el("div", { class: "card chart-card", "data-type": s.type.alias },
+          if (data.stale) return;
+          if (data.series.length === 0) {
+            fill(page, el("p", { class: "sub", text: `No data in the last ${data.days} days.` }));
+            return;
+          }
+          fill(page, el("p", { class: "sub", text: `Your data from every app, per day, over the last ${data.days} days (statistics only: no single value is shown).` }),
+            data.series.map(s => el("div", { class: "card chart-card", "data-type": s.type.alias },
             el("h2", { text: s.type.name }),
-            el("div", { class: "sub", text: s.type.cumulative ? `Daily totals (${s.unit}), last 30 days` : `Lowest, average and highest per day (${s.unit})` }),
-            chart(s.type, s.buckets))));
+            el("div", { class: "sub", text: s.type.cumulative ? `Daily totals (${s.unit})` : `Lowest, average and highest per day (${s.unit})` }),
+            chart(s.type, s.buckets, data.days))));
         }
 
         const pages = { apps: showApps, types: showTypes, history: showHistory, data: showData };
