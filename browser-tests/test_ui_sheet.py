@@ -255,3 +255,22 @@ def test_charts_show_what_a_statistics_call_returns(page, register: Callable[...
                   explain="document.getElementById('page-history').innerText")
     history = page.evaluate("document.getElementById('page-history').innerText")
     assert "Save" in history and "4000" not in history and "118" not in history
+
+
+def test_an_app_that_only_wrote_is_listed_with_its_samples(page, ui, register: Callable[..., App], tmp_path) -> None:
+    import subprocess
+
+    from ui_support import binary, environment
+    app = register("Old Scale")
+    lines = tmp_path / "weights.jsonl"
+    lines.write_text("".join(
+        json.dumps({"type": "bodyMass", "start": f"2026-01-0{day}T07:00:00Z", "value": 70 + day / 10, "unit": "kg"}) + "\n"
+        for day in range(1, 6)))
+    socket = ui.process.args[ui.process.args.index("--admin-socket") + 1]
+    subprocess.run([str(binary("healthctl", "HEALTHCTL")), "--admin-socket", socket, "import", str(lines), "--app", app.app_id],
+                   check=True, capture_output=True, env=environment())
+    page.evaluate("document.querySelector('.tab[data-tab=apps]').click()")
+    card = f"#page-apps .app[data-app={js(app.app_id)}]"
+    page.wait_for(f"document.querySelector('{card}')?.innerText.includes('wrote 5 samples')",
+                  explain="document.getElementById('page-apps').innerText")
+    assert "asked" not in page.evaluate(f"[...document.querySelectorAll('{card} .badge')].map(b => b.textContent).join()")
