@@ -28,8 +28,8 @@ enum UICommand {
         let feed = UIPromptFeed(socket: socket, loop: loop, hub: hub)
         Console.output(gate.pageURL)
         if command.flag("open") { openInBrowser(gate.pageURL) }
+        // Runs until the process is interrupted (SIGINT/SIGTERM end it: nothing is left to save).
         await feed.run()
-        _ = loop
     }
 
     /// Starts the loop thread with the server on it; returns once it listens (or throws why not).
