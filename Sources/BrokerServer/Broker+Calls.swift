@@ -273,6 +273,21 @@ extension Broker {
         return true
     }
 
+    /// `send(_:on:)` of an item already in its generated form (a page of samples the pager mapped
+    /// from store rows), written by the generated stream-item appender.
+    @discardableResult
+    func send(_ item: Proto.StreamItem, on context: CallContext) -> Bool {
+        guard context.credit > 0, context.isLive, let session = context.session else { return false }
+        guard session.connection.hasRoomForOutput else {
+            parkPump(context)
+            return false
+        }
+        context.credit -= 1
+        let callID = context.callID
+        session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: item, to: &$0) }
+        return true
+    }
+
     /// True when a stream may produce now: live, with credit, and with room on its connection (else
     /// its pump is parked until there is room).
     func mayProduce(_ context: CallContext) -> Bool {

@@ -6,7 +6,8 @@
 // field written; a string cut at its first NUL, as a C string is.
 
 extension Proto.Status: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.code.rawValue != 0 {
@@ -17,12 +18,14 @@ extension Proto.Status: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.message)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.code.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.code.rawValue)))
@@ -31,14 +34,15 @@ extension Proto.Status: ProtoMessage {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: Int64(self.domain.rawValue)))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.message)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.message, count: count) }
         }
     }
 }
 
 extension Proto.ClientFrame: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         switch kind {
@@ -58,7 +62,8 @@ extension Proto.ClientFrame: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch kind {
         case .call(let value):
@@ -114,7 +119,8 @@ extension Proto.ClientFrame: ProtoMessage {
 }
 
 extension Proto.Call: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -323,7 +329,8 @@ extension Proto.Call: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -407,7 +414,8 @@ extension Proto.Call: ProtoMessage {
 }
 
 extension Proto.Cancel: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -416,7 +424,8 @@ extension Proto.Cancel: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -425,7 +434,8 @@ extension Proto.Cancel: ProtoMessage {
 }
 
 extension Proto.Credit: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -437,7 +447,8 @@ extension Proto.Credit: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -449,7 +460,8 @@ extension Proto.Credit: ProtoMessage {
 }
 
 extension Proto.ServerFrame: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -600,7 +612,8 @@ extension Proto.ServerFrame: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -1585,7 +1598,8 @@ extension Proto.ServerFrame: ProtoMessage {
 }
 
 extension Proto.StreamItem: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         switch item {
@@ -1624,7 +1638,8 @@ extension Proto.StreamItem: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch item {
         case .ping(let value):
@@ -1643,15 +1658,18 @@ extension Proto.StreamItem: ProtoMessage {
 }
 
 extension Proto.HelloRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appToken)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.protocolVersion != 0 {
@@ -1660,14 +1678,15 @@ extension Proto.HelloRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appToken)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
         if self.protocolVersion != 0 {
@@ -1677,11 +1696,13 @@ extension Proto.HelloRequest: ProtoMessage {
 }
 
 extension Proto.HelloResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.brokerVersion)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.protocolVersion != 0 {
@@ -1699,10 +1720,11 @@ extension Proto.HelloResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.brokerVersion)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.brokerVersion, count: count) }
         }
         if self.protocolVersion != 0 {
@@ -1721,7 +1743,8 @@ extension Proto.HelloResponse: ProtoMessage {
 }
 
 extension Proto.PingRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.delayMicros != 0 {
@@ -1733,7 +1756,8 @@ extension Proto.PingRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.delayMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.delayMicros))
@@ -1745,7 +1769,8 @@ extension Proto.PingRequest: ProtoMessage {
 }
 
 extension Proto.PingResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if !self.payload.isEmpty {
@@ -1760,7 +1785,8 @@ extension Proto.PingResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if !self.payload.isEmpty {
             writer.byte(0x0A); writer.varint(UInt64(self.payload.count)); writer.bytes(self.payload)
@@ -1775,7 +1801,8 @@ extension Proto.PingResponse: ProtoMessage {
 }
 
 extension Proto.PingStreamRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.count != 0 {
@@ -1787,7 +1814,8 @@ extension Proto.PingStreamRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.count != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.count))
@@ -1799,23 +1827,28 @@ extension Proto.PingStreamRequest: ProtoMessage {
 }
 
 extension Proto.AppInfo: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.name)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.readUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.shareUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasPinnedUid {
@@ -1833,22 +1866,23 @@ extension Proto.AppInfo: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.name)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.name, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.readUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.readUsage, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.shareUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.shareUsage, count: count) }
         }
         if self.hasPinnedUid {
@@ -1867,23 +1901,28 @@ extension Proto.AppInfo: ProtoMessage {
 }
 
 extension Proto.AdminAddAppRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.name)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.readUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.shareUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasPinnedUid {
@@ -1895,22 +1934,23 @@ extension Proto.AdminAddAppRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.name)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.name, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.readUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.readUsage, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.shareUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.shareUsage, count: count) }
         }
         if self.hasPinnedUid {
@@ -1923,7 +1963,8 @@ extension Proto.AdminAddAppRequest: ProtoMessage {
 }
 
 extension Proto.AdminAddAppResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.app {
@@ -1936,36 +1977,41 @@ extension Proto.AdminAddAppResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appToken)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.app {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appToken)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
     }
 }
 
 extension Proto.AdminListAppsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminListAppsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.apps {
@@ -1979,7 +2025,8 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.apps {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -1988,11 +2035,13 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
 }
 
 extension Proto.AdminRemoveAppRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.deleteData {
@@ -2001,10 +2050,11 @@ extension Proto.AdminRemoveAppRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         if self.deleteData {
@@ -2014,7 +2064,8 @@ extension Proto.AdminRemoveAppRequest: ProtoMessage {
 }
 
 extension Proto.AdminRemoveAppResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.connectionsClosed != 0 {
@@ -2023,7 +2074,8 @@ extension Proto.AdminRemoveAppResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.connectionsClosed != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.connectionsClosed))
@@ -2032,27 +2084,31 @@ extension Proto.AdminRemoveAppResponse: ProtoMessage {
 }
 
 extension Proto.AdminRotateTokenRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
     }
 }
 
 extension Proto.AdminRotateTokenResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.app {
@@ -2065,40 +2121,46 @@ extension Proto.AdminRotateTokenResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appToken)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.app {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appToken)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
     }
 }
 
 extension Proto.AdminBrokerInfoRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminBrokerInfoResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.brokerVersion)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.startedMicros != 0 {
@@ -2115,6 +2177,7 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.dataDir)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.brokerTimeMicros != 0 {
@@ -2141,10 +2204,11 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.brokerVersion)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.brokerVersion, count: count) }
         }
         if self.startedMicros != 0 {
@@ -2160,7 +2224,7 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
             writer.byte(0x28); writer.varint(UInt64(self.callsServed))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.dataDir)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x32); writer.cString(self.dataDir, count: count) }
         }
         if self.brokerTimeMicros != 0 {
@@ -2188,62 +2252,70 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
 }
 
 extension Proto.RequestAuthorizationRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.shareTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.readTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.shareTypes {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
         for element in self.readTypes {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.RequestAuthorizationResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AuthorizationStatusRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
     }
 }
 
 extension Proto.AuthorizationStatusResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.status.rawValue != 0 {
@@ -2252,7 +2324,8 @@ extension Proto.AuthorizationStatusResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.status.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.status.rawValue)))
@@ -2261,31 +2334,34 @@ extension Proto.AuthorizationStatusResponse: ProtoMessage {
 }
 
 extension Proto.RequestStatusRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.shareTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.readTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.shareTypes {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
         for element in self.readTypes {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.RequestStatusResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.status.rawValue != 0 {
@@ -2294,7 +2370,8 @@ extension Proto.RequestStatusResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.status.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.status.rawValue)))
@@ -2303,29 +2380,33 @@ extension Proto.RequestStatusResponse: ProtoMessage {
 }
 
 extension Proto.EarliestAuthorizedSampleDateRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.types {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.TypeDate: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.dateMicros != 0 {
@@ -2334,10 +2415,11 @@ extension Proto.TypeDate: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.dateMicros != 0 {
@@ -2347,7 +2429,8 @@ extension Proto.TypeDate: ProtoMessage {
 }
 
 extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.dates {
@@ -2361,7 +2444,8 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.dates {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2370,18 +2454,21 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
 }
 
 extension Proto.EarliestPermittedSampleDateRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.dateMicros != 0 {
@@ -2390,7 +2477,8 @@ extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.dateMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.dateMicros))
@@ -2399,29 +2487,33 @@ extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
 }
 
 extension Proto.ReadCharacteristicsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.types {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.CharacteristicValue: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasValue {
@@ -2429,29 +2521,32 @@ extension Proto.CharacteristicValue: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.value)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.hasValue {
             writer.byte(0x10); writer.byte(self.hasValue ? 1 : 0)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.value)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.value, count: count) }
         }
     }
 }
 
 extension Proto.ReadCharacteristicsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.values {
@@ -2465,7 +2560,8 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.values {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2474,11 +2570,13 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
 }
 
 extension Proto.TypeDecision: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.share.rawValue != 0 {
@@ -2493,10 +2591,11 @@ extension Proto.TypeDecision: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
@@ -2512,7 +2611,8 @@ extension Proto.TypeDecision: ProtoMessage {
 }
 
 extension Proto.Prompt: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2520,25 +2620,29 @@ extension Proto.Prompt: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appName)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.readUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.shareUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.shareTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.readTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.createdMicros != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.createdMicros))
@@ -2546,32 +2650,33 @@ extension Proto.Prompt: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appName)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.appName, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.readUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.readUsage, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.shareUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.shareUsage, count: count) }
         }
         for element in self.shareTypes {
-            writer.byte(0x32); writer.cString(element)
+            writer.byte(0x32); writer.cString(element, count: sizes.next())
         }
         for element in self.readTypes {
-            writer.byte(0x3A); writer.cString(element)
+            writer.byte(0x3A); writer.cString(element, count: sizes.next())
         }
         if self.createdMicros != 0 {
             writer.byte(0x40); writer.varint(UInt64(bitPattern: self.createdMicros))
@@ -2580,7 +2685,8 @@ extension Proto.Prompt: ProtoMessage {
 }
 
 extension Proto.PromptEvent: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         switch event {
@@ -2598,7 +2704,8 @@ extension Proto.PromptEvent: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch event {
         case .raised(let value):
@@ -2611,7 +2718,8 @@ extension Proto.PromptEvent: ProtoMessage {
 }
 
 extension Proto.PromptResolved: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2623,7 +2731,8 @@ extension Proto.PromptResolved: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
@@ -2635,18 +2744,21 @@ extension Proto.PromptResolved: ProtoMessage {
 }
 
 extension Proto.AdminWatchPromptsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminAnswerPromptRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2663,7 +2775,8 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
@@ -2675,18 +2788,21 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
 }
 
 extension Proto.AdminAnswerPromptResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminCancelPromptRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2695,7 +2811,8 @@ extension Proto.AdminCancelPromptRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
@@ -2704,22 +2821,26 @@ extension Proto.AdminCancelPromptRequest: ProtoMessage {
 }
 
 extension Proto.AdminCancelPromptResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.Grant: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.share.rawValue != 0 {
@@ -2736,15 +2857,17 @@ extension Proto.Grant: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.decidedBy)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
@@ -2760,34 +2883,38 @@ extension Proto.Grant: ProtoMessage {
             writer.byte(0x28); writer.varint(UInt64(bitPattern: self.decidedMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.decidedBy)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x32); writer.cString(self.decidedBy, count: count) }
         }
     }
 }
 
 extension Proto.AdminListGrantsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
     }
 }
 
 extension Proto.AdminListGrantsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.grants {
@@ -2801,7 +2928,8 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.grants {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2810,33 +2938,37 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
 }
 
 extension Proto.AdminRevokeRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         for element in self.types {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.AdminRevokeResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.revoked != 0 {
@@ -2845,7 +2977,8 @@ extension Proto.AdminRevokeResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.revoked != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.revoked))
@@ -2854,15 +2987,18 @@ extension Proto.AdminRevokeResponse: ProtoMessage {
 }
 
 extension Proto.AdminSetGrantRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.share.rawValue != 0 {
@@ -2877,14 +3013,15 @@ extension Proto.AdminSetGrantRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
@@ -2900,7 +3037,8 @@ extension Proto.AdminSetGrantRequest: ProtoMessage {
 }
 
 extension Proto.AdminSetGrantResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.grant {
@@ -2914,7 +3052,8 @@ extension Proto.AdminSetGrantResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.grant {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -2923,31 +3062,36 @@ extension Proto.AdminSetGrantResponse: ProtoMessage {
 }
 
 extension Proto.AdminBackupRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.path)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.path)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.path, count: count) }
         }
     }
 }
 
 extension Proto.AdminBackupResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.path)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.bytes != 0 {
@@ -2959,10 +3103,11 @@ extension Proto.AdminBackupResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.path)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.path, count: count) }
         }
         if self.bytes != 0 {
@@ -2975,15 +3120,18 @@ extension Proto.AdminBackupResponse: ProtoMessage {
 }
 
 extension Proto.Source: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appName)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.firstRequestMicros != 0 {
@@ -2998,14 +3146,15 @@ extension Proto.Source: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appName)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appName, count: count) }
         }
         if self.firstRequestMicros != 0 {
@@ -3021,18 +3170,21 @@ extension Proto.Source: ProtoMessage {
 }
 
 extension Proto.AdminListSourcesRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminListSourcesResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.sources {
@@ -3046,7 +3198,8 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.sources {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -3055,11 +3208,13 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
 }
 
 extension Proto.AdminSetCharacteristicRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasValue {
@@ -3067,68 +3222,77 @@ extension Proto.AdminSetCharacteristicRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.value)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.hasValue {
             writer.byte(0x10); writer.byte(self.hasValue ? 1 : 0)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.value)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.value, count: count) }
         }
     }
 }
 
 extension Proto.AdminSetCharacteristicResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminExplainRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
     }
 }
 
 extension Proto.AdminExplainResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.grant {
@@ -3150,12 +3314,14 @@ extension Proto.AdminExplainResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.explanation)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.grant {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -3170,14 +3336,15 @@ extension Proto.AdminExplainResponse: ProtoMessage {
             writer.byte(0x20); writer.varint(UInt64(bitPattern: self.effectiveReadFromMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.explanation)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.explanation, count: count) }
         }
     }
 }
 
 extension Proto.Quantity: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.value != 0 {
@@ -3185,29 +3352,33 @@ extension Proto.Quantity: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.value != 0 {
             writer.byte(0x09); writer.fixed64(self.value.bitPattern)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.unit, count: count) }
         }
     }
 }
 
 extension Proto.Workout: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.activityType)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.durationMicros != 0 {
@@ -3232,10 +3403,11 @@ extension Proto.Workout: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.activityType)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.activityType, count: count) }
         }
         if self.durationMicros != 0 {
@@ -3251,43 +3423,50 @@ extension Proto.Workout: ProtoMessage {
 }
 
 extension Proto.MetadataEntry: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.key)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.value)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.key)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.key, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.value)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.value, count: count) }
         }
     }
 }
 
 extension Proto.Sample: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.uuid)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.startMicros != 0 {
@@ -3325,6 +3504,7 @@ extension Proto.Sample: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.sourceAppID)
+            sizes.push(count)
             if count != 0 { size += 2 + ProtoWriter.varintSize(count) + count }
         }
         if self.createdMicros != 0 {
@@ -3333,14 +3513,15 @@ extension Proto.Sample: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.uuid)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.uuid, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if self.startMicros != 0 {
@@ -3362,7 +3543,7 @@ extension Proto.Sample: ProtoMessage {
             writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.sourceAppID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0xAA); writer.byte(0x01); writer.cString(self.sourceAppID, count: count) }
         }
         if self.createdMicros != 0 {
@@ -3372,7 +3553,8 @@ extension Proto.Sample: ProtoMessage {
 }
 
 extension Proto.SamplePredicate: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.hasStart {
@@ -3393,7 +3575,8 @@ extension Proto.SamplePredicate: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.hasStart {
             writer.byte(0x08); writer.byte(self.hasStart ? 1 : 0)
@@ -3414,7 +3597,8 @@ extension Proto.SamplePredicate: ProtoMessage {
 }
 
 extension Proto.SampleSort: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.key.rawValue != 0 {
@@ -3426,7 +3610,8 @@ extension Proto.SampleSort: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.key.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.key.rawValue)))
@@ -3438,7 +3623,8 @@ extension Proto.SampleSort: ProtoMessage {
 }
 
 extension Proto.SaveRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.samples {
@@ -3452,7 +3638,8 @@ extension Proto.SaveRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.samples {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -3461,7 +3648,8 @@ extension Proto.SaveRequest: ProtoMessage {
 }
 
 extension Proto.SaveResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.saved != 0 {
@@ -3473,7 +3661,8 @@ extension Proto.SaveResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.saved != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.saved))
@@ -3485,14 +3674,16 @@ extension Proto.SaveResponse: ProtoMessage {
 }
 
 extension Proto.DeleteRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.uuids {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3501,13 +3692,14 @@ extension Proto.DeleteRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.uuids {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3517,7 +3709,8 @@ extension Proto.DeleteRequest: ProtoMessage {
 }
 
 extension Proto.DeleteResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.deleted != 0 {
@@ -3526,7 +3719,8 @@ extension Proto.DeleteResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.deleted != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.deleted))
@@ -3535,11 +3729,13 @@ extension Proto.DeleteResponse: ProtoMessage {
 }
 
 extension Proto.QueryRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3553,6 +3749,7 @@ extension Proto.QueryRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.pageSize != 0 {
@@ -3561,10 +3758,11 @@ extension Proto.QueryRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3577,7 +3775,7 @@ extension Proto.QueryRequest: ProtoMessage {
             writer.byte(0x22); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.unit, count: count) }
         }
         if self.pageSize != 0 {
@@ -3587,7 +3785,8 @@ extension Proto.QueryRequest: ProtoMessage {
 }
 
 extension Proto.SamplePage: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.samples {
@@ -3601,7 +3800,8 @@ extension Proto.SamplePage: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.samples {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -3610,11 +3810,13 @@ extension Proto.SamplePage: ProtoMessage {
 }
 
 extension Proto.AnchoredQueryRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3628,15 +3830,17 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3649,14 +3853,15 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
             writer.byte(0x20); writer.varint(UInt64(self.limit))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.unit, count: count) }
         }
     }
 }
 
 extension Proto.AnchoredPage: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.added {
@@ -3668,7 +3873,7 @@ extension Proto.AnchoredPage: ProtoMessage {
             }
         }
         for element in self.deletedUUIDs {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if !self.newAnchor.isEmpty {
             size += 1 + ProtoWriter.varintSize(self.newAnchor.count) + self.newAnchor.count
@@ -3677,18 +3882,19 @@ extension Proto.AnchoredPage: ProtoMessage {
             size += 1 + 1
         }
         for element in self.deletedSourceAppIDs {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.added {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
         }
         for element in self.deletedUUIDs {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
         if !self.newAnchor.isEmpty {
             writer.byte(0x1A); writer.varint(UInt64(self.newAnchor.count)); writer.bytes(self.newAnchor)
@@ -3697,17 +3903,19 @@ extension Proto.AnchoredPage: ProtoMessage {
             writer.byte(0x20); writer.byte(self.done ? 1 : 0)
         }
         for element in self.deletedSourceAppIDs {
-            writer.byte(0x2A); writer.cString(element)
+            writer.byte(0x2A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.StatisticsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3724,19 +3932,22 @@ extension Proto.StatisticsRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.timeZone)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3752,18 +3963,19 @@ extension Proto.StatisticsRequest: ProtoMessage {
             writer.byte(0x28); writer.varint(UInt64(bitPattern: self.anchorMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.timeZone)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x32); writer.cString(self.timeZone, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x3A); writer.cString(self.unit, count: count) }
         }
     }
 }
 
 extension Proto.StatisticsBucket: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.startMicros != 0 {
@@ -3802,7 +4014,8 @@ extension Proto.StatisticsBucket: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.startMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.startMicros))
@@ -3841,11 +4054,13 @@ extension Proto.StatisticsBucket: ProtoMessage {
 }
 
 extension Proto.StatisticsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.buckets {
@@ -3854,10 +4069,11 @@ extension Proto.StatisticsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
         for element in self.buckets {
@@ -3867,29 +4083,33 @@ extension Proto.StatisticsResponse: ProtoMessage {
 }
 
 extension Proto.ObserveRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.types {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.ObserveEvent: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.changedMicros != 0 {
@@ -3898,10 +4118,11 @@ extension Proto.ObserveEvent: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.changedMicros != 0 {
@@ -3911,11 +4132,13 @@ extension Proto.ObserveEvent: ProtoMessage {
 }
 
 extension Proto.AdminImportRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.samples {
@@ -3929,10 +4152,11 @@ extension Proto.AdminImportRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         for element in self.samples {
@@ -3942,7 +4166,8 @@ extension Proto.AdminImportRequest: ProtoMessage {
 }
 
 extension Proto.AdminImportResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.saved != 0 {
@@ -3954,7 +4179,8 @@ extension Proto.AdminImportResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.saved != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.saved))
@@ -3966,35 +4192,40 @@ extension Proto.AdminImportResponse: ProtoMessage {
 }
 
 extension Proto.AdminExportRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
     }
 }
 
 extension Proto.AccessLogEntry: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.atMicros != 0 {
@@ -4002,14 +4233,17 @@ extension Proto.AccessLogEntry: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.operation)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.sampleCount != 0 {
@@ -4018,21 +4252,22 @@ extension Proto.AccessLogEntry: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.atMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.atMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.operation)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.operation, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.type, count: count) }
         }
         if self.sampleCount != 0 {
@@ -4042,11 +4277,13 @@ extension Proto.AccessLogEntry: ProtoMessage {
 }
 
 extension Proto.AdminAccessLogRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.limit != 0 {
@@ -4055,10 +4292,11 @@ extension Proto.AdminAccessLogRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         if self.limit != 0 {
@@ -4068,7 +4306,8 @@ extension Proto.AdminAccessLogRequest: ProtoMessage {
 }
 
 extension Proto.AdminAccessLogResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.entries {
@@ -4082,7 +4321,8 @@ extension Proto.AdminAccessLogResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.entries {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)

@@ -25,7 +25,7 @@ extension Sample {
 
     /// The sample as a .proto message. Metadata goes out sorted by key (strcmp order of the bytes
     /// sent), so equal samples encode to equal bytes whatever their dictionaries' order.
-    var proto: Proto.Sample {
+    public var proto: Proto.Sample {
         var message = Proto.Sample()
         message.uuid = uuid
         message.type = type.identifier
