@@ -16,7 +16,7 @@ daemon="$1"; shift
 seconds="${1:-6}"; [ $# -ge 1 ] && shift
 ops=("$@"); [ ${#ops[@]} -gt 0 ] || ops=(ping easd status reqstatus query save)
 stripped=$(mktemp /tmp/callgrind-daemon.XXXXXX)
-cp "$daemon" "$stripped" && strip --strip-debug "$stripped"
+cp "$daemon" "$stripped" && chmod 755 "$stripped" && strip --strip-debug "$stripped"
 for op in "${ops[@]}"; do
   work=$(mktemp -d /tmp/callgrind.XXXXXX)
   valgrind --tool=callgrind --collect-atstart=yes --callgrind-out-file="$work/cg.out" \
@@ -26,9 +26,9 @@ for op in "${ops[@]}"; do
   for _ in $(seq 1 300); do [ -S "$work/admin.sock" ] && break; sleep 0.1; done
   common=(--socket "$work/app.sock" --admin-socket "$work/admin.sock" --op "$op" -c 4 -d 64 --quiet)
   "$healthload" "${common[@]}" --warmup 1 --duration 2 >/dev/null 2>&1
-  callgrind_control -z "$pid" >/dev/null
+  callgrind_control -z "$pid" >/dev/null 2>&1
   "$healthload" "${common[@]}" --warmup 0 --duration "$seconds" --json "$work/report.json" >/dev/null 2>&1
-  callgrind_control -d "$pid" >/dev/null
+  callgrind_control -d "$pid" >/dev/null 2>&1
   sleep 1
   calls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["completed"])' "$work/report.json" 2>/dev/null || echo 0)
   # The dump after zeroing holds the window; sum its totals (one file per dump, the last one).

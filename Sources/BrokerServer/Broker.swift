@@ -346,6 +346,12 @@ extension Broker: PipeConnectionDelegate {
     func receive(_ payload: Span<UInt8>, on connection: any FrameConnection) {
         loop.assertInLoop()
         guard let session = connection.context as? Session else { return }
+        // A call, the usual frame, is read straight into its message; anything else (cancel, credit,
+        // bytes the strict reader declines) through the frame's oneof.
+        if let call = payload.withUnsafeBufferPointer({ WireCodec.decodeCallFrame($0) }) {
+            handle(call, in: session, frameBytes: payload.count)
+            return
+        }
         let frame: Proto.ClientFrame.Kind
         do throws(BrokerError) {
             frame = try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try WireCodec.decodeClientFrameKind(bytes) }

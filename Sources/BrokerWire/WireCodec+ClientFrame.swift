@@ -30,6 +30,23 @@ extension WireCodec {
         return kind
     }
 
+    /// The call of a ClientFrame whose bytes are one `call` field and nothing else, read strictly
+    /// straight into a `Proto.Call`; nil for any other frame, and whenever the strict reader declines
+    /// the bytes (then `decodeClientFrameKind` decodes them, through protobuf-c if need be).
+    ///
+    /// It takes exactly the path the strict ClientFrame reader takes for such bytes (the same key,
+    /// length and Call reader), so a call it returns is the one `decodeClientFrameKind` would: the
+    /// fuzzer checks the two agree. It saves the frame's oneof, which holds a call in a box that is
+    /// allocated, copied out of and freed for every call.
+    @inline(__always)
+    public static func decodeCallFrame(_ payload: UnsafeBufferPointer<UInt8>) -> Proto.Call? {
+        var reader = ProtoReader(payload)
+        guard reader.key() == 10, var nested = reader.nested(), reader.isAtEnd else { return nil }
+        var call = Proto.Call()
+        guard call.mergeStrict(&nested) else { return nil }
+        return call
+    }
+
     /// Appends `frame` as a whole frame (5-byte header, then the encoded message) to `buffer`.
     public static func append(_ frame: ClientFrame, to buffer: inout [UInt8]) {
         frame.proto.appendFrame(to: &buffer)
