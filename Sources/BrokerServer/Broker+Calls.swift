@@ -6,13 +6,16 @@ import BrokerWire
 extension Broker {
     /// Validates a call against the session and the limits, registers it, and dispatches it.
     ///
-    /// The call is the generated message as decoded: the broker dispatches on its request case and
-    /// each handler takes the generated request, or the fields it needs, so no model `Request` is
-    /// built. `frameBytes` is the size of the call's frame: a registered call holds that much (plus
-    /// `CallContext.overheadBytes`) against its connection's reading budget until it ends.
-    func handle(_ call: consuming Proto.Call, in session: Session, frameBytes: Int = 0) {
+    /// The call's fields come as the generated `Proto.Call` holds them, its request moved out: the
+    /// broker dispatches on the request case and each handler takes the generated request, or the
+    /// fields it needs, so no model `Request` is built. `frameBytes` is the size of the call's
+    /// frame: a registered call holds that much (plus `CallContext.overheadBytes`) against its
+    /// connection's reading budget until it ends.
+    func handle(
+        callID: UInt64, timeoutMicros: Int64, initialCredit: UInt32, request: consuming Proto.Call.Request?,
+        in session: Session, frameBytes: Int = 0
+    ) {
         let connection = session.connection
-        let callID = call.callID
         guard callID != 0 else {
             connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id 0 is reserved"))
             return
@@ -21,12 +24,15 @@ extension Broker {
             connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id \(callID) is already in flight"))
             return
         }
-        let request = call.request.take()
+        guard let request = request.take() else {
+            refuseUnknownMethod(callID, in: session)
+            return
+        }
         if session.kind == .app, session.appID == nil {
             // Answered on the call's own id, as a refused Hello is: the caller learns why its call
             // failed; then the connection closes (PROTOCOL.md, "Session").
-            guard case .hello(let hello)? = request else {
-                logger.warning("call before Hello", ["session": session.label, "method": Self.methodName(request)])
+            guard case .hello(let hello) = request else {
+                logger.warning("call before Hello", ["session": session.label, "method": request.method.name])
                 connection.closeAfterSending(ServerFrame(callID: callID, status: Status(.unauthenticated("the first call on the app socket must be Hello"))))
                 return
             }
@@ -45,10 +51,6 @@ extension Broker {
             refuse(callID, in: session, BrokerError(code: .resourceExhausted, message: "more than \(configuration.maxCallsInFlight) calls in flight on this connection"))
             return
         }
-        guard let request else {
-            refuse(callID, in: session, BrokerError(code: .unimplemented, message: "this broker (\(BrokerVersion.broker)) does not know the requested method"))
-            return
-        }
         if let error = placementError(request, session: session) {
             if case .hello(let hello) = request {
                 logger.warning("repeated hello refused", ["session": session.label, "app_id": session.appID ?? "", "claimed_app_id": hello.appID])
@@ -56,7 +58,7 @@ extension Broker {
             refuse(callID, in: session, error)
             return
         }
-        guard call.timeoutMicros >= 0 else {
+        guard timeoutMicros >= 0 else {
             refuse(callID, in: session, .invalidArgument("timeout_us must not be negative"))
             return
         }
@@ -70,15 +72,15 @@ extension Broker {
             callsServed += 1
             return
         }
-        let credit = call.initialCredit == 0 ? Call.defaultStreamCredit : min(call.initialCredit, Call.maxStreamCredit)
+        let credit = initialCredit == 0 ? Call.defaultStreamCredit : min(initialCredit, Call.maxStreamCredit)
         let context = CallContext(callID: callID, method: request.method.name, session: session, credit: credit)
         session.calls[callID] = context
         // The decoded request lives as long as the call (a delayed ping keeps its payload): while
         // such bytes and the queued output reach the high-water mark, the connection is not read.
         context.heldBytes = frameBytes + CallContext.overheadBytes
         connection.hold(context.heldBytes)
-        if call.timeoutMicros > 0 {
-            context.deadlineTimer = loop.schedule(afterMicros: call.timeoutMicros) { [weak self, weak context] in
+        if timeoutMicros > 0 {
+            context.deadlineTimer = loop.schedule(afterMicros: timeoutMicros) { [weak self, weak context] in
                 guard let self, let context, context.isLive else { return }
                 self.finish(context, error: BrokerError(code: .deadlineExceeded, message: "\(context.method) passed its deadline"))
             }
@@ -86,8 +88,25 @@ extension Broker {
         dispatch(request, context: context, session: session)
     }
 
-    /// The method's name of a decoded request case, for logs ("Unknown" when unset or unknown).
-    static func methodName(_ request: Proto.Call.Request?) -> String { request?.method.name ?? "Unknown" }
+    /// Answers a call whose request case is unset or unknown to this build, after the same checks
+    /// `handle` makes first: before Hello it ends the connection, as any other call would; otherwise
+    /// UNIMPLEMENTED on the call's id.
+    private func refuseUnknownMethod(_ callID: UInt64, in session: Session) {
+        if session.kind == .app, session.appID == nil {
+            logger.warning("call before Hello", ["session": session.label, "method": "Unknown"])
+            session.connection.closeAfterSending(ServerFrame(callID: callID, status: Status(.unauthenticated("the first call on the app socket must be Hello"))))
+            return
+        }
+        guard state == .running else {
+            refuse(callID, in: session, .shuttingDown())
+            return
+        }
+        guard session.calls.count < configuration.maxCallsInFlight else {
+            refuse(callID, in: session, BrokerError(code: .resourceExhausted, message: "more than \(configuration.maxCallsInFlight) calls in flight on this connection"))
+            return
+        }
+        refuse(callID, in: session, BrokerError(code: .unimplemented, message: "this broker (\(BrokerVersion.broker)) does not know the requested method"))
+    }
 
     /// Why `request` may not run on this session's socket, if so: every method belongs to one socket
     /// (`ProtoMethod.socket`), and on the other it is PERMISSION_DENIED before its arguments are

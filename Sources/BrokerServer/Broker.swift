@@ -348,8 +348,10 @@ extension Broker: PipeConnectionDelegate {
         guard let session = connection.context as? Session else { return }
         // A call, the usual frame, is read straight into its message; anything else (cancel, credit,
         // bytes the strict reader declines) through the frame's oneof.
-        if let call = payload.withUnsafeBufferPointer({ WireCodec.decodeCallFrame($0) }) {
-            handle(call, in: session, frameBytes: payload.count)
+        if var call = payload.withUnsafeBufferPointer({ WireCodec.decodeCallFrame($0) }) {
+            handle(
+                callID: call.callID, timeoutMicros: call.timeoutMicros, initialCredit: call.initialCredit,
+                request: call.request.take(), in: session, frameBytes: payload.count)
             return
         }
         let frame: Proto.ClientFrame.Kind
@@ -361,8 +363,10 @@ extension Broker: PipeConnectionDelegate {
             return
         }
         switch consume frame {
-        case .call(let call):
-            handle(call, in: session, frameBytes: payload.count)
+        case .call(var call):
+            handle(
+                callID: call.callID, timeoutMicros: call.timeoutMicros, initialCredit: call.initialCredit,
+                request: call.request.take(), in: session, frameBytes: payload.count)
         case .cancel(let cancel):
             if let context = session.calls[cancel.callID] {
                 finish(context, error: BrokerError(code: .cancelled, message: "cancelled by the client"))
