@@ -1,6 +1,6 @@
 # HealthBroker: the two commands a newcomer needs.
 #   make demo   install, build, start the daemon on a local data directory, run the example client
-#   make test   install, check the generated code, build, check the client's public API, run every test
+#   make test   install, check the generated code (wire, Python client, type catalogue), build, check the client's public API, run every test
 #               (Swift, the install check of scripts/check-install.sh on the debug build, then the
 #               Python client's)
 .PHONY: demo test build deps proto proto-check clean install
@@ -15,10 +15,12 @@ deps:
 proto: deps
 	scripts/generate-proto.sh
 	clients/python/generate.sh
+	scripts/generate-catalogue.py
 
 proto-check: deps
 	scripts/generate-proto.sh --check
 	clients/python/generate.sh --check
+	scripts/generate-catalogue.py --check
 
 build: deps
 	swift build

@@ -188,6 +188,9 @@ extension Broker {
         case .adminExplain(let request): handleExplain(request.appID, type: ObjectType(protoIdentifier: request.type), context: context)
         case .adminSetGrant(let request): handleSetGrant(request.appID, decision: TypeDecision(proto: request), context: context)
         case .adminBackup(let request): handleBackup(request.path, context: context)
+        case .adminStatistics(let request):
+            // A missing query reads as an empty one: its empty type is INVALID_ARGUMENT in the handler.
+            handleAdminStatistics(StatisticsQuery(proto: request.query ?? Proto.StatisticsRequest()), context: context)
         case .save(let request): handleSave(Self.samples(request.samples), context: context)
         case .delete(let request):
             // An optional type travels as "" when nil.
@@ -198,7 +201,8 @@ extension Broker {
         case .anchoredQuery(let request): handleAnchoredQuery(AnchoredQuery(proto: request), context: context)
         case .statistics(let request): handleStatistics(StatisticsQuery(proto: request), context: context)
         case .observe(let request): handleObserve(ObjectType.types(protoIdentifiers: request.types), context: context)
-        case .adminImport(let request): handleImport(appID: request.appID, samples: Self.samples(request.samples), context: context)
+        case .adminImport(let request):
+            handleImport(appID: request.appID, samples: Self.samples(request.samples), batchID: request.batchID, context: context)
         case .adminExport(let request):
             // An optional type or app id travels as "" when nil.
             handleExport(

@@ -43,10 +43,11 @@ extension Broker {
         }
     }
 
-    /// Appends an access-log row on the worker; failures are logged, never surfaced to the app.
-    func logAccess(appID: String, operation: String, type: ObjectType, count: Int) {
+    /// Appends an access-log row for the app's own call `method` on the worker, once the call's reply
+    /// is on its way; failures are logged, never surfaced to the app.
+    func logAccess(appID: String, operation: String, method: String, type: ObjectType, count: Int) {
         worker.submit({ store throws(BrokerError) in
-            try store.logAccess(appID: appID, operation: operation, type: type, count: count, now: Microseconds.now())
+            try store.logAccess(appID: appID, operation: operation, method: method, type: type, count: count, now: Microseconds.now())
         }) { [weak self] result in
             self?.noteStoreResult(result)
         }

@@ -15,11 +15,11 @@ extension Broker {
     func handleQuery(_ query: SampleQuery, context: CallContext) {
         guard let appID = sessionAppID(context) else { return }
         let descriptor: TypeDescriptor
-        let unit: String
+        let converter: UnitConverter?
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
             try PredicateRules.validate(query.predicate)
-            unit = try resultUnit(query.unit, descriptor: descriptor)
+            converter = try resultConverter(query.unit, descriptor: descriptor)
             guard query.pageSize <= Self.maxPageSize else { throw .invalidArgument("page_size must be at most \(Self.maxPageSize)") }
             _ = try readScope(of: query.type, appID: appID)
         } catch {
@@ -28,9 +28,11 @@ extension Broker {
         }
         let pageSize = query.pageSize == 0 ? Self.defaultPageSize : Int(query.pageSize)
         let pager = QueryPager(
-            broker: self, context: context, query: query, appID: appID, unit: unit,
-            dimension: descriptor.dimension, pageSize: pageSize)
+            broker: self, context: context, query: query, appID: appID,
+            converter: converter, descriptor: descriptor, pageSize: pageSize)
         context.pump = { pager.pump() }
+        // A stream that ends early still leaves its row for what it sent (the pump is gone by then).
+        context.onEnd = { pager.logOnce(onlyIfDelivered: true) }
         pager.pump()
     }
 
@@ -38,13 +40,13 @@ extension Broker {
     func handleAnchoredQuery(_ query: AnchoredQuery, context: CallContext) {
         guard let appID = sessionAppID(context) else { return }
         let descriptor: TypeDescriptor
-        let unit: String
+        let converter: UnitConverter?
         var after: Int64 = 0
         let scope: ReadScope
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
             try PredicateRules.validate(query.predicate)
-            unit = try resultUnit(query.unit, descriptor: descriptor)
+            converter = try resultConverter(query.unit, descriptor: descriptor)
             scope = try readScope(of: query.type, appID: appID)
             if !query.anchor.isEmpty {
                 after = try anchorCodec.decode(query.anchor, appID: appID, type: query.type)
@@ -69,7 +71,7 @@ extension Broker {
                     self.finish(context, error: BrokerError(.anchorExpired, "the deletions this anchor needs are no longer remembered: query again without an anchor"))
                     return
                 }
-                self.streamChanges(query, appID: appID, unit: unit, dimension: descriptor.dimension, after: anchored, through: through, context: context)
+                self.streamChanges(query, appID: appID, converter: converter, descriptor: descriptor, after: anchored, through: through, context: context)
             }
         }
     }
@@ -81,10 +83,12 @@ extension Broker {
     /// pages' worth at once keeps a long first sync from walking them once per 512 changes.
     static let limitedChangesBatch = 8 * defaultPageSize
 
-    private func streamChanges(_ query: AnchoredQuery, appID: String, unit: String, dimension: UnitDimension, after: Int64, through: Int64, context: CallContext) {
+    private func streamChanges(_ query: AnchoredQuery, appID: String, converter: UnitConverter?, descriptor: TypeDescriptor, after: Int64, through: Int64, context: CallContext) {
         var position = after
         var remaining: Int? = query.limit == 0 ? nil : Int(query.limit)
-        var added = 0
+        /// Added samples queued to the client, and whether the call's access-log row was written.
+        var delivered = 0
+        var logged = false
         var fetching = false
         /// Items read but not yet sent (credit ran out); the last one may be the final item.
         var pending: [AnchoredPage] = []
@@ -94,10 +98,12 @@ extension Broker {
             guard let self, let context, context.isLive else { return }
             while let item = pending.first {
                 guard self.send(.anchoredPage(item), on: context) else { return }
+                delivered += item.added.count
                 pending.removeFirst()
                 if pending.isEmpty { self.endStoreRead(context) }
                 if item.done {
-                    self.logAccess(appID: appID, operation: "read", type: query.type, count: added)
+                    logged = true
+                    self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: delivered)
                     self.endStream(context)
                     return
                 }
@@ -123,10 +129,10 @@ extension Broker {
                 do throws(BrokerError) {
                     let page = try result.get()
                     let samples = try page.added.map { sample throws(BrokerError) in
-                        try SampleValidator.presenting(sample, in: unit, dimension: dimension)
+                        guard let converter else { return sample }
+                        return try SampleValidator.presenting(sample, with: converter, descriptor: descriptor)
                     }
                     position = page.lastSequence
-                    added += samples.count
                     if let left = remaining { remaining = left - samples.count }
                     let done = !page.hasMore || remaining == 0
                     // The position is the last change this app could see, so the anchor stays the
@@ -138,6 +144,12 @@ extension Broker {
                     self.finish(context, error: error)
                 }
             }
+        }
+        // A stream that ends early still leaves its row for what it sent.
+        context.onEnd = { [weak self] in
+            guard let self, !logged, delivered > 0 else { return }
+            logged = true
+            self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: delivered)
         }
         context.pump?()
     }
@@ -167,14 +179,17 @@ extension Broker {
     func handleStatistics(_ query: StatisticsQuery, context: CallContext) {
         guard let appID = sessionAppID(context) else { return }
         let descriptor: TypeDescriptor
-        let unit: String
+        let converter: UnitConverter
         let scope: ReadScope
         let boundaries: [Int64]
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
             try PredicateRules.validate(query.predicate)
             try StatisticsRules.validate(query, descriptor: descriptor)
-            unit = try resultUnit(query.unit, descriptor: descriptor)
+            guard let made = try resultConverter(query.unit, descriptor: descriptor) else {
+                throw .invalidArgument("\(query.type.identifier) is not a quantity type")
+            }
+            converter = made
             scope = try readScope(of: query.type, appID: appID)
             boundaries = try StatisticsRules.boundaries(for: query, fallbackStart: configuration.earliestPermittedMicros, fallbackEnd: Microseconds.now() + 1)
         } catch {
@@ -190,27 +205,28 @@ extension Broker {
                 let buckets = try result.get().filter { $0.sampleCount > 0 }
                 guard !buckets.isEmpty else { throw BrokerError(.noData, "no \(query.type.identifier) samples in the range") }
                 let shown = try buckets.map { bucket throws(BrokerError) in
-                    try self.present(bucket, options: query.options, unit: unit, dimension: descriptor.dimension)
+                    try self.present(bucket, options: query.options, converter: converter)
                 }
-                self.logAccess(appID: appID, operation: "read", type: query.type, count: Int(shown.reduce(0) { $0 + $1.sampleCount }))
-                self.reply(context, .statistics(StatisticsResult(unit: unit, buckets: shown)))
+                self.reply(context, .statistics(StatisticsResult(unit: converter.unit, buckets: shown)))
+                // Samples that contributed, in the app's own scope; after the reply, as for a query.
+                let contributed = shown.reduce(0) { $0 &+ $1.sampleCount }
+                self.logAccess(appID: appID, operation: "read", method: "Statistics", type: query.type, count: Int(clamping: contributed))
             } catch {
                 self.finish(context, error: error)
             }
         }
     }
 
-    private func present(_ bucket: StatisticsBucket, options: StatisticsOptions, unit: String, dimension: UnitDimension) throws(BrokerError) -> StatisticsBucket {
-        func convert(_ value: Double?) throws(BrokerError) -> Double? {
-            guard let value else { return nil }
-            return try Units.fromCanonical(value, to: unit, dimension: dimension)
+    func present(_ bucket: StatisticsBucket, options: StatisticsOptions, converter: UnitConverter) throws(BrokerError) -> StatisticsBucket {
+        func convert(_ value: Double?) -> Double? {
+            value.map(converter.fromCanonical)
         }
         return StatisticsBucket(
             startMicros: bucket.startMicros, endMicros: bucket.endMicros, sampleCount: bucket.sampleCount,
-            sum: options.contains(.sum) ? try convert(bucket.sum) : nil,
-            average: options.contains(.average) ? try convert(bucket.average) : nil,
-            minimum: options.contains(.minimum) ? try convert(bucket.minimum) : nil,
-            maximum: options.contains(.maximum) ? try convert(bucket.maximum) : nil)
+            sum: options.contains(.sum) ? convert(bucket.sum) : nil,
+            average: options.contains(.average) ? convert(bucket.average) : nil,
+            minimum: options.contains(.minimum) ? convert(bucket.minimum) : nil,
+            maximum: options.contains(.maximum) ? convert(bucket.maximum) : nil)
     }
 
     /// Opens an Observe stream for types the app may read (never-asked types are refused).
@@ -293,12 +309,12 @@ extension Broker {
         }
     }
 
-    /// The unit results come back in: "" → canonical; non-quantity types take no unit.
-    private func resultUnit(_ unit: String, descriptor: TypeDescriptor) throws(BrokerError) -> String {
+    /// The converter to the unit results come back in: "" → canonical; nil for non-quantity types, which take no unit.
+    func resultConverter(_ unit: String, descriptor: TypeDescriptor) throws(BrokerError) -> UnitConverter? {
         guard descriptor.kind == .quantity else {
             guard unit.isEmpty else { throw .invalidArgument("\(descriptor.type.identifier) has no unit; leave unit empty") }
-            return ""
+            return nil
         }
-        return try Units.resolveResultUnit(unit, dimension: descriptor.dimension)
+        return try Units.resultConverter(unit, descriptor: descriptor)
     }
 }

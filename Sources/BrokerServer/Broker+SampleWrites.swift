@@ -20,21 +20,33 @@ extension Broker {
         store(normalized, as: appID, context: context) { saved, unchanged in .save(saved: saved, unchanged: unchanged) }
     }
 
-    /// Imports samples as a given source app (the person's own data; no share check).
-    func handleImport(appID: String, samples: [Sample], context: CallContext) {
+    /// Imports samples as a given source app (the person's own data; no share check). The chunks of
+    /// one import share `batchID`, so the access log shows them as one row per type.
+    func handleImport(appID: String, samples: [Sample], batchID: String, context: CallContext) {
         let normalized: [Sample]
         do throws(BrokerError) {
             if let error = Self.validate(AppRegistration(appID: appID, name: appID)) { throw error }
             normalized = try SampleValidator.validate(samples, earliestPermitted: configuration.earliestPermittedMicros)
+            guard batchID.utf8.count <= Self.maxBatchIDBytes else {
+                throw .invalidArgument("batch_id is \(batchID.utf8.count) bytes; at most \(Self.maxBatchIDBytes) are allowed")
+            }
         } catch {
             finish(context, error: error)
             return
         }
-        store(normalized, as: appID, context: context) { saved, unchanged in .adminImport(saved: saved, unchanged: unchanged) }
+        store(normalized, as: appID, method: "AdminImport", batchID: batchID, context: context) { saved, unchanged in
+            .adminImport(saved: saved, unchanged: unchanged)
+        }
     }
 
-    private func store(_ samples: [Sample], as appID: String, context: CallContext, response: @escaping (UInt32, UInt32) -> Response) {
-        worker.submitSave(samples, as: appID) { [weak self] result in
+    /// The longest AdminImport batch id (a random id is 32 hex digits).
+    static let maxBatchIDBytes = 128
+
+    private func store(
+        _ samples: [Sample], as appID: String, method: String = "Save", batchID: String = "", context: CallContext,
+        response: @escaping (UInt32, UInt32) -> Response
+    ) {
+        worker.submitSave(samples, as: appID, method: method, batchID: batchID) { [weak self] result in
             guard let self else { return }
             self.noteStoreResult(result)
             switch result {

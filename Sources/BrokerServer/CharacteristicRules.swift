@@ -3,31 +3,26 @@ import BrokerPolicy
 
 /// Which values each characteristic type accepts.
 enum CharacteristicRules {
-    /// Biological sex values, as HKBiologicalSex.
-    static let biologicalSexes: Set<String> = ["female", "male", "other", "notSet"]
-    /// Blood types, as HKBloodType.
-    static let bloodTypes: Set<String> = ["A+", "A-", "B+", "B-", "AB+", "AB-", "O+", "O-", "notSet"]
-
-    /// Throws INVALID_ARGUMENT naming the problem when `value` does not fit its type.
+    /// Throws INVALID_ARGUMENT naming the problem when `value` does not fit its type: date of birth
+    /// is a calendar date; a characteristic with a value set in the catalogue (biological sex, blood
+    /// type, Fitzpatrick skin type, wheelchair use, activity move mode) takes one of its values.
     static func validate(_ value: CharacteristicValue) throws(BrokerError) {
         guard let descriptor = TypeCatalogue.descriptor(for: value.type), descriptor.isCharacteristic else {
             throw .invalidArgument("\(value.type.identifier) is not a characteristic type")
         }
         guard let text = value.value else { return }
-        switch value.type {
-        case .dateOfBirth:
+        if value.type == .dateOfBirth {
             guard isCalendarDate(text) else { throw .invalidArgument("date of birth must be YYYY-MM-DD, got \(text)") }
-        case .biologicalSex:
-            guard biologicalSexes.contains(text) else {
-                throw .invalidArgument("biological sex must be one of \(biologicalSexes.sorted().joined(separator: ", "))")
-            }
-        case .bloodType:
-            guard bloodTypes.contains(text) else {
-                throw .invalidArgument("blood type must be one of \(bloodTypes.sorted().joined(separator: ", "))")
-            }
-        default:
-            guard !text.isEmpty, text.utf8.count <= 256 else { throw .invalidArgument("value must be 1 to 256 bytes") }
+            return
         }
+        let allowed = TypeCatalogue.characteristicValues(of: value.type)
+        if !allowed.isEmpty {
+            guard allowed.contains(text) else {
+                throw .invalidArgument("\(descriptor.displayName.lowercased()) must be one of \(allowed.sorted().joined(separator: ", "))")
+            }
+            return
+        }
+        guard !text.isEmpty, text.utf8.count <= 256 else { throw .invalidArgument("value must be 1 to 256 bytes") }
     }
 
     /// True for a real calendar date written `YYYY-MM-DD`.

@@ -14,51 +14,65 @@ final class QueryPager {
     private weak var context: CallContext?
     private let query: SampleQuery
     private let appID: String
-    private let unit: String
-    private let dimension: UnitDimension
+    /// Converts quantities to the unit asked for; nil for types without units.
+    private let converter: UnitConverter?
+    private let descriptor: TypeDescriptor
     private let pageSize: Int
     private var cursor: SampleCursor?
     private var remaining: Int?
-    private var sent = 0
+    /// Samples queued to the client so far (what the access log counts).
+    private var delivered = 0
+    /// True once this call's access-log row was written.
+    private var logged = false
     private var fetching = false
     private var done = false
 
-    /// A pager for `query` by `appID` on `context`, pages of `pageSize`, values in `unit`.
-    init(broker: Broker, context: CallContext, query: SampleQuery, appID: String, unit: String, dimension: UnitDimension, pageSize: Int) {
+    /// A pager for `query` by `appID` on `context`, pages of `pageSize`, quantities shown through `converter`.
+    init(broker: Broker, context: CallContext, query: SampleQuery, appID: String, converter: UnitConverter?, descriptor: TypeDescriptor, pageSize: Int) {
         self.broker = broker
         self.context = context
         self.query = query
         self.appID = appID
-        self.unit = unit
-        self.dimension = dimension
+        self.converter = converter
+        self.descriptor = descriptor
         self.pageSize = pageSize
         remaining = query.limit == 0 ? nil : Int(query.limit)
     }
 
     /// Converted pages read but not yet queued (the connection had no room), as the stream items
-    /// they go out as, each with whether it is empty and whether it is the last; every one holds a
+    /// they go out as, each with its sample count and whether it is the last; every one holds a
     /// store-read slot until it is queued.
-    private var ready: [(item: Proto.StreamItem, isEmpty: Bool, last: Bool)] = []
+    private var ready: [(item: Proto.StreamItem, count: Int, last: Bool)] = []
 
     /// Queues what is ready while there is room, then fetches the next page if none is being
     /// fetched, the call is live, it has credit and the connection a store-read slot.
     func pump() {
         guard let broker, let context, context.isLive, !done else { return }
         while let page = ready.first {
-            if !page.isEmpty {
+            if page.count > 0 {
                 guard broker.send(page.item, on: context) else { return }
+                delivered += page.count
             }
             ready.removeFirst()
             broker.endStoreRead(context)
             if page.last {
                 done = true
-                broker.logAccess(appID: appID, operation: "read", type: query.type, count: sent)
+                logOnce()
                 broker.endStream(context)
                 return
             }
         }
         guard !fetching, !lastFetched, broker.beginStoreRead(context) else { return }
         fetch()
+    }
+
+    /// Writes the call's one access-log row: the samples queued to the client. Called when the
+    /// stream ends, and when the call ends early (cancelled, timed out, disconnected, failed) with
+    /// samples already sent; never twice.
+    func logOnce(onlyIfDelivered: Bool = false) {
+        guard !logged, let broker, !onlyIfDelivered || delivered > 0 else { return }
+        logged = true
+        broker.logAccess(appID: appID, operation: "read", method: "Query", type: query.type, count: delivered)
     }
 
     /// True once the page that ends the query was fetched.
@@ -92,7 +106,6 @@ final class QueryPager {
         broker.noteStoreResult(result)
         do throws(BrokerError) {
             let page = try result.get()
-            sent += page.samples.count
             cursor = page.next
             if let left = remaining { remaining = left - page.samples.count }
             let last = page.next == nil || remaining == 0
@@ -105,13 +118,17 @@ final class QueryPager {
             var samples: [Proto.Sample] = []
             samples.reserveCapacity(page.samples.count)
             for sample in page.samples {
-                samples.append(try SampleValidator.presenting(sample, in: unit, dimension: dimension).proto)
+                if let converter {
+                    samples.append(try SampleValidator.presenting(sample, with: converter, descriptor: descriptor).proto)
+                } else {
+                    samples.append(sample.proto)
+                }
             }
             var samplePage = Proto.SamplePage()
             samplePage.samples = samples
             var item = Proto.StreamItem()
             item.item = .samples(samplePage)
-            ready.append((item, samples.isEmpty, last))
+            ready.append((item, samples.count, last))
             pump()
         } catch {
             done = true

@@ -68,10 +68,12 @@ final class StoreWorker: @unchecked Sendable {
 
     /// Saves `samples` as `appID` on the worker, in one transaction with any other saves queued
     /// behind the same wake-up (group commit), and runs `completion` with its own result on the loop.
-    func submitSave(_ samples: [Sample], as appID: String, completion: @escaping (Result<SaveOutcome, BrokerError>) -> Void) {
+    /// `method` and `batchID` are for the access log (`SaveRequest`).
+    func submitSave(_ samples: [Sample], as appID: String, method: String = "Save", batchID: String = "", completion: @escaping (Result<SaveOutcome, BrokerError>) -> Void) {
         loop.assertInLoop()
         outstanding += 1
-        let save = SaveJob(request: SaveRequest(samples: samples, sourceAppID: appID), deliver: onLoop(completion))
+        let request = SaveRequest(samples: samples, sourceAppID: appID, method: method, batchID: batchID)
+        let save = SaveJob(request: request, deliver: onLoop(completion))
         enqueue(.save(save)) { completion(.failure(.shuttingDown())) }
     }
 

@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -446,5 +446,17 @@ public enum BrokerSchema {
         DROP INDEX samples_by_app_type_start;
         CREATE INDEX samples_by_app_type_start
             ON samples (app, type, start_us, seq, end_us, quantity, unit, uuid, metadata, created_us, value_kind);
+        """
+
+    /// Version 10: the access log says which call did it, and an import's chunks share one row.
+    ///
+    /// - `method`: the call ("Query", "Statistics", "Save", "AdminImport", …); rows written before
+    ///   this version keep "" (which call wrote them is not known).
+    /// - `batch_id`: the id an import's chunks share (NULL for every other row); the unique partial
+    ///   index lets a chunk add its count to the row its batch already has for the app and type.
+    static let version10 = """
+        ALTER TABLE access_log ADD COLUMN method TEXT NOT NULL DEFAULT '';
+        ALTER TABLE access_log ADD COLUMN batch_id TEXT NULL;
+        CREATE UNIQUE INDEX access_log_by_batch ON access_log (batch_id, app_id, type) WHERE batch_id IS NOT NULL;
         """
 }

@@ -42,7 +42,8 @@ extension BrokerStore {
         try sources.recordRequest(appID: appID, appName: appName, now: now)
     }
 
-    /// Every app that ever asked for authorization, sorted by app id, registered when it is in the app registry now.
+    /// Every app that ever asked for authorization or has samples stored, sorted by app id,
+    /// registered when it is in the app registry now, with how many samples it has stored.
     public func listSources() throws(BrokerError) -> [Source] {
         try sources.all()
     }

@@ -85,7 +85,7 @@ extension BrokerStore {
         }
         return PreparedSave(
             rows: SampleTable.NewRows(samples: samples, contents: contents, typeCodes: typeCodes),
-            sourceAppID: request.sourceAppID, appCode: appCode)
+            sourceAppID: request.sourceAppID, appCode: appCode, method: request.method, batchID: request.batchID)
     }
 
     /// Writes a prepared batch inside the caller's transaction.
@@ -161,7 +161,9 @@ extension BrokerStore {
         }
         if sequence != firstSequence { try sequenceTable.setLast(sequence) }
         for entry in tally.entries {
-            try accessLogTable.append(appID: sourceAppID, operation: "write", type: entry.type, count: entry.count, now: now)
+            try accessLogTable.append(
+                appID: sourceAppID, operation: "write", method: save.method, type: entry.type, count: entry.count, now: now,
+                batchID: save.batchID)
         }
         return SaveOutcome(unchanged: unchanged, savedIndexes: saved, of: samples, sourceAppID: sourceAppID, createdMicros: now)
     }
@@ -390,9 +392,16 @@ extension BrokerStore {
             type: type, predicate: predicate, scope: filter, spans: try readSpans(type, filter), boundaries: boundaries)
     }
 
-    /// Appends an access-log row: `appID` did `operation` ("read", "write", "delete") on `count` samples of `type` at `now`.
-    public func logAccess(appID: String, operation: String, type: ObjectType, count: Int, now: Int64) throws(BrokerError) {
-        try accessLogTable.append(appID: appID, operation: operation, type: type, count: count, now: now)
+    /// The person's own statistics: like `statistics`, over every source's samples (full access, no
+    /// floor, no reading app). For the admin socket only: an app's statistics go through its scope.
+    public func allSourcesStatistics(type: ObjectType, predicate: SamplePredicate, boundaries: [Int64]) throws(BrokerError) -> [StatisticsBucket] {
+        try statistics(type: type, predicate: predicate, scope: .from(.min), appID: "", boundaries: boundaries)
+    }
+
+    /// Appends an access-log row: `appID` did `operation` ("read", "write", "delete") through the
+    /// call `method` ("Query", "Statistics", …) on `count` samples of `type` at `now`.
+    public func logAccess(appID: String, operation: String, method: String, type: ObjectType, count: Int, now: Int64) throws(BrokerError) {
+        try accessLogTable.append(appID: appID, operation: operation, method: method, type: type, count: count, now: now)
     }
 
     /// The newest `limit` access-log rows (all when `limit` ≤ 0), of `appID` only when given; newest first.
@@ -423,7 +432,7 @@ extension BrokerStore {
         }
         try sequenceTable.setLast(sequence)
         for entry in tally.entries {
-            try accessLogTable.append(appID: appID, operation: "delete", type: entry.type, count: entry.count, now: now)
+            try accessLogTable.append(appID: appID, operation: "delete", method: "Delete", type: entry.type, count: entry.count, now: now)
         }
         return found.map(\.sample)
     }
@@ -478,6 +487,8 @@ private struct PreparedSave {
     let rows: SampleTable.NewRows
     let sourceAppID: String
     let appCode: Int64
+    let method: String
+    let batchID: String
 }
 
 /// A sample's identity: its source app's code and its uuid.

@@ -103,9 +103,8 @@ public final class BrokerStore: @unchecked Sendable {
             // Every catalogue type gets its code up front: whether a type has one must not depend on
             // whether any app stored it, or a read of a type only others store would cost more than
             // a read of a type nobody stores.
-            for descriptor in TypeCatalogue.all where !descriptor.isCharacteristic {
-                _ = try? sampleTable.types.assign(descriptor.type.identifier)   // a full disk leaves it to the first save
-            }
+            // A full disk leaves it to the first save of each type.
+            _ = try? sampleTable.types.assignAll(TypeCatalogue.all.filter { !$0.isCharacteristic }.map(\.type.identifier))
             self.reader = queries
         } catch {
             reader?.close()

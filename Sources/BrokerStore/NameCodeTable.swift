@@ -49,6 +49,26 @@ final class NameCodeTable {
         return code
     }
 
+    /// Gives every one of `names` a code, the missing ones in one transaction (one commit, not one
+    /// per name: a new catalogue adds many types at once); must be called outside a transaction.
+    /// The cache learns the new codes only after the commit.
+    func assignAll(_ names: [String]) throws(BrokerError) {
+        var missing: [String] = []
+        for name in names where try code(of: name) == nil { missing.append(name) }
+        guard !missing.isEmpty else { return }
+        try database.transaction { () throws(BrokerError) in
+            for name in missing {
+                try insert.run { statement throws(BrokerError) in
+                    try statement.bind(name, at: 1)
+                    try statement.execute()
+                }
+            }
+        }
+        for name in missing where try code(of: name) == nil {
+            throw .internal("no code was stored for \"\(name)\"")
+        }
+    }
+
     /// The name with `code`; `INTERNAL` when the file has no such code.
     func name(of code: Int64) throws(BrokerError) -> String {
         if let last, last.code == code { return last.name }

@@ -10,13 +10,19 @@ public struct SaveRequest: Sendable {
     public let samples: [Sample]
     /// The app they are saved as.
     public let sourceAppID: String
+    /// The call that saves them, for the access log ("Save", "AdminImport").
+    public let method: String
+    /// The import these samples are a chunk of ("" for none): its chunks share one access-log row per type.
+    public let batchID: String
     /// Each sample's stored content, or the error naming the first sample the store cannot keep.
     let contents: Result<[SampleContent], BrokerError>
 
-    /// A batch of `samples` saved as `sourceAppID`.
-    public init(samples: [Sample], sourceAppID: String) {
+    /// A batch of `samples` saved as `sourceAppID` by the call `method`, part of import `batchID` when not empty.
+    public init(samples: [Sample], sourceAppID: String, method: String = "Save", batchID: String = "") {
         self.samples = samples
         self.sourceAppID = sourceAppID
+        self.method = method
+        self.batchID = batchID
         contents = Result { () throws(BrokerError) in try Self.contents(of: samples, sourceAppID: sourceAppID) }
     }
 

@@ -63,8 +63,11 @@ public enum Request: Sendable, Hashable {
     indirect case adminSetGrant(appID: String, decision: TypeDecision)
     /// Admin: writes a consistent copy of the whole store to a new file at `path` (absolute, on the broker's side).
     case adminBackup(path: String)
-    /// Admin: imports samples as a given source app.
-    case adminImport(appID: String, samples: [Sample])
+    /// Admin: statistics over every source's samples of a type (the person's own view; no app scope).
+    indirect case adminStatistics(StatisticsQuery)
+    /// Admin: imports samples as a given source app; the chunks of one import share a `batchID`
+    /// ("" for none), which makes them one access-log row per type.
+    case adminImport(appID: String, samples: [Sample], batchID: String = "")
     /// Admin: streams every sample (of a type, of an app).
     indirect case adminExport(type: ObjectType?, appID: String?)
     /// Admin: the access log (of an app), newest first.
@@ -110,6 +113,7 @@ public enum Request: Sendable, Hashable {
         case .adminExplain: .adminExplain
         case .adminSetGrant: .adminSetGrant
         case .adminBackup: .adminBackup
+        case .adminStatistics: .adminStatistics
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

@@ -44,7 +44,7 @@ public enum Response: Sendable, Hashable {
     case adminListGrants([Grant])
     /// How many types were revoked.
     case adminRevoke(revoked: UInt32)
-    /// Every app that ever asked.
+    /// Every app that ever asked or has samples stored.
     case adminListSources([Source])
     /// The characteristic was set.
     case adminSetCharacteristic
@@ -54,6 +54,8 @@ public enum Response: Sendable, Hashable {
     indirect case adminSetGrant(Grant)
     /// The backup AdminBackup wrote: its path, size in bytes and SQLite pages.
     indirect case adminBackup(path: String, bytes: Int64, pages: Int64)
+    /// The person's own statistics (AdminStatistics): every source's samples, no clamp.
+    case adminStatistics(StatisticsResult)
     /// How many imported samples were stored and how many were already there.
     case adminImport(saved: UInt32, unchanged: UInt32)
     /// Access log entries, newest first.

@@ -173,6 +173,13 @@ enum SeedFrames {
             .call(Call(callID: 150, request: .adminBackup(path: "/var/backups/healthbroker.sqlite"))),
             .call(Call(callID: 130, request: .adminImport(appID: "com.example.import 📥", samples: Array(samples.prefix(5))))),
             .call(Call(callID: 131, request: .adminImport(appID: "", samples: []))),
+            .call(Call(callID: 132, request: .adminImport(appID: "com.example.a", samples: Array(samples.prefix(2)), batchID: "0123456789abcdef"))),
+            .call(Call(
+                callID: 160,
+                request: .adminStatistics(StatisticsQuery(
+                    type: .heartRate, predicate: predicates[4], options: [.average, .minimum, .maximum], interval: .hour,
+                    anchorMicros: 1_699_999_200_000_000, timeZone: "Europe/Zürich", unit: "count/min")))),
+            .call(Call(callID: 161, request: .adminStatistics(StatisticsQuery(type: oddType, predicate: .all, options: [])))),
             .call(Call(callID: 133, initialCredit: 2, request: .adminExport(type: nil, appID: nil))),
             .call(Call(callID: 134, request: .adminExport(type: .heartRate, appID: "com.example.心"))),
             .call(Call(callID: 137, request: .adminAccessLog(appID: nil, limit: 0))),
@@ -252,6 +259,9 @@ enum SeedFrames {
                     appID: "com.example.steps", appName: "Steps 👣", firstRequestMicros: 1_700_000_000_000_000,
                     lastRequestMicros: 1_700_000_100_000_000, isRegistered: true),
                 Source(appID: "", appName: "", firstRequestMicros: Int64.min, lastRequestMicros: Int64.max, isRegistered: false),
+                Source(
+                    appID: "com.example.import", appName: "com.example.import", firstRequestMicros: 0, lastRequestMicros: 0,
+                    isRegistered: false, sampleCount: 52_586, everAsked: false),
             ])),
         ServerFrame(callID: 121, response: .adminSetCharacteristic),
         ServerFrame(
@@ -295,11 +305,17 @@ enum SeedFrames {
         ServerFrame(callID: 57, response: .streamItem(.observed(type: emptyType, changedMicros: -1))),
         ServerFrame(callID: 130, response: .adminImport(saved: 12, unchanged: 3)),
         ServerFrame(
+            callID: 160,
+            response: .adminStatistics(StatisticsResult(
+                unit: "count/min",
+                buckets: [StatisticsBucket(startMicros: 0, endMicros: 3_600_000_000, sampleCount: 12, average: 61.5, minimum: 50, maximum: 90)]))),
+        ServerFrame(callID: 161, response: .adminStatistics(StatisticsResult(unit: "", buckets: []))),
+        ServerFrame(
             callID: 138,
             response: .adminAccessLog([
                 AccessLogEntry(
                     atMicros: 1_700_000_000_000_000, appID: "com.example.steps", operation: "read", type: .stepCount,
-                    sampleCount: 2_000),
+                    sampleCount: 2_000, method: "Query"),
                 AccessLogEntry(atMicros: Int64.max, appID: "", operation: "delete", type: oddType, sampleCount: UInt64.max),
             ])),
         ServerFrame(callID: 9, status: Status(code: .permissionDenied, domain: .authorizationDenied, message: "denied ☂")),

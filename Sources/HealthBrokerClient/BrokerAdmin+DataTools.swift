@@ -5,9 +5,11 @@ extension BrokerAdmin {
     /// Imports `samples` as if the app `appID` had saved them (the person's own data: no share check).
     ///
     /// All or nothing, with the same validation and idempotence as `HealthStore.save`: an invalid
-    /// sample is INVALID_ARGUMENT naming its index, and nothing of the batch is stored.
-    public func importSamples(_ samples: [Sample], as appID: String) async throws(BrokerError) -> SaveResult {
-        try await connection.unary(.adminImport(appID: appID, samples: samples), timeout: Self.callTimeout) { response in
+    /// sample is INVALID_ARGUMENT naming its index, and nothing of the batch is stored. Calls that
+    /// pass the same non-empty `batchID` (one import sent in chunks; at most 128 bytes) are one
+    /// access-log row per type, counting all their samples.
+    public func importSamples(_ samples: [Sample], as appID: String, batchID: String = "") async throws(BrokerError) -> SaveResult {
+        try await connection.unary(.adminImport(appID: appID, samples: samples, batchID: batchID), timeout: Self.callTimeout) { response in
             if case .adminImport(let saved, let unchanged) = response { SaveResult(saved: Int(saved), unchanged: Int(unchanged)) } else { nil }
         }
     }
@@ -30,7 +32,19 @@ extension BrokerAdmin {
         return SampleSequence(stream: connection.stream(request, timeout: nil, window: SampleSequence.pageWindow))
     }
 
-    /// The access log, newest first: which app read, wrote or deleted which types, when, and how many samples.
+    /// The person's own statistics of a type, over every source's samples (no app's scope, no
+    /// floor), with the parameters and rules of `HealthStore.statistics`: sums for cumulative types,
+    /// average / minimum / maximum for discrete ones, over the range or per calendar interval in the
+    /// query's IANA time zone. Buckets without samples are left out; no samples at all is an empty
+    /// result (unlike an app's NOT_FOUND `noData`). Not written to the access log.
+    public func statistics(_ query: StatisticsQuery) async throws(BrokerError) -> StatisticsResult {
+        try await connection.unary(.adminStatistics(query), timeout: Self.callTimeout) { response in
+            if case .adminStatistics(let result) = response { result } else { nil }
+        }
+    }
+
+    /// The access log, newest first: which app read, wrote or deleted which types, when, how many
+    /// samples and through which call (`AccessLogEntry.method`); one entry per call and type.
     ///
     /// `appID` nil means every app; `limit` 0 means the broker's default (the 1000 newest). A negative
     /// `limit` is INVALID_ARGUMENT.

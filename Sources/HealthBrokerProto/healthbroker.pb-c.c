@@ -3562,6 +3562,96 @@ void   healthbroker__v1__statistics_response__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__statistics_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__admin_statistics_request__init
+                     (Healthbroker__V1__AdminStatisticsRequest         *message)
+{
+  static const Healthbroker__V1__AdminStatisticsRequest init_value = HEALTHBROKER__V1__ADMIN_STATISTICS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_statistics_request__get_packed_size
+                     (const Healthbroker__V1__AdminStatisticsRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_statistics_request__pack
+                     (const Healthbroker__V1__AdminStatisticsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_statistics_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminStatisticsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminStatisticsRequest *
+       healthbroker__v1__admin_statistics_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminStatisticsRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_statistics_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_statistics_request__free_unpacked
+                     (Healthbroker__V1__AdminStatisticsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_statistics_response__init
+                     (Healthbroker__V1__AdminStatisticsResponse         *message)
+{
+  static const Healthbroker__V1__AdminStatisticsResponse init_value = HEALTHBROKER__V1__ADMIN_STATISTICS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_statistics_response__get_packed_size
+                     (const Healthbroker__V1__AdminStatisticsResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_statistics_response__pack
+                     (const Healthbroker__V1__AdminStatisticsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_statistics_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminStatisticsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminStatisticsResponse *
+       healthbroker__v1__admin_statistics_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminStatisticsResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_statistics_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_statistics_response__free_unpacked
+                     (Healthbroker__V1__AdminStatisticsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_statistics_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   healthbroker__v1__observe_request__init
                      (Healthbroker__V1__ObserveRequest         *message)
 {
@@ -4050,7 +4140,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__client_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[36] =
+static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[37] =
 {
   {
     "call_id",
@@ -4449,6 +4539,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_statistics",
+    120,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_statistics),
+    &healthbroker__v1__admin_statistics_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -4486,15 +4588,15 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
   },
 };
 static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
-  35,   /* field[35] = admin_access_log */
+  36,   /* field[36] = admin_access_log */
   18,   /* field[18] = admin_add_app */
   24,   /* field[24] = admin_answer_prompt */
   32,   /* field[32] = admin_backup */
   22,   /* field[22] = admin_broker_info */
   25,   /* field[25] = admin_cancel_prompt */
   30,   /* field[30] = admin_explain */
-  34,   /* field[34] = admin_export */
-  33,   /* field[33] = admin_import */
+  35,   /* field[35] = admin_export */
+  34,   /* field[34] = admin_import */
   19,   /* field[19] = admin_list_apps */
   26,   /* field[26] = admin_list_grants */
   28,   /* field[28] = admin_list_sources */
@@ -4503,6 +4605,7 @@ static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
   21,   /* field[21] = admin_rotate_token */
   29,   /* field[29] = admin_set_characteristic */
   31,   /* field[31] = admin_set_grant */
+  33,   /* field[33] = admin_statistics */
   23,   /* field[23] = admin_watch_prompts */
   15,   /* field[15] = anchored_query */
   7,   /* field[7] = authorization_status */
@@ -4531,8 +4634,8 @@ static const ProtobufCIntRange healthbroker__v1__call__number_ranges[7 + 1] =
   { 50, 12 },
   { 100, 18 },
   { 110, 23 },
-  { 150, 33 },
-  { 0, 36 }
+  { 150, 34 },
+  { 0, 37 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
 {
@@ -4542,7 +4645,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
   "Healthbroker__V1__Call",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Call),
-  36,
+  37,
   healthbroker__v1__call__field_descriptors,
   healthbroker__v1__call__field_indices_by_name,
   7,  healthbroker__v1__call__number_ranges,
@@ -4638,7 +4741,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__credit__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__credit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[30] =
+static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[31] =
 {
   {
     "call_id",
@@ -4977,6 +5080,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_statistics",
+    120,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_statistics),
+    &healthbroker__v1__admin_statistics_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -5002,14 +5117,14 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
   },
 };
 static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = {
-  29,   /* field[29] = admin_access_log */
+  30,   /* field[30] = admin_access_log */
   14,   /* field[14] = admin_add_app */
   19,   /* field[19] = admin_answer_prompt */
   27,   /* field[27] = admin_backup */
   18,   /* field[18] = admin_broker_info */
   20,   /* field[20] = admin_cancel_prompt */
   25,   /* field[25] = admin_explain */
-  28,   /* field[28] = admin_import */
+  29,   /* field[29] = admin_import */
   15,   /* field[15] = admin_list_apps */
   21,   /* field[21] = admin_list_grants */
   23,   /* field[23] = admin_list_sources */
@@ -5018,6 +5133,7 @@ static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = 
   17,   /* field[17] = admin_rotate_token */
   24,   /* field[24] = admin_set_characteristic */
   26,   /* field[26] = admin_set_grant */
+  28,   /* field[28] = admin_statistics */
   6,   /* field[6] = authorization_status */
   0,   /* field[0] = call_id */
   12,   /* field[12] = delete */
@@ -5042,9 +5158,9 @@ static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[9 +
   { 54, 13 },
   { 100, 14 },
   { 111, 19 },
-  { 150, 28 },
-  { 152, 29 },
-  { 0, 30 }
+  { 150, 29 },
+  { 152, 30 },
+  { 0, 31 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
 {
@@ -5054,7 +5170,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
   "Healthbroker__V1__ServerFrame",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__ServerFrame),
-  30,
+  31,
   healthbroker__v1__server_frame__field_descriptors,
   healthbroker__v1__server_frame__field_indices_by_name,
   9,  healthbroker__v1__server_frame__number_ranges,
@@ -7709,7 +7825,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_response__descri
   (ProtobufCMessageInit) healthbroker__v1__admin_backup_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptors[5] =
+static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptors[7] =
 {
   {
     "app_id",
@@ -7771,18 +7887,44 @@ static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sample_count",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Source, sample_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ever_asked",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Source, ever_asked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__source__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
   1,   /* field[1] = app_name */
+  6,   /* field[6] = ever_asked */
   2,   /* field[2] = first_request_us */
   3,   /* field[3] = last_request_us */
   4,   /* field[4] = registered */
+  5,   /* field[5] = sample_count */
 };
 static const ProtobufCIntRange healthbroker__v1__source__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor =
 {
@@ -7792,7 +7934,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor =
   "Healthbroker__V1__Source",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Source),
-  5,
+  7,
   healthbroker__v1__source__field_descriptors,
   healthbroker__v1__source__field_indices_by_name,
   1,  healthbroker__v1__source__number_ranges,
@@ -9402,6 +9544,95 @@ const ProtobufCMessageDescriptor healthbroker__v1__statistics_response__descript
   (ProtobufCMessageInit) healthbroker__v1__statistics_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_statistics_request__field_descriptors[1] =
+{
+  {
+    "query",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStatisticsRequest, query),
+    &healthbroker__v1__statistics_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_statistics_request__field_indices_by_name[] = {
+  0,   /* field[0] = query */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_statistics_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_statistics_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminStatisticsRequest",
+  "AdminStatisticsRequest",
+  "Healthbroker__V1__AdminStatisticsRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminStatisticsRequest),
+  1,
+  healthbroker__v1__admin_statistics_request__field_descriptors,
+  healthbroker__v1__admin_statistics_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_statistics_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_statistics_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_statistics_response__field_descriptors[2] =
+{
+  {
+    "unit",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStatisticsResponse, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "buckets",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminStatisticsResponse, n_buckets),
+    offsetof(Healthbroker__V1__AdminStatisticsResponse, buckets),
+    &healthbroker__v1__statistics_bucket__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_statistics_response__field_indices_by_name[] = {
+  1,   /* field[1] = buckets */
+  0,   /* field[0] = unit */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_statistics_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_statistics_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminStatisticsResponse",
+  "AdminStatisticsResponse",
+  "Healthbroker__V1__AdminStatisticsResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminStatisticsResponse),
+  2,
+  healthbroker__v1__admin_statistics_response__field_descriptors,
+  healthbroker__v1__admin_statistics_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_statistics_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_statistics_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor healthbroker__v1__observe_request__field_descriptors[1] =
 {
   {
@@ -9491,7 +9722,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__observe_event__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__observe_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__admin_import_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_import_request__field_descriptors[3] =
 {
   {
     "app_id",
@@ -9517,15 +9748,28 @@ static const ProtobufCFieldDescriptor healthbroker__v1__admin_import_request__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "batch_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminImportRequest, batch_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__admin_import_request__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
+  2,   /* field[2] = batch_id */
   1,   /* field[1] = samples */
 };
 static const ProtobufCIntRange healthbroker__v1__admin_import_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__admin_import_request__descriptor =
 {
@@ -9535,7 +9779,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_import_request__descrip
   "Healthbroker__V1__AdminImportRequest",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AdminImportRequest),
-  2,
+  3,
   healthbroker__v1__admin_import_request__field_descriptors,
   healthbroker__v1__admin_import_request__field_indices_by_name,
   1,  healthbroker__v1__admin_import_request__number_ranges,
@@ -9644,7 +9888,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_export_request__descrip
   (ProtobufCMessageInit) healthbroker__v1__admin_export_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__access_log_entry__field_descriptors[5] =
+static const ProtobufCFieldDescriptor healthbroker__v1__access_log_entry__field_descriptors[6] =
 {
   {
     "at_us",
@@ -9706,10 +9950,23 @@ static const ProtobufCFieldDescriptor healthbroker__v1__access_log_entry__field_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "method",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AccessLogEntry, method),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__access_log_entry__field_indices_by_name[] = {
   1,   /* field[1] = app_id */
   0,   /* field[0] = at_us */
+  5,   /* field[5] = method */
   2,   /* field[2] = operation */
   4,   /* field[4] = sample_count */
   3,   /* field[3] = type */
@@ -9717,7 +9974,7 @@ static const unsigned healthbroker__v1__access_log_entry__field_indices_by_name[
 static const ProtobufCIntRange healthbroker__v1__access_log_entry__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__access_log_entry__descriptor =
 {
@@ -9727,7 +9984,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__access_log_entry__descriptor 
   "Healthbroker__V1__AccessLogEntry",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AccessLogEntry),
-  5,
+  6,
   healthbroker__v1__access_log_entry__field_descriptors,
   healthbroker__v1__access_log_entry__field_indices_by_name,
   1,  healthbroker__v1__access_log_entry__number_ranges,
@@ -10341,7 +10598,7 @@ void healthbroker__v1__app_service__init (Healthbroker__V1__AppService_Service *
                                      &healthbroker__v1__app_service__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[18] =
+static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[19] =
 {
   { "AdminAddApp", &healthbroker__v1__admin_add_app_request__descriptor, &healthbroker__v1__admin_add_app_response__descriptor },
   { "AdminListApps", &healthbroker__v1__admin_list_apps_request__descriptor, &healthbroker__v1__admin_list_apps_response__descriptor },
@@ -10358,20 +10615,21 @@ static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_d
   { "AdminExplain", &healthbroker__v1__admin_explain_request__descriptor, &healthbroker__v1__admin_explain_response__descriptor },
   { "AdminSetGrant", &healthbroker__v1__admin_set_grant_request__descriptor, &healthbroker__v1__admin_set_grant_response__descriptor },
   { "AdminBackup", &healthbroker__v1__admin_backup_request__descriptor, &healthbroker__v1__admin_backup_response__descriptor },
+  { "AdminStatistics", &healthbroker__v1__admin_statistics_request__descriptor, &healthbroker__v1__admin_statistics_response__descriptor },
   { "AdminImport", &healthbroker__v1__admin_import_request__descriptor, &healthbroker__v1__admin_import_response__descriptor },
   { "AdminExport", &healthbroker__v1__admin_export_request__descriptor, &healthbroker__v1__sample_page__descriptor },
   { "AdminAccessLog", &healthbroker__v1__admin_access_log_request__descriptor, &healthbroker__v1__admin_access_log_response__descriptor },
 };
 const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
-  17,        /* AdminAccessLog */
+  18,        /* AdminAccessLog */
   0,        /* AdminAddApp */
   6,        /* AdminAnswerPrompt */
   14,        /* AdminBackup */
   4,        /* AdminBrokerInfo */
   7,        /* AdminCancelPrompt */
   12,        /* AdminExplain */
-  16,        /* AdminExport */
-  15,        /* AdminImport */
+  17,        /* AdminExport */
+  16,        /* AdminImport */
   1,        /* AdminListApps */
   8,        /* AdminListGrants */
   10,        /* AdminListSources */
@@ -10380,6 +10638,7 @@ const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
   3,        /* AdminRotateToken */
   11,        /* AdminSetCharacteristic */
   13,        /* AdminSetGrant */
+  15,        /* AdminStatistics */
   5         /* AdminWatchPrompts */
 };
 const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
@@ -10389,7 +10648,7 @@ const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
   "AdminService",
   "Healthbroker__V1__AdminService",
   "healthbroker.v1",
-  18,
+  19,
   healthbroker__v1__admin_service__method_descriptors,
   healthbroker__v1__admin_service__method_indices_by_name
 };
@@ -10513,13 +10772,21 @@ void healthbroker__v1__admin_service__admin_backup(ProtobufCService *service,
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
   service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void healthbroker__v1__admin_service__admin_statistics(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminStatisticsRequest *input,
+                                                       Healthbroker__V1__AdminStatisticsResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminExportRequest *input,
@@ -10527,7 +10794,7 @@ void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service,
                                                        const Healthbroker__V1__AdminAccessLogRequest *input,
@@ -10535,7 +10802,7 @@ void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Service *service,
                                             Healthbroker__V1__AdminService_ServiceDestroy destroy)

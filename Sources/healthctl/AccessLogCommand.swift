@@ -1,7 +1,7 @@
 import CommandLineSupport
 import HealthBrokerClient
 
-/// `healthctl access-log [APP_ID] [--limit N]`: who read or wrote what, when, how many samples.
+/// `healthctl access-log [APP_ID] [--limit N] [--utc]`: who read or wrote what, when, through which call, how many samples.
 enum AccessLogCommand {
     /// Prints the entries as a table or a JSON array.
     static func run(_ command: ParsedCommand, context: CommandContext) async throws {
@@ -10,6 +10,6 @@ enum AccessLogCommand {
         let entries = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.accessLog(appID: appID, limit: limit)
         }
-        Console.output(context.json ? JSONOutput.accessLog(entries) : TextOutput.accessLogTable(entries, appID: appID))
+        Console.output(context.json ? JSONOutput.accessLog(entries) : TextOutput.accessLogTable(entries, appID: appID, utc: command.flag("utc")))
     }
 }

@@ -12,7 +12,7 @@ struct AccessLogJSON: Encodable, Equatable {
 
     /// The JSON keys, snake_case.
     private enum CodingKeys: String, CodingKey {
-        case at, atMicros = "at_us", appID = "app_id", operation, type, alias, sampleCount = "sample_count"
+        case at, atMicros = "at_us", appID = "app_id", operation, type, alias, sampleCount = "sample_count", method
     }
 
     /// Writes every key.
@@ -25,5 +25,6 @@ struct AccessLogJSON: Encodable, Equatable {
         try container.encode(entry.type.identifier, forKey: .type)
         try container.encode(TypeArgument.alias(of: entry.type), forKey: .alias)
         try container.encode(entry.sampleCount, forKey: .sampleCount)
+        try container.encode(entry.method, forKey: .method)
     }
 }

@@ -24,6 +24,7 @@ enum HealthctlCommand {
         case ["export"]: try await ExportCommand.run(command, context: context)
         case ["backup"]: try await BackupCommand.run(command, context: context)
         case ["access-log"]: try await AccessLogCommand.run(command, context: context)
+        case ["stats"]: try await StatsCommand.run(command, context: context)
         case ["call"]: try CallCommand.run(command, context: context)
         case ["describe"]: try DescribeCommand.run(command)
         case ["demo-data"]: try await DemoDataCommand.run(command, context: context)

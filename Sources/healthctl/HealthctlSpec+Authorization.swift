@@ -119,6 +119,6 @@ extension HealthctlSpec {
     /// `healthctl types`.
     static let types = CommandSpec(
         "types",
-        summary: "List the data types the broker knows, with the short aliases healthctl accepts."
+        summary: "List the data types the broker knows (the HealthKit catalogue): aliases healthctl accepts, canonical units, groups and names; --json adds value sets."
     )
 }

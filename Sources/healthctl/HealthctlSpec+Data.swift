@@ -63,14 +63,42 @@ extension HealthctlSpec {
         positionals: [PositionalSpec("FILE", help: "The new backup file.")]
     )
 
-    /// `healthctl access-log [APP_ID] [--limit N]`.
+    /// `healthctl access-log [APP_ID] [--limit N] [--utc]`.
     static let accessLog = CommandSpec(
         "access-log",
-        summary: "Show which app read or wrote which types, when, and how many samples (never values).",
+        summary: "Show which app read or wrote which types, when, through which call, and how many samples (never values).",
+        discussion: """
+            One row per call and type: a query is one row when it ends (the samples it returned), a \
+            statistics call one row (the samples that contributed), an import one row per app and type \
+            however many calls it took. Times are in the local time zone (TZ), or UTC with --utc; \
+            --json always gives UTC.
+            """,
         options: [
             .option("limit", value: "N", help: "At most N entries, newest first (0: the broker's default, 1000)."),
+            .flag("utc", help: "Show times in UTC instead of the local time zone."),
         ],
         positionals: [PositionalSpec("APP_ID", help: "Only this app's entries.", optional: true)]
+    )
+
+    /// `healthctl stats TYPE [--interval I] [--from DATE] [--to DATE] [--tz ZONE] [--unit U]`.
+    static let stats = CommandSpec(
+        "stats",
+        summary: "Show statistics of a quantity type over every app's samples (the person's own view).",
+        discussion: """
+            Sums for cumulative types (steps, energy, distance), average, minimum and maximum for discrete \
+            ones (heart rate, weight), over the whole range or per calendar hour, day, week or month in the \
+            time zone --tz (default: the local one, TZ, else UTC). DATE is YYYY-MM-DD (local midnight in that \
+            zone) or an ISO-8601 instant; per-interval statistics need both --from and --to. Empty intervals \
+            are left out. No app's access matters here, and nothing is written to the access log.
+            """,
+        options: [
+            .option("interval", value: "I", help: "none, hour, day, week or month.", default: "none"),
+            .option("from", value: "DATE", help: "Samples from this date on."),
+            .option("to", value: "DATE", help: "Samples before this date."),
+            .option("tz", value: "ZONE", help: "IANA time zone for --interval and the dates (default: the local one)."),
+            .option("unit", value: "UNIT", help: "Values in this unit (default: the type's canonical unit)."),
+        ],
+        positionals: [PositionalSpec("TYPE", help: "A quantity type (identifier or alias).")]
     )
 
     /// `healthctl demo-data --app APP_ID [--days N] [--end DATE] [--seed N] [--output FILE]`.

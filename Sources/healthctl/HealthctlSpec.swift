@@ -27,7 +27,7 @@ enum HealthctlSpec {
         ],
         subcommands: [
             apps, status, consent, grants, revoke, sources, characteristics, explain, types,
-            importSamples, exportSamples, backup, accessLog, demoData, call, describe,
+            importSamples, exportSamples, backup, accessLog, stats, demoData, call, describe,
         ],
         version: BrokerVersion.broker
     )

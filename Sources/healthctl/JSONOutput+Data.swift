@@ -6,3 +6,10 @@ extension JSONOutput {
         entries.isEmpty ? "[]" : encode(entries.map(AccessLogJSON.init))
     }
 }
+
+extension JSONOutput {
+    /// `healthctl stats --json`: `{"type", "alias", "unit", "buckets": [...]}`, instants in UTC.
+    static func statistics(_ result: StatisticsResult, type: ObjectType) -> String {
+        encode(StatisticsJSON(type: type, result: result))
+    }
+}

@@ -24,6 +24,11 @@ enum LocalTime {
         format(micros: micros, "%Y-%m-%d %H:%M %Z")
     }
 
+    /// `2026-06-15 14:03:07 CEST`: an instant in local time, to the second.
+    static func secondString(micros: Int64) -> String {
+        format(micros: micros, "%Y-%m-%d %H:%M:%S %Z")
+    }
+
     /// `2026-01-31` for a local midnight (what the person typed), else `string(micros:)`.
     static func dateOrInstant(micros: Int64) -> String {
         let text = format(micros: micros, "%Y-%m-%d %H:%M:%S")

@@ -2,22 +2,11 @@ import BrokerModel
 
 /// The words a person reads for a type in the consent agent: `Steps`, `Heart rate`, `Date of birth`.
 enum PlainTypeName {
-    /// Names that read better than the words of the alias.
-    static let overrides: [String: String] = [
-        "stepCount": "Steps",
-        "sleepAnalysis": "Sleep",
-        "mindfulSession": "Mindful minutes",
-        "workout": "Workouts",
-        "distanceWalkingRunning": "Walking and running distance",
-        "oxygenSaturation": "Blood oxygen",
-        "bodyMass": "Body weight",
-        "bodyFatPercentage": "Body fat percentage",
-    ]
-
-    /// The plain name of `type`: an override, else the alias split into words (`restingHeartRate` → `Resting heart rate`).
+    /// The plain name of `type`: the catalogue's display name, else (an uncatalogued identifier) its
+    /// alias split into words (`restingHeartRate` → `Resting heart rate`).
     static func of(_ type: ObjectType) -> String {
+        if let descriptor = TypeCatalogue.descriptor(for: type) { return descriptor.displayName }
         let alias = TypeArgument.alias(of: type)
-        if let name = overrides[alias] { return name }
         var words = ""
         for character in alias {
             if character.isUppercase, !words.isEmpty { words.append(" ") }

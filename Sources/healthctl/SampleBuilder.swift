@@ -13,7 +13,7 @@ enum SampleBuilder {
             let hint = similar.isEmpty ? "" : " (did you mean \(similar.joined(separator: ", "))?)"
             throw SampleLineError("unknown type '\(fields.type)'\(hint)")
         }
-        guard let descriptor = TypeCatalogue.descriptor(for: type), descriptor.canShare else {
+        guard let descriptor = TypeCatalogue.descriptor(for: type), !descriptor.isCharacteristic else {
             throw SampleLineError("\(TypeArgument.alias(of: type)) is a characteristic, not a sample type")
         }
         var sample = Sample(
@@ -31,7 +31,7 @@ enum SampleBuilder {
         let alias = TypeArgument.alias(of: descriptor.type)
         switch (descriptor.kind, fields.value) {
         case (.quantity, .quantity(let number, let unit)):
-            return .quantity(Quantity(number, unit ?? Units.canonicalUnit(for: descriptor.dimension)))
+            return .quantity(Quantity(number, unit ?? descriptor.canonicalUnit))
         case (.category, .category(let number)):
             return .category(number)
         case (.workout, .workout(let activity, let seconds, let energy, let distance)):
@@ -50,6 +50,8 @@ enum SampleBuilder {
             throw SampleLineError("\(alias) is the workout type: give \"workout\" {\"activity\": …}")
         case (.characteristic, _):
             throw SampleLineError("\(alias) is a characteristic, not a sample type")
+        case (.correlation, _):
+            throw SampleLineError("\(alias) is a correlation type: give its member types' samples")
         }
     }
 

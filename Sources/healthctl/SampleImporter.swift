@@ -18,6 +18,20 @@ final class SampleImporter {
     private let maxInFlight: Int
     private let started = ContinuousClock.now
     private var inFlight: [(batch: ImportBatch, call: Task<SaveResult, any Error>)] = []
+    /// The id every call of this run sends, so the access log shows the run as one row per app and type.
+    let batchID: String = SampleImporter.randomBatchID()
+
+    /// 32 random hex digits.
+    static func randomBatchID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var text = ""
+        for _ in 0..<2 {
+            let word = generator.next() as UInt64
+            let hex = String(word, radix: 16)
+            text += String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        return text
+    }
 
     /// An importer that stores samples as saved by `appID` (with `keepSources`: by the app each
     /// sample names, `appID` for those that name none), with up to `maxInFlight` calls outstanding.
@@ -40,13 +54,14 @@ final class SampleImporter {
         for (appID, part) in split(batch) {
             while inFlight.count >= maxInFlight { try await awaitOldest() }
             let admin = self.admin
+            let batchID = self.batchID
             // The broker records the call's app as the source; a sample's own field is not sent.
             let samples = part.samples.map { sample in
                 var sample = sample
                 sample.sourceAppID = ""
                 return sample
             }
-            inFlight.append((part, Task { try await admin.importSamples(samples, as: appID) }))
+            inFlight.append((part, Task { try await admin.importSamples(samples, as: appID, batchID: batchID) }))
         }
     }
 

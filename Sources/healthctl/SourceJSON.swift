@@ -1,6 +1,7 @@
 import BrokerModel
 
-/// One source (an app that asked) as a JSON object; instants as ISO-8601 plus `_us`.
+/// One source (an app that asked, or has samples stored) as a JSON object; instants as ISO-8601
+/// plus `_us` (null when the app never asked).
 struct SourceJSON: Encodable, Equatable {
     /// The source.
     var source: Source
@@ -14,6 +15,7 @@ struct SourceJSON: Encodable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case appID = "app_id", name, firstRequest = "first_request", firstRequestMicros = "first_request_us"
         case lastRequest = "last_request", lastRequestMicros = "last_request_us", registered
+        case sampleCount = "sample_count", everAsked = "ever_asked"
     }
 
     /// Writes every key.
@@ -21,10 +23,19 @@ struct SourceJSON: Encodable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(source.appID, forKey: .appID)
         try container.encode(source.appName, forKey: .name)
-        try container.encode(UTCTimestamp.string(micros: source.firstRequestMicros, fractional: true), forKey: .firstRequest)
-        try container.encode(source.firstRequestMicros, forKey: .firstRequestMicros)
-        try container.encode(UTCTimestamp.string(micros: source.lastRequestMicros, fractional: true), forKey: .lastRequest)
-        try container.encode(source.lastRequestMicros, forKey: .lastRequestMicros)
+        if source.everAsked {
+            try container.encode(UTCTimestamp.string(micros: source.firstRequestMicros, fractional: true), forKey: .firstRequest)
+            try container.encode(source.firstRequestMicros, forKey: .firstRequestMicros)
+            try container.encode(UTCTimestamp.string(micros: source.lastRequestMicros, fractional: true), forKey: .lastRequest)
+            try container.encode(source.lastRequestMicros, forKey: .lastRequestMicros)
+        } else {
+            try container.encodeNil(forKey: .firstRequest)
+            try container.encodeNil(forKey: .firstRequestMicros)
+            try container.encodeNil(forKey: .lastRequest)
+            try container.encodeNil(forKey: .lastRequestMicros)
+        }
         try container.encode(source.isRegistered, forKey: .registered)
+        try container.encode(source.sampleCount, forKey: .sampleCount)
+        try container.encode(source.everAsked, forKey: .everAsked)
     }
 }

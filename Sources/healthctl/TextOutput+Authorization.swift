@@ -47,17 +47,20 @@ extension TextOutput {
         return "revoked \(revoked) \(noun) of \(appID)\(scope)\(tail)"
     }
 
-    /// Every app that ever asked: APP ID, NAME, FIRST REQUEST, LAST REQUEST, REGISTERED.
+    /// Every app that ever asked or has samples stored: APP ID, NAME, SAMPLES, FIRST REQUEST,
+    /// LAST REQUEST ("never asked" for an app that only wrote), REGISTERED.
     static func sourceTable(_ sources: [Source]) -> String {
-        guard !sources.isEmpty else { return "no app has asked for authorization yet" }
+        guard !sources.isEmpty else { return "no app has asked for authorization or stored samples yet" }
         let rows = sources.map { source in
             [
-                source.appID, source.appName, UTCTimestamp.string(micros: source.firstRequestMicros),
-                UTCTimestamp.string(micros: source.lastRequestMicros), source.isRegistered ? "yes" : "no (removed)",
+                source.appID, source.appName, String(source.sampleCount),
+                source.everAsked ? UTCTimestamp.string(micros: source.firstRequestMicros) : "never asked",
+                source.everAsked ? UTCTimestamp.string(micros: source.lastRequestMicros) : "-",
+                source.isRegistered ? "yes" : source.everAsked ? "no (removed)" : "no",
             ]
         }
         return TableFormatter.render(
-            header: ["APP ID", "NAME", "FIRST REQUEST (UTC)", "LAST REQUEST (UTC)", "REGISTERED"], rows: rows)
+            header: ["APP ID", "NAME", "SAMPLES", "FIRST REQUEST (UTC)", "LAST REQUEST (UTC)", "REGISTERED"], rows: rows)
     }
 
     /// The type catalogue: IDENTIFIER, ALIAS, KIND, SHAREABLE.
@@ -65,10 +68,11 @@ extension TextOutput {
         let rows = descriptors.map { descriptor in
             [
                 descriptor.type.identifier, TypeArgument.alias(of: descriptor.type), descriptor.kind.rawValue,
-                descriptor.canShare ? "yes" : "no (read only)",
+                descriptor.canShare ? "yes" : "no (read only)", descriptor.canonicalUnit.isEmpty ? "-" : descriptor.canonicalUnit,
+                descriptor.group.displayName, descriptor.displayName,
             ]
         }
-        return TableFormatter.render(header: ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE"], rows: rows)
+        return TableFormatter.render(header: ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE", "UNIT", "GROUP", "NAME"], rows: rows)
     }
 
     /// The broker's explanation paragraph, then the grant's fields as aligned lines.

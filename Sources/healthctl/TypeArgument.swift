@@ -36,8 +36,15 @@ enum TypeArgument {
 
     /// Aliases that contain `text`, or share its first four letters (case-insensitive), for a "did you mean" hint.
     static func suggestions(for text: String) -> [String] {
-        TypeCatalogue.similarAliases(to: text)
+        // The catalogue is large: aliases that start with the text first, then the rest, five at most.
+        let similar = TypeCatalogue.similarAliases(to: text)
+        let wanted = text.lowercased()
+        let starting = similar.filter { $0.lowercased().hasPrefix(wanted) }
+        return Array((starting + similar.filter { !$0.lowercased().hasPrefix(wanted) }).prefix(maxSuggestions))
     }
+
+    /// The most aliases a "did you mean" hint names.
+    static let maxSuggestions = 5
 
     /// The usage error for an unknown type argument.
     static func unknown(_ text: String, command: String) -> ArgumentError {

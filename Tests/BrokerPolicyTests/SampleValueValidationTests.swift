@@ -45,7 +45,7 @@ struct SampleValueValidationTests {
 
     @Test func wrongDimensionUnitNamesTheUnit() {
         let message = failureAtTwo(testSample(9, .heartRate, .quantity(Quantity(70, "kg"))))
-        #expect(message == "samples[2]: value: unit \"kg\" is not a count-per-time unit (allowed: count/min, count/s, count/h)")
+        #expect(message == "samples[2]: value: unit \"kg\" is a mass unit, but HKQuantityTypeIdentifierHeartRate takes count-per-time units (such as count/min, count/s, count/hr)")
         #expect(failureAtTwo(testSample(9, .stepCount, .quantity(Quantity(1, "")))).contains("unit \"\""))
         #expect(failureAtTwo(testSample(9, .bodyMass, .quantity(Quantity(1, "stone")))).contains("\"stone\""))
     }
@@ -76,9 +76,9 @@ struct SampleValueValidationTests {
 
     @Test func workoutEnergyAndDistanceUnits() {
         let energy = workout(WorkoutDetails(activityType: "cycling", durationMicros: 0, totalEnergy: Quantity(300, "km")))
-        #expect(failureAtTwo(energy) == "samples[2]: workout energy: unit \"km\" is not an energy unit (allowed: kcal, kJ)")
+        #expect(failureAtTwo(energy) == "samples[2]: workout energy: unit \"km\" is a length unit, but the value takes energy units (such as kcal, Cal, kJ, cal, J)")
         let distance = workout(WorkoutDetails(activityType: "cycling", durationMicros: 0, totalDistance: Quantity(20, "kcal")))
-        #expect(failureAtTwo(distance) == "samples[2]: workout distance: unit \"kcal\" is not a length unit (allowed: m, km, mi, ft)")
+        #expect(failureAtTwo(distance) == "samples[2]: workout distance: unit \"kcal\" is an energy unit, but the value takes length units (such as m, km, cm, mi, ft, in, yd)")
         let negative = workout(WorkoutDetails(activityType: "cycling", durationMicros: 0, totalDistance: Quantity(-1, "km")))
         #expect(failureAtTwo(negative).hasPrefix("samples[2]: workout distance is negative"))
     }

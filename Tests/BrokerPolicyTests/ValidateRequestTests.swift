@@ -74,6 +74,32 @@ struct ValidateRequestTests {
         #expect(error.message.ranges(of: ObjectType.bloodType.identifier).count == 1)
     }
 
+    @Test func typesOnlyHealthKitWritesMayBeReadNotShared() throws {
+        try AuthorizationPolicy.validateRequest(share: [.bloodGlucose], read: [.appleExerciseTime, .walkingHeartRateAverage], app: app)
+        let error = try #require(thrownError {
+            try AuthorizationPolicy.validateRequest(share: [.stepCount, .appleExerciseTime, .walkingHeartRateAverage], read: [], app: app)
+        })
+        #expect(error.code == .invalidArgument)
+        #expect(error.message == "share_types: apps may not share types only HealthKit writes: \"\(ObjectType.appleExerciseTime.identifier)\", \"\(ObjectType.walkingHeartRateAverage.identifier)\"")
+        let grant = try #require(thrownError {
+            try AuthorizationPolicy.validateSetGrant(TypeDecision(type: .appleStandTime, share: .allow), now: 0)
+        })
+        #expect(grant.message.contains("apps may not share \(ObjectType.appleStandTime.identifier)"))
+        try AuthorizationPolicy.validateSetGrant(TypeDecision(type: .appleStandTime, read: .full), now: 0)
+    }
+
+    @Test func correlationTypesAreAuthorizedThroughTheirMembers() throws {
+        for (share, read): ([ObjectType], [ObjectType]) in [([.bloodPressure], []), ([], [.bloodPressure]), ([], [.food])] {
+            let error = try #require(thrownError { try AuthorizationPolicy.validateRequest(share: share, read: read, app: app) })
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("correlation types are authorized through their member types"))
+        }
+        let pressure = try #require(thrownError { try AuthorizationPolicy.validateRequest(share: [], read: [.bloodPressure], app: app) })
+        #expect(pressure.message.contains(ObjectType.bloodPressureSystolic.identifier) && pressure.message.contains(ObjectType.bloodPressureDiastolic.identifier))
+        try AuthorizationPolicy.validateRequest(share: [.bloodPressureSystolic, .bloodPressureDiastolic], read: [.bloodPressureSystolic], app: app)
+        #expect(thrownError { try AuthorizationPolicy.validateSetGrant(TypeDecision(type: .food, read: .full), now: 0) }?.code == .invalidArgument)
+    }
+
     @Test func characteristicsMayBeRead() throws {
         try AuthorizationPolicy.validateRequest(share: [], read: [.dateOfBirth, .biologicalSex, .bloodType], app: app)
     }

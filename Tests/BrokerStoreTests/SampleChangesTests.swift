@@ -242,23 +242,49 @@ struct SampleChangesTests {
                 F.steps(1, F.base, F.base), F.steps(2, F.base, F.base),
                 Sample(uuid: F.uuid(3), type: .heartRate, startMicros: F.base, endMicros: F.base, value: .quantity(Quantity(60, "count/min"))),
             ], sourceAppID: F.app, now: 10)
-            try store.logAccess(appID: F.other, operation: "read", type: .stepCount, count: 2, now: 20)
+            try store.logAccess(appID: F.other, operation: "read", method: "Query", type: .stepCount, count: 2, now: 20)
             _ = try store.saveSamples([F.steps(1, F.base, F.base)], sourceAppID: F.app, now: 30)  // unchanged retry
             _ = try store.deleteSamples(uuids: [F.uuid(1), F.uuid(3)], appID: F.app, now: 40)
 
             let all = try store.accessLog(appID: nil, limit: 0)
             #expect(all.map(\.atMicros) == [40, 40, 30, 20, 10, 10])
             #expect(all.map(\.operation) == ["delete", "delete", "write", "read", "write", "write"])
+            #expect(all.map(\.method) == ["Delete", "Delete", "Save", "Query", "Save", "Save"])
             // Within one instant the later row comes first.
             #expect(all.prefix(2).map(\.type) == [.heartRate, .stepCount])
             #expect(all.suffix(2).map(\.type) == [.heartRate, .stepCount])
             #expect(all.suffix(2).map(\.sampleCount) == [1, 2])
             #expect(all[2].sampleCount == 0)
             #expect(try store.accessLog(appID: F.other, limit: 10) == [
-                AccessLogEntry(atMicros: 20, appID: F.other, operation: "read", type: .stepCount, sampleCount: 2),
+                AccessLogEntry(atMicros: 20, appID: F.other, operation: "read", type: .stepCount, sampleCount: 2, method: "Query"),
             ])
             #expect(try store.accessLog(appID: F.app, limit: 2).map(\.atMicros) == [40, 40])
             #expect(try store.accessLog(appID: "com.example.none", limit: 0).isEmpty)
+        }
+    }
+
+    @Test func importChunksOfOneBatchShareOneRowPerAppAndType() throws {
+        try F.withStore { store, _ throws in
+            let heart = { (n: Int) in
+                Sample(uuid: F.uuid(n), type: .heartRate, startMicros: F.base, endMicros: F.base, value: .quantity(Quantity(60, "count/min")))
+            }
+            func importing(_ samples: [Sample], as appID: String, batch: String, now: Int64) throws {
+                let request = SaveRequest(samples: samples, sourceAppID: appID, method: "AdminImport", batchID: batch)
+                _ = try store.saveSampleGroups([request], now: now)[0].get()
+            }
+            try importing([F.steps(1, F.base, F.base), F.steps(2, F.base, F.base)], as: F.app, batch: "b1", now: 10)
+            try importing([F.steps(3, F.base, F.base), heart(4)], as: F.app, batch: "b1", now: 20)
+            try importing([F.steps(5, F.base, F.base)], as: F.other, batch: "b1", now: 25)  // another app: its own row
+            try importing([F.steps(6, F.base, F.base)], as: F.app, batch: "b2", now: 30)    // another run: its own row
+            _ = try store.saveSamples([F.steps(7, F.base, F.base)], sourceAppID: F.app, now: 40)  // no batch: always a row
+            _ = try store.saveSamples([F.steps(8, F.base, F.base)], sourceAppID: F.app, now: 40)
+            let rows = try store.accessLog(appID: nil, limit: 0)
+            #expect(rows.map(\.method) == ["Save", "Save", "AdminImport", "AdminImport", "AdminImport", "AdminImport"])
+            #expect(rows.map(\.appID) == [F.app, F.app, F.app, F.other, F.app, F.app])
+            // b1's step row took both chunks' counts and the later chunk's time.
+            #expect(rows.map(\.sampleCount) == [1, 1, 1, 1, 1, 3])
+            #expect(rows.map(\.atMicros) == [40, 40, 30, 25, 20, 20])
+            #expect(rows.map(\.type) == [.stepCount, .stepCount, .stepCount, .stepCount, .heartRate, .stepCount])
         }
     }
 

@@ -1,4 +1,5 @@
 import BrokerModel
+import Foundation
 import BrokerPolicy
 import BrokerStore
 import Testing
@@ -44,7 +45,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 9)
+        #expect(BrokerSchema.migrations.steps.count == 10)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -201,6 +202,47 @@ struct SchemaUpgradeTests {
         #expect(try store.currentSequence() == 7)
         #expect(try read(.startDate) == [5, 9, 8, 7, 1].map(uuid))
         #expect(try read(.endDate, descending: true) == [1, 8, 9, 7, 5].map(uuid))
+    }
+
+    @Test func version9AccessLogRowsSurviveVersion10WithoutAMethod() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try DataDirectory.prepare(directory.path)
+        do {
+            let database = try Database(path: path)
+            let firstNine = Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(9)))
+            #expect(try firstNine.apply(to: database) == 9)
+            // Rows as version 9 wrote them: one per import chunk, no method.
+            try database.execute("""
+                INSERT INTO access_log (at_us, app_id, operation, type, sample_count) VALUES
+                    (10, 'com.example.a', 'write', 'HKQuantityTypeIdentifierStepCount', 1000),
+                    (11, 'com.example.a', 'write', 'HKQuantityTypeIdentifierStepCount', 1000),
+                    (12, 'com.example.b', 'read', 'HKQuantityTypeIdentifierHeartRate', 7);
+                """)
+            database.close()
+        }
+        let store = try BrokerStore(dataDirectory: directory.path)
+        defer { store.close() }
+        #expect(store.migration?.fromVersion == 9)
+        #expect(store.migration?.toVersion == 10)
+        #expect(store.migration.map { FileManager.default.fileExists(atPath: $0.backupPath) } == true)
+        #expect(try store.accessLog(appID: nil, limit: 0) == [
+            AccessLogEntry(atMicros: 12, appID: "com.example.b", operation: "read", type: .heartRate, sampleCount: 7, method: ""),
+            AccessLogEntry(atMicros: 11, appID: "com.example.a", operation: "write", type: .stepCount, sampleCount: 1000, method: ""),
+            AccessLogEntry(atMicros: 10, appID: "com.example.a", operation: "write", type: .stepCount, sampleCount: 1000, method: ""),
+        ])
+        // New rows say their call; an import's chunks add up in one row.
+        let step = { (n: Int) in
+            Sample(uuid: "00000000-0000-4000-8000-00000000000\(n)", type: .stepCount, startMicros: 100, endMicros: 200,
+                   value: .quantity(Quantity(7, "count")))
+        }
+        for n in 1...2 {
+            let request = SaveRequest(samples: [step(n)], sourceAppID: "com.example.a", method: "AdminImport", batchID: "run-1")
+            _ = try store.saveSampleGroups([request], now: 20 + Int64(n))[0].get()
+        }
+        let newest = try #require(try store.accessLog(appID: nil, limit: 1).first)
+        #expect(newest == AccessLogEntry(atMicros: 22, appID: "com.example.a", operation: "write", type: .stepCount, sampleCount: 2, method: "AdminImport"))
+        #expect(try store.accessLog(appID: nil, limit: 0).count == 4)
     }
 
     @Test func version6SamplesSurviveVersion7WithAPerAppIdentity() throws {

@@ -44,6 +44,41 @@ struct SourceAndCharacteristicStoreTests {
         #expect(try store.listSources().map(\.isRegistered) == [false, false, false])
     }
 
+    @Test func appsThatOnlyWroteAreSourcesWithTheirSampleCounts() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try BrokerStore(dataDirectory: directory.path)
+        defer { store.close() }
+        let step = { (n: Int) in
+            Sample(uuid: "00000000-0000-4000-8000-\(String(repeating: "0", count: 12 - String(n).count))\(n)", type: .stepCount,
+                   startMicros: 1_000 + Int64(n), endMicros: 2_000 + Int64(n), value: .quantity(Quantity(5, "count")))
+        }
+        let heart = Sample(uuid: "00000000-0000-4000-8000-000000000999", type: .heartRate, startMicros: 1, endMicros: 1,
+                           value: .quantity(Quantity(60, "count/min")))
+        _ = try store.addApp(AppRegistration(appID: "com.example.reg", name: "Registered Writer", readUsage: "", shareUsage: ""), tokenHash: [1], now: 1)
+        try store.recordRequest(appID: "com.example.asker", appName: "Asker", now: 10)
+        // Imported under ids that never asked: one registered, one not; one asker wrote too.
+        _ = try store.saveSamples((1...3).map(step) + [heart], sourceAppID: "com.example.import", now: 20)
+        _ = try store.saveSamples([step(4)], sourceAppID: "com.example.reg", now: 20)
+        _ = try store.saveSamples([step(5), step(6)], sourceAppID: "com.example.asker", now: 20)
+        // One that wrote and then deleted everything is not listed (it never asked, it has nothing).
+        _ = try store.saveSamples([step(7)], sourceAppID: "com.example.gone", now: 20)
+        _ = try store.deleteSamples(uuids: [step(7).uuid], appID: "com.example.gone", now: 30)
+
+        #expect(try store.listSources() == [
+            Source(appID: "com.example.asker", appName: "Asker", firstRequestMicros: 10, lastRequestMicros: 10, isRegistered: false,
+                   sampleCount: 2, everAsked: true),
+            Source(appID: "com.example.import", appName: "com.example.import", firstRequestMicros: 0, lastRequestMicros: 0,
+                   isRegistered: false, sampleCount: 4, everAsked: false),
+            Source(appID: "com.example.reg", appName: "Registered Writer", firstRequestMicros: 0, lastRequestMicros: 0,
+                   isRegistered: true, sampleCount: 1, everAsked: false),
+        ])
+        // An app that asked stays listed with no samples.
+        try store.recordRequest(appID: "com.example.denied", appName: "Denied", now: 40)
+        let denied = try #require(try store.listSources().first { $0.appID == "com.example.denied" })
+        #expect(denied.sampleCount == 0 && denied.everAsked)
+    }
+
     @Test func sourcesSurviveReopen() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

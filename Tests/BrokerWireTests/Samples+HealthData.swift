@@ -127,8 +127,8 @@ extension Samples {
     static let accessLog: [AccessLogEntry] = [
         AccessLogEntry(
             atMicros: 1_700_000_000_000_000, appID: "com.example.steps", operation: "read", type: .stepCount,
-            sampleCount: 2_000),
-        AccessLogEntry(atMicros: -1, appID: "org.example.睡眠", operation: "write", type: .sleepAnalysis, sampleCount: 0),
+            sampleCount: 2_000, method: "Statistics"),
+        AccessLogEntry(atMicros: -1, appID: "org.example.睡眠", operation: "write", type: .sleepAnalysis, sampleCount: 0, method: "AdminImport 📥"),
         AccessLogEntry(atMicros: Int64.max, appID: "", operation: "delete", type: oddType, sampleCount: UInt64.max),
         AccessLogEntry(atMicros: 0, appID: unicode, operation: "", type: emptyType, sampleCount: 1),
     ]

@@ -24,7 +24,7 @@ struct WireCodecRoundTripTests {
             "EarliestPermittedSampleDate", "ReadCharacteristics",
             "AdminWatchPrompts", "AdminAnswerPrompt", "AdminCancelPrompt", "AdminListGrants", "AdminRevoke",
             "AdminListSources", "AdminSetCharacteristic", "AdminExplain", "AdminSetGrant", "AdminBackup",
-            "Save", "Delete", "Query", "AnchoredQuery", "Statistics", "Observe",
+            "AdminStatistics", "Save", "Delete", "Query", "AnchoredQuery", "Statistics", "Observe",
             "AdminImport", "AdminExport", "AdminAccessLog",
         ])
     }
@@ -42,7 +42,7 @@ struct WireCodecRoundTripTests {
             "requestAuthorization", "authorizationStatus", "requestStatus", "earliestAuthorizedSampleDate",
             "earliestPermittedSampleDate", "readCharacteristics",
             "adminAnswerPrompt", "adminCancelPrompt", "adminListGrants", "adminRevoke", "adminListSources",
-            "adminSetCharacteristic", "adminExplain", "adminSetGrant", "adminBackup",
+            "adminSetCharacteristic", "adminExplain", "adminSetGrant", "adminBackup", "adminStatistics",
             "save", "delete", "statistics", "adminImport", "adminAccessLog",
         ])
     }

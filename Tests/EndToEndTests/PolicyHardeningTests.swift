@@ -108,7 +108,8 @@ struct PolicyHardeningTests {
         .adminExplain(appID: "com.example.app", type: .stepCount),
         .adminSetGrant(appID: "com.example.app", decision: TypeDecision(type: .stepCount, read: .full)),
         .adminBackup(path: "/tmp/healthbroker-policy-hardening-never-written.sqlite"),
-        .adminImport(appID: "com.example.app", samples: [stepSample(base, base + 1)]),
+        .adminStatistics(StatisticsQuery(type: .stepCount, predicate: .all, options: .sum)),
+        .adminImport(appID: "com.example.app", samples: [stepSample(base, base + 1)], batchID: "policy-hardening"),
         .adminExport(type: nil, appID: nil),
         .adminAccessLog(appID: nil, limit: 10),
     ]

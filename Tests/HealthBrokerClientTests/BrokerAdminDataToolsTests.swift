@@ -88,6 +88,40 @@ struct BrokerAdminDataToolsTests {
         #expect(broker.lastCall?.request == .adminAccessLog(appID: nil, limit: 0))
     }
 
+    @Test func importSendsItsBatchID() async throws {
+        let samples = SampleFixtures.pages(1, of: 2)[0]
+        let broker = try FakeBroker { request in
+            if case .adminImport = request { .adminImport(saved: 2, unchanged: 0) } else { nil }
+        }
+        defer { broker.stop() }
+        let admin = try await broker.connectAdmin()
+        defer { admin.close() }
+        _ = try await admin.importSamples(samples, as: "com.example.import", batchID: "run-7")
+        #expect(broker.lastCall?.request == .adminImport(appID: "com.example.import", samples: samples, batchID: "run-7"))
+    }
+
+    @Test func statisticsSendTheQueryAndReturnTheAppsResultType() async throws {
+        let day: Int64 = 86_400_000_000
+        let result = StatisticsResult(unit: "count", buckets: [
+            StatisticsBucket(startMicros: 1_780_272_000_000_000, endMicros: 1_780_272_000_000_000 + day, sampleCount: 3, sum: 35),
+        ])
+        let broker = try FakeBroker { request in
+            if case .adminStatistics = request { .adminStatistics(result) } else { nil }
+        }
+        defer { broker.stop() }
+        let admin = try await broker.connectAdmin()
+        defer { admin.close() }
+        let start = Date(timeIntervalSince1970: 1_780_272_000)
+        let query = StatisticsQuery(
+            type: .stepCount, predicate: SamplePredicate(start: start, end: start.addingTimeInterval(86_400)), options: .sum,
+            interval: .day, anchor: start, timeZone: "Europe/Berlin")
+        let answer = try await admin.statistics(query)
+        #expect(answer == result)
+        #expect(answer.buckets.first?.startDate == start)
+        #expect(broker.lastCall?.request == .adminStatistics(query))
+        #expect(broker.lastCall?.timeoutMicros ?? 0 > 0)
+    }
+
     @Test func aNegativeAccessLogLimitIsInvalidAndSendsNothing() async throws {
         let broker = try FakeBroker { _ in .adminAccessLog([]) }
         defer { broker.stop() }

@@ -28,15 +28,38 @@ import Testing
     @Test func sourcesHaveEveryKey() throws {
         let source = Source(appID: "a", appName: "A", firstRequestMicros: 1, lastRequestMicros: 2, isRegistered: false)
         let objects = try JSONOutputTests.array(JSONOutput.sources([source]))
-        #expect(Set(objects[0].keys) == ["app_id", "name", "first_request", "first_request_us", "last_request", "last_request_us", "registered"])
+        #expect(Set(objects[0].keys) == [
+            "app_id", "name", "first_request", "first_request_us", "last_request", "last_request_us", "registered",
+            "sample_count", "ever_asked",
+        ])
         #expect(objects[0]["registered"] as? Bool == false)
+        #expect(objects[0]["ever_asked"] as? Bool == true)
+        // An app that only wrote: its count, and no request dates.
+        let writer = Source(appID: "w", appName: "w", firstRequestMicros: 0, lastRequestMicros: 0, isRegistered: false, sampleCount: 52_586, everAsked: false)
+        let written = try JSONOutputTests.array(JSONOutput.sources([writer]))
+        #expect((written[0]["sample_count"] as? NSNumber)?.int64Value == 52_586)
+        #expect(written[0]["ever_asked"] as? Bool == false)
+        #expect(written[0]["first_request"] is NSNull)
+        #expect(written[0]["last_request_us"] is NSNull)
         #expect(JSONOutput.sources([]) == "[]")
     }
 
     @Test func typesDescribeTheCatalogue() throws {
         let objects = try JSONOutputTests.array(JSONOutput.types(TypeCatalogue.all))
         #expect(objects.count == TypeCatalogue.all.count)
-        #expect(Set(objects[0].keys) == ["identifier", "alias", "kind", "shareable", "aggregation", "dimension"])
+        #expect(Set(objects[0].keys) == ["identifier", "alias", "kind", "shareable", "aggregation", "dimension", "canonicalUnit", "displayName", "group"])
+        #expect(objects[0]["displayName"] as? String == "Steps")
+        #expect(objects[0]["group"] as? String == "Activity")
+        let glucose = try #require(objects.first { $0["alias"] as? String == "bloodGlucose" })
+        #expect(glucose["canonicalUnit"] as? String == "mg/dL")
+        #expect(glucose["molarMass"] as? Double == 180.15588)
+        let sleep = try #require(objects.first { $0["alias"] as? String == "sleepAnalysis" })
+        let values = try #require(sleep["categoryValues"] as? [[String: Any]])
+        #expect(values.first?["name"] as? String == "inBed" && values.last?["value"] as? Int == 5)
+        let pressure = try #require(objects.first { $0["alias"] as? String == "bloodPressure" })
+        #expect(pressure["members"] as? [String] == ["HKQuantityTypeIdentifierBloodPressureSystolic", "HKQuantityTypeIdentifierBloodPressureDiastolic"])
+        let workout = try #require(objects.first { $0["alias"] as? String == "workout" })
+        #expect((workout["activityTypes"] as? [String])?.contains("running") == true)
         let birth = try #require(objects.first { $0["alias"] as? String == "dateOfBirth" })
         #expect(birth["shareable"] as? Bool == false)
         #expect(birth["kind"] as? String == "characteristic")

@@ -65,21 +65,24 @@ import Testing
         let sources = [
             Source(appID: "a", appName: "App A", firstRequestMicros: Samples.june1, lastRequestMicros: Samples.june1 + Samples.day, isRegistered: true),
             Source(appID: "gone", appName: "Gone", firstRequestMicros: 0, lastRequestMicros: 0, isRegistered: false),
+            Source(appID: "imp", appName: "imp", firstRequestMicros: 0, lastRequestMicros: 0, isRegistered: false, sampleCount: 52_586, everAsked: false),
         ]
         let lines = TextOutput.sourceTable(sources).split(separator: "\n")
-        #expect(Self.cells(lines[0]) == ["APP ID", "NAME", "FIRST REQUEST (UTC)", "LAST REQUEST (UTC)", "REGISTERED"])
-        #expect(Self.cells(lines[1]) == ["a", "App A", "2025-06-01T10:00:00Z", "2025-06-02T10:00:00Z", "yes"])
-        #expect(Self.cells(lines[2]) == ["gone", "Gone", "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "no (removed)"])
-        #expect(TextOutput.sourceTable([]) == "no app has asked for authorization yet")
+        #expect(Self.cells(lines[0]) == ["APP ID", "NAME", "SAMPLES", "FIRST REQUEST (UTC)", "LAST REQUEST (UTC)", "REGISTERED"])
+        #expect(Self.cells(lines[1]) == ["a", "App A", "0", "2025-06-01T10:00:00Z", "2025-06-02T10:00:00Z", "yes"])
+        #expect(Self.cells(lines[2]) == ["gone", "Gone", "0", "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "no (removed)"])
+        #expect(Self.cells(lines[3]) == ["imp", "imp", "52586", "never asked", "-", "no"])
+        #expect(TextOutput.sourceTable([]) == "no app has asked for authorization or stored samples yet")
     }
 
     @Test func typeTableListsTheCatalogueWithAliases() {
         let lines = TextOutput.typeTable(TypeCatalogue.all).split(separator: "\n")
         #expect(lines.count == TypeCatalogue.all.count + 1)
-        #expect(Self.cells(lines[0]) == ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE"])
-        #expect(lines.contains { Self.cells($0) == ["HKQuantityTypeIdentifierStepCount", "stepCount", "quantity", "yes"] })
-        #expect(lines.contains { Self.cells($0) == ["HKWorkoutTypeIdentifier", "workout", "workout", "yes"] })
-        #expect(lines.contains { Self.cells($0) == ["HKCharacteristicTypeIdentifierDateOfBirth", "dateOfBirth", "characteristic", "no (read only)"] })
+        #expect(Self.cells(lines[0]) == ["IDENTIFIER", "ALIAS", "KIND", "SHAREABLE", "UNIT", "GROUP", "NAME"])
+        #expect(lines.contains { Self.cells($0) == ["HKQuantityTypeIdentifierStepCount", "stepCount", "quantity", "yes", "count", "Activity", "Steps"] })
+        #expect(lines.contains { Self.cells($0) == ["HKWorkoutTypeIdentifier", "workout", "workout", "yes", "-", "Activity", "Workouts"] })
+        #expect(lines.contains { Self.cells($0) == ["HKCharacteristicTypeIdentifierDateOfBirth", "dateOfBirth", "characteristic", "no (read only)", "-", "Characteristics", "Date of birth"] })
+        #expect(lines.contains { Self.cells($0) == ["HKQuantityTypeIdentifierBloodGlucose", "bloodGlucose", "quantity", "yes", "mg/dL", "Vitals", "Blood glucose"] })
     }
 
     @Test func explanationPrintsTheTextThenTheGrant() {

@@ -29,7 +29,7 @@ import Testing
     @Test func characteristicsRefuseOtherTypes() throws {
         let command = try Self.parse(["characteristics", "set", "stepCount", "5"])
         let error = #expect(throws: ArgumentError.self) { _ = try CharacteristicsCommands.characteristicType(command) }
-        #expect(error?.message == "'stepCount' is not a characteristic type (characteristics: dateOfBirth, biologicalSex, bloodType)")
+        #expect(error?.message == "'stepCount' is not a characteristic type (characteristics: dateOfBirth, biologicalSex, bloodType, fitzpatrickSkinType, wheelchairUse, activityMoveMode)")
     }
 
     @Test func consentOptions() throws {

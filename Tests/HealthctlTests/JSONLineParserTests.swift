@@ -35,6 +35,25 @@ import Testing
         #expect(sample.value == .quantity(Quantity(61.5, "count/min")))
     }
 
+    @Test func anyHealthKitUnitOfTheTypesDimensionAndTheTypesOwnDefault() throws {
+        let millimolar = try parser.sample(from: """
+            {"type": "bloodGlucose", "start": "2025-06-01T10:00:00Z", "value": 5.5, "unit": "mmol<180.15588>/L"}
+            """)
+        #expect(millimolar.value == .quantity(Quantity(5.5, "mmol<180.15588>/L")))   // the broker stores it in mg/dL
+        let plain = try parser.sample(from: """
+            {"type": "bloodGlucose", "start": "2025-06-01T10:00:00Z", "value": 99}
+            """)
+        #expect(plain.value == .quantity(Quantity(99, "mg/dL")))
+        let water = try parser.sample(from: """
+            {"type": "HKQuantityTypeIdentifierDietaryWater", "start": "2025-06-01T10:00:00Z", "value": 8, "unit": "fl_oz_us"}
+            """)
+        #expect(water.value == .quantity(Quantity(8, "fl_oz_us")))
+        let wrong = error("""
+            {"type": "bodyTemperature", "start": "2025-06-01T10:00:00Z", "value": 37, "unit": "mmHg"}
+            """)
+        #expect(wrong?.contains("unit \"mmHg\" is a pressure unit, but HKQuantityTypeIdentifierBodyTemperature takes temperature units") == true)
+    }
+
     @Test func categoryAndWorkoutLines() throws {
         let sleep = try parser.sample(from: """
             {"type": "sleepAnalysis", "start": "2025-06-01T00:00:00Z", "end": "2025-06-01T07:00:00Z", "category": 4}
@@ -80,7 +99,7 @@ import Testing
         (#"{"type": "workout", "start": "2025-06-01T10:00:00Z", "workout": {"duration_s": 5}}"#, #"missing "workout.activity""#),
         (#"{"type": "stepz", "start": "2025-06-01T10:00:00Z", "value": 1}"#, "unknown type 'stepz'"),
         (#"{"type": "bloodType", "start": "2025-06-01T10:00:00Z", "value": 1}"#, "characteristic"),
-        (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": 1, "unit": "kg"}"#, #"unit "kg" is not"#),
+        (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": 1, "unit": "kg"}"#, #"unit "kg" is a mass unit, but HKQuantityTypeIdentifierStepCount takes count units"#),
         (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": -1}"#, "negative"),
         (#"{"type": "stepCount", "start": "2025-06-01T10:00:00Z", "end": "2025-06-01T09:00:00Z", "value": 1}"#, "start is after end"),
         (#"{"uuid": "nope", "type": "stepCount", "start": "2025-06-01T10:00:00Z", "value": 1}"#, "not a canonical UUID"),

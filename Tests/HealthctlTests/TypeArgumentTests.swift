@@ -41,16 +41,17 @@ import Testing
     }
 
     @Test func unknownTypesSuggestAliasesThatContainThem() {
-        #expect(TypeArgument.suggestions(for: "heart") == ["heartRate", "restingHeartRate"])
+        #expect(TypeArgument.suggestions(for: "heart") == ["heartRate", "heartRateVariabilitySDNN", "heartRateRecoveryOneMinute", "heartburn", "restingHeartRate"])
         #expect(TypeArgument.suggestions(for: "steps") == ["stepCount"])
         #expect(TypeArgument.suggestions(for: "zzz").isEmpty)
         #expect(TypeArgument.suggestions(for: "").isEmpty)
         let error = TypeArgument.unknown("heart", command: "")
-        #expect(error.message == "unknown type 'heart' (did you mean heartRate, restingHeartRate?); 'healthctl types' lists the known types")
+        #expect(error.message == "unknown type 'heart' (did you mean heartRate, heartRateVariabilitySDNN, heartRateRecoveryOneMinute, heartburn, restingHeartRate?); 'healthctl types' lists the known types")
     }
 
     @Test func identifiersOutsideTheCatalogueAreUnknown() {
-        #expect(TypeArgument.lookUp("HKQuantityTypeIdentifierBloodGlucose") == nil)
+        #expect(TypeArgument.lookUp("HKQuantityTypeIdentifierBloodSugarLevel") == nil)
+        #expect(TypeArgument.lookUp("bloodGlucose") == .bloodGlucose)
         #expect(TypeArgument.lookUp("") == nil)
         #expect(TypeArgument.lookUp("HKQuantityTypeIdentifier") == nil)
     }

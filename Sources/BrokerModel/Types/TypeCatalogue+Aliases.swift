@@ -3,7 +3,7 @@
 extension TypeCatalogue {
     /// The identifier prefixes an alias leaves out, longest first.
     public static let aliasPrefixes = [
-        "HKCharacteristicTypeIdentifier", "HKQuantityTypeIdentifier",
+        "HKCharacteristicTypeIdentifier", "HKCorrelationTypeIdentifier", "HKQuantityTypeIdentifier",
         "HKCategoryTypeIdentifier", "HKWorkoutTypeIdentifier",
     ]
 

@@ -8,48 +8,6 @@ import Darwin
 
 /// The types the broker knows, by HealthKit identifier.
 public enum TypeCatalogue {
-    /// Every known type, in the order of `ObjectType`'s constants.
-    public static let all: [TypeDescriptor] = [
-        TypeDescriptor(type: .stepCount, kind: .quantity, aggregation: .cumulative, dimension: .count),
-        TypeDescriptor(type: .heartRate, kind: .quantity, aggregation: .discrete, dimension: .countPerTime),
-        TypeDescriptor(type: .restingHeartRate, kind: .quantity, aggregation: .discrete, dimension: .countPerTime),
-        TypeDescriptor(type: .activeEnergyBurned, kind: .quantity, aggregation: .cumulative, dimension: .energy),
-        TypeDescriptor(type: .basalEnergyBurned, kind: .quantity, aggregation: .cumulative, dimension: .energy),
-        TypeDescriptor(type: .distanceWalkingRunning, kind: .quantity, aggregation: .cumulative, dimension: .length),
-        TypeDescriptor(type: .flightsClimbed, kind: .quantity, aggregation: .cumulative, dimension: .count),
-        TypeDescriptor(type: .bodyMass, kind: .quantity, aggregation: .discrete, dimension: .mass),
-        TypeDescriptor(type: .bodyFatPercentage, kind: .quantity, aggregation: .discrete, dimension: .percent),
-        TypeDescriptor(type: .oxygenSaturation, kind: .quantity, aggregation: .discrete, dimension: .percent),
-        TypeDescriptor(type: .sleepAnalysis, kind: .category, aggregation: .none, dimension: .none),
-        TypeDescriptor(type: .mindfulSession, kind: .category, aggregation: .none, dimension: .none),
-        TypeDescriptor(type: .workout, kind: .workout, aggregation: .none, dimension: .none),
-        TypeDescriptor(type: .dateOfBirth, kind: .characteristic, aggregation: .none, dimension: .none),
-        TypeDescriptor(type: .biologicalSex, kind: .characteristic, aggregation: .none, dimension: .none),
-        TypeDescriptor(type: .bloodType, kind: .characteristic, aggregation: .none, dimension: .none),
-    ]
-
-    /// The identifier of every type in `all`, in the same order: an `ObjectType` finds its
-    /// `catalogueIndex` here when it is made (kept apart from `all`, which is built from
-    /// `ObjectType` values, so that making one never needs `all`).
-    package static let knownIdentifiers: [StaticString] = [
-        "HKQuantityTypeIdentifierStepCount",
-        "HKQuantityTypeIdentifierHeartRate",
-        "HKQuantityTypeIdentifierRestingHeartRate",
-        "HKQuantityTypeIdentifierActiveEnergyBurned",
-        "HKQuantityTypeIdentifierBasalEnergyBurned",
-        "HKQuantityTypeIdentifierDistanceWalkingRunning",
-        "HKQuantityTypeIdentifierFlightsClimbed",
-        "HKQuantityTypeIdentifierBodyMass",
-        "HKQuantityTypeIdentifierBodyFatPercentage",
-        "HKQuantityTypeIdentifierOxygenSaturation",
-        "HKCategoryTypeIdentifierSleepAnalysis",
-        "HKCategoryTypeIdentifierMindfulSession",
-        "HKWorkoutTypeIdentifier",
-        "HKCharacteristicTypeIdentifierDateOfBirth",
-        "HKCharacteristicTypeIdentifierBiologicalSex",
-        "HKCharacteristicTypeIdentifierBloodType",
-    ]
-
     /// One shared `ObjectType` per catalogued identifier, by index (the `ObjectType` constants, whose
     /// identifiers are string literals: copying one costs no reference counting): decoders hand
     /// these out for catalogued identifiers instead of allocating a new string each time.
@@ -84,19 +42,15 @@ public enum TypeCatalogue {
         type.catalogueIndex >= 0 ? type.catalogueIndex : nil
     }
 
-    /// Bit `i` is set when the type at index `i` is a characteristic.
-    private static let characteristicBits: UInt64 = {
-        var bits: UInt64 = 0
-        for (index, descriptor) in byIndex.enumerated() where descriptor.isCharacteristic { bits |= 1 << UInt64(index) }
-        return bits
-    }()
+    /// Whether the type at each index is a characteristic.
+    private static let characteristicFlags: [Bool] = byIndex.map(\.isCharacteristic)
 
     /// Whether `type` is a catalogued characteristic (`descriptor(for:)?.isCharacteristic == true`),
     /// without copying a descriptor.
     @inline(__always)
     public static func isCharacteristic(_ type: ObjectType) -> Bool {
         let index = type.catalogueIndex
-        return index >= 0 && characteristicBits & (1 << UInt64(index)) != 0
+        return index >= 0 && characteristicFlags[index]
     }
 
     /// The catalogue's bytes of `type`'s identifier (static storage); nil for an uncatalogued type.
@@ -115,7 +69,6 @@ public enum TypeCatalogue {
             precondition(index >= 0 && descriptors[index] == nil, "\(descriptor.type) is not in knownIdentifiers once")
             descriptors[index] = descriptor
         }
-        precondition(descriptors.count <= 64, "catalogue indexes are kept in 64-bit masks")
         return descriptors.map { descriptor in
             guard let descriptor else { preconditionFailure("knownIdentifiers holds a type that is not in all") }
             return descriptor
@@ -137,11 +90,29 @@ public enum TypeCatalogue {
         return (knownIdentifiers.firstIndex { identifier == $0.description } ?? -1, false)
     }
 
+    /// The indexes of `knownIdentifiers` by their UTF-8 length: a look-up compares bytes with the
+    /// few identifiers of the same length only, not with the whole catalogue.
+    private static let indexesByLength: [[Int]] = {
+        let longest = knownIdentifiers.map(\.utf8CodeUnitCount).max() ?? 0
+        var table = [[Int]](repeating: [], count: longest + 1)
+        for (index, known) in knownIdentifiers.enumerated() { table[known.utf8CodeUnitCount].append(index) }
+        return table
+    }()
+
     /// The position among `knownIdentifiers` of the one whose UTF-8 bytes are exactly `bytes`, or -1.
     @inline(__always)
     static func index(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        for (index, known) in knownIdentifiers.enumerated() where known.utf8CodeUnitCount == bytes.count {
-            if bytes.count == 0 || memcmp(known.utf8Start, bytes.baseAddress.unsafelyUnwrapped, bytes.count) == 0 {
+        let count = bytes.count
+        guard count < indexesByLength.count else { return -1 }
+        guard count > 0 else { return indexesByLength[0].first ?? -1 }
+        // Identifiers of one length mostly share their prefix (`HKQuantityTypeIdentifier`): the
+        // last byte and the first after the longest prefix tell most of them apart before memcmp.
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        let middle = min(24, count - 1)
+        let last = base[count - 1], atMiddle = base[middle]
+        for index in indexesByLength[count] {
+            let known = knownIdentifiers[index].utf8Start
+            if known[count - 1] == last, known[middle] == atMiddle, memcmp(known, base, count) == 0 {
                 return index
             }
         }

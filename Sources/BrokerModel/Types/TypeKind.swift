@@ -8,4 +8,7 @@ public enum TypeKind: String, Sendable {
     case workout
     /// A characteristic of the person (`HKCharacteristicType`): read-only, never shared.
     case characteristic
+    /// A correlation type (`HKCorrelationType`: blood pressure, food): samples grouping quantity samples.
+    /// Apps ask for its member types, never for the correlation type itself.
+    case correlation
 }

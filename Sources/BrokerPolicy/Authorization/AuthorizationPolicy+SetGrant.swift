@@ -20,6 +20,10 @@ extension AuthorizationPolicy {
         }
         if descriptor.isCharacteristic && decision.share != nil {
             problems.append("share: the characteristic type \(type.identifier) cannot be shared (it is read only)")
+        } else if descriptor.kind == .correlation {
+            problems.append("the correlation type \(type.identifier) is authorized through its member types, not itself")
+        } else if !descriptor.canShare && decision.share != nil {
+            problems.append("share: apps may not share \(type.identifier) (only HealthKit writes it)")
         }
         if case .limited(let from)? = decision.read {
             if descriptor.isCharacteristic {

@@ -14,9 +14,22 @@ public enum AuthorizationPolicy {
         let unknown = Set(TypeCatalogue.unknownIdentifiers(in: share + read))
 
         let unshareable = TypeNames.uniqueSorted(share.filter { TypeCatalogue.descriptor(for: $0)?.canShare == false })
-        if !unshareable.isEmpty {
-            let noun = unshareable.count == 1 ? "type cannot" : "types cannot"
-            problems.append("share_types: characteristic \(noun) be shared: \(TypeNames.quoted(unshareable))")
+        let characteristics = unshareable.filter(TypeCatalogue.isCharacteristic)
+        if !characteristics.isEmpty {
+            let noun = characteristics.count == 1 ? "type cannot" : "types cannot"
+            problems.append("share_types: characteristic \(noun) be shared: \(TypeNames.quoted(characteristics))")
+        }
+        let readOnly = unshareable.filter { !TypeCatalogue.isCharacteristic($0) && TypeCatalogue.descriptor(for: $0)?.kind != .correlation }
+        if !readOnly.isEmpty {
+            let noun = readOnly.count == 1 ? "type only HealthKit writes" : "types only HealthKit writes"
+            problems.append("share_types: apps may not share \(noun): \(TypeNames.quoted(readOnly))")
+        }
+        // As in HealthKit, a correlation is authorized through its member types, never itself.
+        let correlations = TypeNames.uniqueSorted((share + read).filter { TypeCatalogue.descriptor(for: $0)?.kind == .correlation })
+        if !correlations.isEmpty {
+            let members = TypeNames.uniqueSorted(correlations.flatMap(TypeCatalogue.correlationMembers(of:)))
+            let shown = members.count <= 4 ? TypeNames.quoted(members) : "\(members.count) member types"
+            problems.append("correlation types are authorized through their member types (\(shown)), not themselves: \(TypeNames.quoted(correlations))")
         }
         let readable = TypeNames.uniqueSorted(read.filter { !unknown.contains($0) })
         if !read.isEmpty && isBlank(app.readUsage) {
@@ -80,16 +93,20 @@ public enum AuthorizationPolicy {
         forCatalogued types: [ObjectType], grants: AppGrants, earliestPermitted: Int64,
         _ body: (ObjectType, Int64) -> Void
     ) {
-        // Catalogue indexes already answered, as bits (`TypeCatalogue.count` ≤ 64).
-        var answered: UInt64 = 0
-        for type in types {
-            let index = type.catalogueIndex
-            precondition(index >= 0 && index < 64, "\(type) is not catalogued")
-            let bit: UInt64 = 1 << UInt64(index)
-            guard answered & bit == 0, !TypeCatalogue.isCharacteristic(type) else { continue }
-            if case .limited(let from)? = grants.read(for: type) {
-                answered |= bit
-                body(type, max(from, earliestPermitted))
+        // Catalogue indexes already answered, as bits in words on the stack.
+        let words = (TypeCatalogue.count + 63) / 64
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { answered in
+            answered.initialize(repeating: 0)
+            for type in types {
+                let index = type.catalogueIndex
+                precondition(index >= 0, "\(type) is not catalogued")
+                let word = index / 64
+                let bit: UInt64 = 1 << UInt64(index % 64)
+                guard answered[word] & bit == 0, !TypeCatalogue.isCharacteristic(type) else { continue }
+                if case .limited(let from)? = grants.read(for: type) {
+                    answered[word] |= bit
+                    body(type, max(from, earliestPermitted))
+                }
             }
         }
     }

@@ -5,7 +5,7 @@ extension SampleValidator {
     static func normalisedValue(_ sample: Sample, descriptor: TypeDescriptor) throws(BrokerError) -> SampleValue {
         switch (descriptor.kind, sample.value) {
         case (.quantity, .quantity(let quantity)):
-            return .quantity(try canonicalQuantity(quantity, dimension: descriptor.dimension,
+            return .quantity(try canonicalQuantity(quantity, descriptor: descriptor,
                                                    nonNegative: descriptor.aggregation == .cumulative, field: "value"))
         case (.category, .category(let value)):
             guard (0...Int64(maxCategoryValue)).contains(value) else {
@@ -41,18 +41,34 @@ extension SampleValidator {
 
     /// `quantity` in the canonical unit of `dimension`, after checking it is finite, of that dimension and (if asked) not negative.
     static func canonicalQuantity(_ quantity: Quantity, dimension: UnitDimension, nonNegative: Bool, field: String) throws(BrokerError) -> Quantity {
+        try canonicalQuantity(quantity, nonNegative: nonNegative, field: field) { () throws(BrokerError) in
+            try UnitConverter(quantity.unit, dimension: dimension)
+        }
+    }
+
+    /// `quantity` in `descriptor`'s canonical unit, after checking it is finite, of the type's dimension and (if asked) not negative.
+    static func canonicalQuantity(_ quantity: Quantity, descriptor: TypeDescriptor, nonNegative: Bool, field: String) throws(BrokerError) -> Quantity {
+        try canonicalQuantity(quantity, nonNegative: nonNegative, field: field) { () throws(BrokerError) in
+            try UnitConverter(quantity.unit, for: descriptor)
+        }
+    }
+
+    private static func canonicalQuantity(
+        _ quantity: Quantity, nonNegative: Bool, field: String, converter: () throws(BrokerError) -> UnitConverter
+    ) throws(BrokerError) -> Quantity {
         guard quantity.value.isFinite else { throw .invalidArgument("\(field) is not a finite number") }
-        let canonical: Double
+        let converted: UnitConverter
         do throws(BrokerError) {
-            canonical = try Units.toCanonical(quantity, dimension: dimension)
+            converted = try converter()
         } catch {
             throw .invalidArgument("\(field): \(error.message)")
         }
         if nonNegative, quantity.value < 0 {
             throw .invalidArgument("\(field) is negative; a cumulative value must be ≥ 0")
         }
+        let canonical = converted.toCanonical(quantity.value)
         guard canonical.isFinite else { throw .invalidArgument("\(field) is out of range") }
-        return Quantity(canonical, Units.canonicalUnit(for: dimension))
+        return Quantity(canonical, converted.canonicalUnit)
     }
 
     /// "a quantity", "a category value" or "a workout", for messages.

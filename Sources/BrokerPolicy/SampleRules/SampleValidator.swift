@@ -47,11 +47,25 @@ public enum SampleValidator {
     /// Category and workout samples come back unchanged.
     public static func presenting(_ sample: Sample, in unit: String, dimension: UnitDimension) throws(BrokerError) -> Sample {
         guard case .quantity(let quantity) = sample.value else { return sample }
-        let target = try Units.resolveResultUnit(unit, dimension: dimension)
-        if quantity.unit == target { return sample }
-        let canonical = try Units.toCanonical(quantity, dimension: dimension)
+        let target = try UnitConverter(unit.isEmpty ? dimension.canonicalUnit : unit, dimension: dimension)
+        if quantity.unit == target.unit { return sample }
+        let canonical = try UnitConverter(quantity.unit, dimension: dimension).toCanonical(quantity.value)
         var presented = sample
-        presented.value = .quantity(Quantity(try Units.fromCanonical(canonical, to: target, dimension: dimension), target))
+        presented.value = .quantity(Quantity(target.fromCanonical(canonical), target.unit))
+        return presented
+    }
+
+    /// Converts a stored sample of `descriptor`'s type to `converter`'s unit (`Units.resultConverter`).
+    ///
+    /// Category and workout samples come back unchanged; a quantity stored in a unit other than
+    /// the canonical one (none is, today) is converted from that unit.
+    public static func presenting(_ sample: Sample, with converter: UnitConverter, descriptor: TypeDescriptor) throws(BrokerError) -> Sample {
+        guard case .quantity(let quantity) = sample.value else { return sample }
+        if quantity.unit == converter.unit { return sample }
+        let canonical = quantity.unit == converter.canonicalUnit
+            ? quantity.value : try UnitConverter(quantity.unit, for: descriptor).toCanonical(quantity.value)
+        var presented = sample
+        presented.value = .quantity(Quantity(converter.fromCanonical(canonical), converter.unit))
         return presented
     }
 

@@ -15,7 +15,7 @@ public enum StatisticsRules {
         }
         try checkOptions(query.options, descriptor: descriptor)
         try PredicateRules.validate(query.predicate)
-        _ = try Units.resolveResultUnit(query.unit, dimension: descriptor.dimension)
+        _ = try Units.resultConverter(query.unit, descriptor: descriptor)
         let zone = try CalendarIntervals.timeZone(named: query.timeZone)
         guard query.interval != .none else { return }
         guard let start = query.predicate.startMicros, let end = query.predicate.endMicros else {

@@ -335,6 +335,13 @@ extension Proto.Call {
                 var value = Proto.AdminBackupRequest()
                 guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminBackup(value)
+            case 962:  // admin_statistics
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminStatisticsRequest()
+                guard value.mergeStrict(&nested) else { return false }
+                self.request = .adminStatistics(value)
             case 1202:  // admin_import
                 guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
@@ -641,6 +648,13 @@ extension Proto.ServerFrame {
                 var value = Proto.AdminBackupResponse()
                 guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminBackup(value)
+            case 962:  // admin_statistics
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminStatisticsResponse()
+                guard value.mergeStrict(&nested) else { return false }
+                self.response = .adminStatistics(value)
             case 1202:  // admin_import
                 guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
@@ -2452,6 +2466,18 @@ extension Proto.Source {
                 guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.registered = value
+            case 48:  // sample_count
+                guard seen & 0x20 == 0 else { return false }
+                seen |= 0x20
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.sampleCount = value
+            case 56:  // ever_asked
+                guard seen & 0x40 == 0 else { return false }
+                seen |= 0x40
+                guard let raw = reader.varint() else { return false }
+                let value = raw != 0
+                self.everAsked = value
             default:
                 return false
             }
@@ -3454,6 +3480,72 @@ extension Proto.StatisticsResponse {
     }
 }
 
+extension Proto.AdminStatisticsRequest {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // query
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.StatisticsRequest()
+                guard value.mergeStrict(&nested) else { return false }
+                self.query = value
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminStatisticsResponse {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // unit
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let value = reader.string() else { return false }
+                self.unit = value
+            case 18:  // buckets
+                if self.buckets.capacity == 0 { self.buckets.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.StatisticsBucket()
+                guard value.mergeStrict(&nested) else { return false }
+                self.buckets.append(value)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
 extension Proto.ObserveRequest {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
     @inline(__always)
@@ -3543,6 +3635,11 @@ extension Proto.AdminImportRequest {
                 var value = Proto.Sample()
                 guard value.mergeStrict(&nested) else { return false }
                 self.samples.append(value)
+            case 26:  // batch_id
+                guard seen & 0x2 == 0 else { return false }
+                seen |= 0x2
+                guard let value = reader.string() else { return false }
+                self.batchID = value
             default:
                 return false
             }
@@ -3664,6 +3761,11 @@ extension Proto.AccessLogEntry {
                 guard let raw = reader.varint() else { return false }
                 let value = raw
                 self.sampleCount = value
+            case 50:  // method
+                guard seen & 0x20 == 0 else { return false }
+                seen |= 0x20
+                guard let value = reader.string() else { return false }
+                self.method = value
             default:
                 return false
             }

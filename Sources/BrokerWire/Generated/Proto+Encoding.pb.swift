@@ -303,6 +303,13 @@ extension Proto.Call: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminStatistics(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do {
                 let slot = sizes.reserve()
@@ -402,6 +409,8 @@ extension Proto.Call: ProtoMessage {
             writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminBackup(let value):
             writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminStatistics(let value):
+            writer.byte(0xC2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExport(let value):
@@ -598,6 +607,13 @@ extension Proto.ServerFrame: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminStatistics(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAccessLog(let value):
@@ -674,6 +690,8 @@ extension Proto.ServerFrame: ProtoMessage {
             writer.byte(0xB2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminBackup(let value):
             writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminStatistics(let value):
+            writer.byte(0xC2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminAccessLog(let value):
@@ -1503,6 +1521,40 @@ extension Proto.ServerFrame: ProtoMessage {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
             writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_statistics`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminStatistics value: Proto.AdminStatisticsResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xC2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
     }
 
@@ -3143,6 +3195,12 @@ extension Proto.Source: ProtoMessage {
         if self.registered {
             size += 1 + 1
         }
+        if self.sampleCount != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.sampleCount))
+        }
+        if self.everAsked {
+            size += 1 + 1
+        }
         return size
     }
 
@@ -3165,6 +3223,12 @@ extension Proto.Source: ProtoMessage {
         }
         if self.registered {
             writer.byte(0x28); writer.byte(self.registered ? 1 : 0)
+        }
+        if self.sampleCount != 0 {
+            writer.byte(0x30); writer.varint(UInt64(self.sampleCount))
+        }
+        if self.everAsked {
+            writer.byte(0x38); writer.byte(self.everAsked ? 1 : 0)
         }
     }
 }
@@ -4082,6 +4146,60 @@ extension Proto.StatisticsResponse: ProtoMessage {
     }
 }
 
+extension Proto.AdminStatisticsRequest: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        if let value = self.query {
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        if let value = self.query {
+            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+}
+
+extension Proto.AdminStatisticsResponse: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        do {
+            let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        for element in self.buckets {
+            do { let count = element.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        do {
+            let count = sizes.next()
+            if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
+        }
+        for element in self.buckets {
+            writer.byte(0x12); writer.varint(UInt64(element.measure(&sizes))); element.write(&writer, &sizes)
+        }
+    }
+}
+
 extension Proto.ObserveRequest: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
@@ -4149,6 +4267,11 @@ extension Proto.AdminImportRequest: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
+        do {
+            let count = ProtoWriter.cStringCount(self.batchID)
+            sizes.push(count)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
         return size
     }
 
@@ -4161,6 +4284,10 @@ extension Proto.AdminImportRequest: ProtoMessage {
         }
         for element in self.samples {
             writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        }
+        do {
+            let count = sizes.next()
+            if count != 0 { writer.byte(0x1A); writer.cString(self.batchID, count: count) }
         }
     }
 }
@@ -4249,6 +4376,11 @@ extension Proto.AccessLogEntry: ProtoMessage {
         if self.sampleCount != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.sampleCount))
         }
+        do {
+            let count = ProtoWriter.cStringCount(self.method)
+            sizes.push(count)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
         return size
     }
 
@@ -4272,6 +4404,10 @@ extension Proto.AccessLogEntry: ProtoMessage {
         }
         if self.sampleCount != 0 {
             writer.byte(0x28); writer.varint(UInt64(self.sampleCount))
+        }
+        do {
+            let count = sizes.next()
+            if count != 0 { writer.byte(0x32); writer.cString(self.method, count: count) }
         }
     }
 }

@@ -365,6 +365,7 @@ extension Proto.Call: ProtoJSONMessage {
         if case .adminExplain(let value)? = self.request { members.append(ProtoJSON.Member("adminExplain", value.json())) }
         if case .adminSetGrant(let value)? = self.request { members.append(ProtoJSON.Member("adminSetGrant", value.json())) }
         if case .adminBackup(let value)? = self.request { members.append(ProtoJSON.Member("adminBackup", value.json())) }
+        if case .adminStatistics(let value)? = self.request { members.append(ProtoJSON.Member("adminStatistics", value.json())) }
         if case .adminImport(let value)? = self.request { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminExport(let value)? = self.request { members.append(ProtoJSON.Member("adminExport", value.json())) }
         if case .adminAccessLog(let value)? = self.request { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
@@ -474,6 +475,9 @@ extension Proto.Call: ProtoJSONMessage {
             case "adminBackup", "admin_backup":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminBackup(try Proto.AdminBackupRequest(json: member.value, path: path))
+            case "adminStatistics", "admin_statistics":
+                guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
+                self.request = .adminStatistics(try Proto.AdminStatisticsRequest(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminImport(try Proto.AdminImportRequest(json: member.value, path: path))
@@ -524,6 +528,7 @@ extension Proto.Call.Request {
         case .adminExplain(let value): value.json()
         case .adminSetGrant(let value): value.json()
         case .adminBackup(let value): value.json()
+        case .adminStatistics(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminExport(let value): value.json()
         case .adminAccessLog(let value): value.json()
@@ -614,6 +619,7 @@ extension Proto.ServerFrame: ProtoJSONMessage {
         if case .adminExplain(let value)? = self.response { members.append(ProtoJSON.Member("adminExplain", value.json())) }
         if case .adminSetGrant(let value)? = self.response { members.append(ProtoJSON.Member("adminSetGrant", value.json())) }
         if case .adminBackup(let value)? = self.response { members.append(ProtoJSON.Member("adminBackup", value.json())) }
+        if case .adminStatistics(let value)? = self.response { members.append(ProtoJSON.Member("adminStatistics", value.json())) }
         if case .adminImport(let value)? = self.response { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminAccessLog(let value)? = self.response { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
         return .object(members)
@@ -708,6 +714,9 @@ extension Proto.ServerFrame: ProtoJSONMessage {
             case "adminBackup", "admin_backup":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminBackup(try Proto.AdminBackupResponse(json: member.value, path: path))
+            case "adminStatistics", "admin_statistics":
+                guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
+                self.response = .adminStatistics(try Proto.AdminStatisticsResponse(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminImport(try Proto.AdminImportResponse(json: member.value, path: path))
@@ -751,6 +760,7 @@ extension Proto.ServerFrame.Response {
         case .adminExplain(let value): value.json()
         case .adminSetGrant(let value): value.json()
         case .adminBackup(let value): value.json()
+        case .adminStatistics(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminAccessLog(let value): value.json()
         }
@@ -2185,6 +2195,8 @@ extension Proto.Source: ProtoJSONMessage {
         if self.firstRequestMicros != 0 { members.append(ProtoJSON.Member("firstRequestUs", ProtoJSON.int64(self.firstRequestMicros))) }
         if self.lastRequestMicros != 0 { members.append(ProtoJSON.Member("lastRequestUs", ProtoJSON.int64(self.lastRequestMicros))) }
         if self.registered { members.append(ProtoJSON.Member("registered", ProtoJSON.bool(self.registered))) }
+        if self.sampleCount != 0 { members.append(ProtoJSON.Member("sampleCount", ProtoJSON.uint64(self.sampleCount))) }
+        if self.everAsked { members.append(ProtoJSON.Member("everAsked", ProtoJSON.bool(self.everAsked))) }
         return .object(members)
     }
 
@@ -2205,6 +2217,10 @@ extension Proto.Source: ProtoJSONMessage {
                 self.lastRequestMicros = try member.value.integer(Int64.self, at: path)
             case "registered":
                 self.registered = try member.value.bool(at: path)
+            case "sampleCount", "sample_count":
+                self.sampleCount = try member.value.integer(UInt64.self, at: path)
+            case "everAsked", "ever_asked":
+                self.everAsked = try member.value.bool(at: path)
             default:
                 throw ProtoJSONError(path, "unknown field of Source")
             }
@@ -2965,6 +2981,59 @@ extension Proto.StatisticsResponse: ProtoJSONMessage {
     }
 }
 
+extension Proto.AdminStatisticsRequest: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if let value = self.query { members.append(ProtoJSON.Member("query", value.json())) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "query":
+                self.query = try Proto.StatisticsRequest(json: member.value, path: path)
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminStatisticsRequest")
+            }
+        }
+    }
+}
+
+extension Proto.AdminStatisticsResponse: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.unit.isEmpty { members.append(ProtoJSON.Member("unit", ProtoJSON.string(self.unit))) }
+        if !self.buckets.isEmpty { members.append(ProtoJSON.Member("buckets", .array(self.buckets.map { $0.json() }))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "unit":
+                self.unit = try member.value.string(at: path)
+            case "buckets":
+                for (index, element) in try member.value.elements(at: path).enumerated() {
+                    self.buckets.append(try Proto.StatisticsBucket(json: element, path: path + "[\(index)]"))
+                }
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminStatisticsResponse")
+            }
+        }
+    }
+}
+
 extension Proto.ObserveRequest: ProtoJSONMessage {
     /// The message in protobuf's canonical JSON mapping (default values left out).
     public func json() -> ProtoJSON {
@@ -3024,6 +3093,7 @@ extension Proto.AdminImportRequest: ProtoJSONMessage {
         var members: [ProtoJSON.Member] = []
         if !self.appID.isEmpty { members.append(ProtoJSON.Member("appId", ProtoJSON.string(self.appID))) }
         if !self.samples.isEmpty { members.append(ProtoJSON.Member("samples", .array(self.samples.map { $0.json() }))) }
+        if !self.batchID.isEmpty { members.append(ProtoJSON.Member("batchId", ProtoJSON.string(self.batchID))) }
         return .object(members)
     }
 
@@ -3040,6 +3110,8 @@ extension Proto.AdminImportRequest: ProtoJSONMessage {
                 for (index, element) in try member.value.elements(at: path).enumerated() {
                     self.samples.append(try Proto.Sample(json: element, path: path + "[\(index)]"))
                 }
+            case "batchId", "batch_id":
+                self.batchID = try member.value.string(at: path)
             default:
                 throw ProtoJSONError(path, "unknown field of AdminImportRequest")
             }
@@ -3110,6 +3182,7 @@ extension Proto.AccessLogEntry: ProtoJSONMessage {
         if !self.operation.isEmpty { members.append(ProtoJSON.Member("operation", ProtoJSON.string(self.operation))) }
         if !self.type.isEmpty { members.append(ProtoJSON.Member("type", ProtoJSON.string(self.type))) }
         if self.sampleCount != 0 { members.append(ProtoJSON.Member("sampleCount", ProtoJSON.uint64(self.sampleCount))) }
+        if !self.method.isEmpty { members.append(ProtoJSON.Member("method", ProtoJSON.string(self.method))) }
         return .object(members)
     }
 
@@ -3130,6 +3203,8 @@ extension Proto.AccessLogEntry: ProtoJSONMessage {
                 self.type = try member.value.string(at: path)
             case "sampleCount", "sample_count":
                 self.sampleCount = try member.value.integer(UInt64.self, at: path)
+            case "method":
+                self.method = try member.value.string(at: path)
             default:
                 throw ProtoJSONError(path, "unknown field of AccessLogEntry")
             }
@@ -3224,6 +3299,7 @@ extension ProtoMethod {
         case .adminExplain: .adminExplain(try Proto.AdminExplainRequest(json: json))
         case .adminSetGrant: .adminSetGrant(try Proto.AdminSetGrantRequest(json: json))
         case .adminBackup: .adminBackup(try Proto.AdminBackupRequest(json: json))
+        case .adminStatistics: .adminStatistics(try Proto.AdminStatisticsRequest(json: json))
         case .adminImport: .adminImport(try Proto.AdminImportRequest(json: json))
         case .adminExport: .adminExport(try Proto.AdminExportRequest(json: json))
         case .adminAccessLog: .adminAccessLog(try Proto.AdminAccessLogRequest(json: json))

@@ -130,6 +130,7 @@ extension Proto.Call {
         case 117: if let value = c.admin_explain { self.request = .adminExplain(Proto.AdminExplainRequest(unpacked: value)) }
         case 118: if let value = c.admin_set_grant { self.request = .adminSetGrant(Proto.AdminSetGrantRequest(unpacked: value)) }
         case 119: if let value = c.admin_backup { self.request = .adminBackup(Proto.AdminBackupRequest(unpacked: value)) }
+        case 120: if let value = c.admin_statistics { self.request = .adminStatistics(Proto.AdminStatisticsRequest(unpacked: value)) }
         case 150: if let value = c.admin_import { self.request = .adminImport(Proto.AdminImportRequest(unpacked: value)) }
         case 151: if let value = c.admin_export { self.request = .adminExport(Proto.AdminExportRequest(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.request = .adminAccessLog(Proto.AdminAccessLogRequest(unpacked: value)) }
@@ -252,6 +253,7 @@ extension Proto.ServerFrame {
         case 117: if let value = c.admin_explain { self.response = .adminExplain(Proto.AdminExplainResponse(unpacked: value)) }
         case 118: if let value = c.admin_set_grant { self.response = .adminSetGrant(Proto.AdminSetGrantResponse(unpacked: value)) }
         case 119: if let value = c.admin_backup { self.response = .adminBackup(Proto.AdminBackupResponse(unpacked: value)) }
+        case 120: if let value = c.admin_statistics { self.response = .adminStatistics(Proto.AdminStatisticsResponse(unpacked: value)) }
         case 150: if let value = c.admin_import { self.response = .adminImport(Proto.AdminImportResponse(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.response = .adminAccessLog(Proto.AdminAccessLogResponse(unpacked: value)) }
         default: break
@@ -1794,6 +1796,8 @@ extension Proto.Source {
         self.firstRequestMicros = c.first_request_us
         self.lastRequestMicros = c.last_request_us
         self.registered = c.registered != 0
+        self.sampleCount = c.sample_count
+        self.everAsked = c.ever_asked != 0
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -2543,6 +2547,65 @@ extension Proto.StatisticsResponse {
     }
 }
 
+extension Proto.AdminStatisticsRequest {
+    /// Copies protobuf-c's unpacked AdminStatisticsRequest.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminStatisticsRequest>) {
+        self.init()
+        let c = pointer.pointee
+        if let value = c.query { self.query = Proto.StatisticsRequest(unpacked: value) }
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_statistics_request__unpack, free: healthbroker__v1__admin_statistics_request__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_statistics_request__unpack, free: healthbroker__v1__admin_statistics_request__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_statistics_request__get_packed_size, pack: healthbroker__v1__admin_statistics_request__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminStatisticsResponse {
+    /// Copies protobuf-c's unpacked AdminStatisticsResponse.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminStatisticsResponse>) {
+        self.init()
+        let c = pointer.pointee
+        self.unit = ProtoUnpacked.string(c.unit)
+        self.buckets = ProtoUnpacked.array(c.buckets, count: c.n_buckets) { Proto.StatisticsBucket(unpacked: $0!) }
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_statistics_response__unpack, free: healthbroker__v1__admin_statistics_response__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_statistics_response__unpack, free: healthbroker__v1__admin_statistics_response__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_statistics_response__get_packed_size, pack: healthbroker__v1__admin_statistics_response__pack)
+                }
+            }
+        }
+    }
+}
+
 extension Proto.ObserveRequest {
     /// Copies protobuf-c's unpacked ObserveRequest.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__ObserveRequest>) {
@@ -2609,6 +2672,7 @@ extension Proto.AdminImportRequest {
         let c = pointer.pointee
         self.appID = ProtoUnpacked.string(c.app_id)
         self.samples = ProtoUnpacked.array(c.samples, count: c.n_samples) { Proto.Sample(unpacked: $0!) }
+        self.batchID = ProtoUnpacked.string(c.batch_id)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -2702,6 +2766,7 @@ extension Proto.AccessLogEntry {
         self.operation = ProtoUnpacked.string(c.operation)
         self.type = ProtoUnpacked.string(c.type)
         self.sampleCount = c.sample_count
+        self.method = ProtoUnpacked.string(c.method)
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.

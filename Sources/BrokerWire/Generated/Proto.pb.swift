@@ -339,6 +339,8 @@ extension Proto {
             indirect case adminSetGrant(Proto.AdminSetGrantRequest)
             /// admin_backup = 119.
             case adminBackup(Proto.AdminBackupRequest)
+            /// admin_statistics = 120.
+            indirect case adminStatistics(Proto.AdminStatisticsRequest)
             /// admin_import = 150.
             indirect case adminImport(Proto.AdminImportRequest)
             /// admin_export = 151.
@@ -442,6 +444,8 @@ extension Proto {
             indirect case adminSetGrant(Proto.AdminSetGrantResponse)
             /// admin_backup = 119.
             indirect case adminBackup(Proto.AdminBackupResponse)
+            /// admin_statistics = 120.
+            indirect case adminStatistics(Proto.AdminStatisticsResponse)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportResponse)
             /// admin_access_log = 152.
@@ -1128,6 +1132,10 @@ extension Proto {
         public var lastRequestMicros: Int64 = 0
         /// false once the app was removed
         public var registered: Bool = false
+        /// samples currently stored with this app as their source
+        public var sampleCount: UInt64 = 0
+        /// false: the app only wrote (e.g. imported) data and never asked; then no request dates
+        public var everAsked: Bool = false
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1518,6 +1526,29 @@ extension Proto {
     }
 }
 
+/// The person's own statistics: over every source's samples of the type (no app scope, no clamp);
+/// `query` is read as an app's StatisticsRequest. No data is an empty bucket list, not an error.
+extension Proto {
+    public struct AdminStatisticsRequest: Hashable, Sendable {
+        /// query = 1.
+        public var query: Proto.StatisticsRequest? = nil
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The .proto message AdminStatisticsResponse.
+extension Proto {
+    public struct AdminStatisticsResponse: Hashable, Sendable {
+        /// unit = 1.
+        public var unit: String = ""
+        /// buckets = 2.
+        public var buckets: [Proto.StatisticsBucket] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
 /// Server stream: one ObserveEvent each time a type the app may read changes in a way it may see.
 extension Proto {
     public struct ObserveRequest: Hashable, Sendable {
@@ -1548,6 +1579,8 @@ extension Proto {
         public var appID: String = ""
         /// samples = 2.
         public var samples: [Proto.Sample] = []
+        /// optional: the calls of one import share it, and the access log shows them as one row per type
+        public var batchID: String = ""
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -1590,6 +1623,8 @@ extension Proto {
         public var type: String = ""
         /// sample_count = 5.
         public var sampleCount: UInt64 = 0
+        /// the call: "Query", "AnchoredQuery", "Statistics", "Save", "Delete", "AdminImport", …; "" for rows older brokers wrote
+        public var method: String = ""
         /// An empty message: every field at its default.
         public init() {}
     }

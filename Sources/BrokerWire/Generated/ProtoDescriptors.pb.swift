@@ -126,6 +126,7 @@ public enum ProtoDescriptors {
             .init(name: "admin_explain", jsonName: "adminExplain", number: 117, type: "AdminExplainRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_set_grant", jsonName: "adminSetGrant", number: 118, type: "AdminSetGrantRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_backup", jsonName: "adminBackup", number: 119, type: "AdminBackupRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
+            .init(name: "admin_statistics", jsonName: "adminStatistics", number: 120, type: "AdminStatisticsRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_import", jsonName: "adminImport", number: 150, type: "AdminImportRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_export", jsonName: "adminExport", number: 151, type: "AdminExportRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_access_log", jsonName: "adminAccessLog", number: 152, type: "AdminAccessLogRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
@@ -166,6 +167,7 @@ public enum ProtoDescriptors {
             .init(name: "admin_explain", jsonName: "adminExplain", number: 117, type: "AdminExplainResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_set_grant", jsonName: "adminSetGrant", number: 118, type: "AdminSetGrantResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_backup", jsonName: "adminBackup", number: 119, type: "AdminBackupResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
+            .init(name: "admin_statistics", jsonName: "adminStatistics", number: 120, type: "AdminStatisticsResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_import", jsonName: "adminImport", number: 150, type: "AdminImportResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_access_log", jsonName: "adminAccessLog", number: 152, type: "AdminAccessLogResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
         ], doc: ["Every frame the broker sends."]),
@@ -386,6 +388,8 @@ public enum ProtoDescriptors {
             .init(name: "first_request_us", jsonName: "firstRequestUs", number: 3, type: "int64", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "last_request_us", jsonName: "lastRequestUs", number: 4, type: "int64", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "registered", jsonName: "registered", number: 5, type: "bool", kind: .scalar, isRepeated: false, oneof: nil, doc: ["false once the app was removed"]),
+            .init(name: "sample_count", jsonName: "sampleCount", number: 6, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["samples currently stored with this app as their source"]),
+            .init(name: "ever_asked", jsonName: "everAsked", number: 7, type: "bool", kind: .scalar, isRepeated: false, oneof: nil, doc: ["false: the app only wrote (e.g. imported) data and never asked; then no request dates"]),
         ], doc: ["Every app that ever asked for authorization, even if it was denied everything."]),
         ProtoMessageDescriptor(name: "AdminListSourcesRequest", fields: [
         ], doc: []),
@@ -513,6 +517,13 @@ public enum ProtoDescriptors {
             .init(name: "unit", jsonName: "unit", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "buckets", jsonName: "buckets", number: 2, type: "StatisticsBucket", kind: .message, isRepeated: true, oneof: nil, doc: []),
         ], doc: []),
+        ProtoMessageDescriptor(name: "AdminStatisticsRequest", fields: [
+            .init(name: "query", jsonName: "query", number: 1, type: "StatisticsRequest", kind: .message, isRepeated: false, oneof: nil, doc: []),
+        ], doc: ["The person's own statistics: over every source's samples of the type (no app scope, no clamp);", "`query` is read as an app's StatisticsRequest. No data is an empty bucket list, not an error."]),
+        ProtoMessageDescriptor(name: "AdminStatisticsResponse", fields: [
+            .init(name: "unit", jsonName: "unit", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+            .init(name: "buckets", jsonName: "buckets", number: 2, type: "StatisticsBucket", kind: .message, isRepeated: true, oneof: nil, doc: []),
+        ], doc: []),
         ProtoMessageDescriptor(name: "ObserveRequest", fields: [
             .init(name: "types", jsonName: "types", number: 1, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),
         ], doc: ["Server stream: one ObserveEvent each time a type the app may read changes in a way it may see."]),
@@ -523,6 +534,7 @@ public enum ProtoDescriptors {
         ProtoMessageDescriptor(name: "AdminImportRequest", fields: [
             .init(name: "app_id", jsonName: "appId", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "samples", jsonName: "samples", number: 2, type: "Sample", kind: .message, isRepeated: true, oneof: nil, doc: []),
+            .init(name: "batch_id", jsonName: "batchId", number: 3, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: ["optional: the calls of one import share it, and the access log shows them as one row per type"]),
         ], doc: ["Imports samples as if `app_id` had saved them (the person's own data; no share check). Same", "validation and idempotence as Save; all or nothing per call."]),
         ProtoMessageDescriptor(name: "AdminImportResponse", fields: [
             .init(name: "saved", jsonName: "saved", number: 1, type: "uint32", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
@@ -538,6 +550,7 @@ public enum ProtoDescriptors {
             .init(name: "operation", jsonName: "operation", number: 3, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: ["\"read\", \"write\", \"delete\""]),
             .init(name: "type", jsonName: "type", number: 4, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "sample_count", jsonName: "sampleCount", number: 5, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+            .init(name: "method", jsonName: "method", number: 6, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: ["the call: \"Query\", \"AnchoredQuery\", \"Statistics\", \"Save\", \"Delete\", \"AdminImport\", …; \"\" for rows older brokers wrote"]),
         ], doc: ["Which app read or wrote which types, when, and how many samples (never values)."]),
         ProtoMessageDescriptor(name: "AdminAccessLogRequest", fields: [
             .init(name: "app_id", jsonName: "appId", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: ["empty: every app"]),
@@ -580,6 +593,7 @@ public enum ProtoDescriptors {
         ProtoMethodDescriptor(method: .adminExplain, service: "AdminService", request: "AdminExplainRequest", response: "AdminExplainResponse", doc: []),
         ProtoMethodDescriptor(method: .adminSetGrant, service: "AdminService", request: "AdminSetGrantRequest", response: "AdminSetGrantResponse", doc: []),
         ProtoMethodDescriptor(method: .adminBackup, service: "AdminService", request: "AdminBackupRequest", response: "AdminBackupResponse", doc: []),
+        ProtoMethodDescriptor(method: .adminStatistics, service: "AdminService", request: "AdminStatisticsRequest", response: "AdminStatisticsResponse", doc: []),
         ProtoMethodDescriptor(method: .adminImport, service: "AdminService", request: "AdminImportRequest", response: "AdminImportResponse", doc: []),
         ProtoMethodDescriptor(method: .adminExport, service: "AdminService", request: "AdminExportRequest", response: "SamplePage", doc: []),
         ProtoMethodDescriptor(method: .adminAccessLog, service: "AdminService", request: "AdminAccessLogRequest", response: "AdminAccessLogResponse", doc: []),

@@ -75,6 +75,8 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
     case adminSetGrant = 118
     /// AdminService.AdminBackup (admin socket).
     case adminBackup = 119
+    /// AdminService.AdminStatistics (admin socket).
+    case adminStatistics = 120
     /// AdminService.AdminImport (admin socket).
     case adminImport = 150
     /// AdminService.AdminExport (admin socket, server stream).
@@ -115,6 +117,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminExplain: "AdminExplain"
         case .adminSetGrant: "AdminSetGrant"
         case .adminBackup: "AdminBackup"
+        case .adminStatistics: "AdminStatistics"
         case .adminImport: "AdminImport"
         case .adminExport: "AdminExport"
         case .adminAccessLog: "AdminAccessLog"
@@ -126,7 +129,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         switch self {
         case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics, .observe:
             .app
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminImport, .adminExport, .adminAccessLog:
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminStatistics, .adminImport, .adminExport, .adminAccessLog:
             .admin
         case .ping, .pingStream:
             .both
@@ -174,6 +177,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminExplain: 117
         case .adminSetGrant: 118
         case .adminBackup: 119
+        case .adminStatistics: 120
         case .adminImport: 150
         case .adminExport: 52
         case .adminAccessLog: 152
@@ -215,6 +219,7 @@ extension Proto.Call.Request {
         case .adminExplain: .adminExplain
         case .adminSetGrant: .adminSetGrant
         case .adminBackup: .adminBackup
+        case .adminStatistics: .adminStatistics
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

@@ -6,7 +6,7 @@ extension AccessLogEntry {
     init(proto: Proto.AccessLogEntry) {
         self.init(
             atMicros: proto.atMicros, appID: proto.appID, operation: proto.operation,
-            type: ObjectType(protoIdentifier: proto.type), sampleCount: proto.sampleCount)
+            type: ObjectType(protoIdentifier: proto.type), sampleCount: proto.sampleCount, method: proto.method)
     }
 
     /// The entry as a .proto message.
@@ -17,6 +17,7 @@ extension AccessLogEntry {
         message.operation = operation
         message.type = type.identifier
         message.sampleCount = sampleCount
+        message.method = method
         return message
     }
 }

@@ -103,7 +103,8 @@ extension Source {
     init(proto: Proto.Source) {
         self.init(
             appID: proto.appID, appName: proto.appName, firstRequestMicros: proto.firstRequestMicros,
-            lastRequestMicros: proto.lastRequestMicros, isRegistered: proto.registered)
+            lastRequestMicros: proto.lastRequestMicros, isRegistered: proto.registered,
+            sampleCount: proto.sampleCount, everAsked: proto.everAsked)
     }
 
     /// The source as a .proto message.
@@ -114,6 +115,8 @@ extension Source {
         message.firstRequestMicros = firstRequestMicros
         message.lastRequestMicros = lastRequestMicros
         message.registered = isRegistered
+        message.sampleCount = sampleCount
+        message.everAsked = everAsked
         return message
     }
 }

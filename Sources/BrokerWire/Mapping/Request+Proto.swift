@@ -81,9 +81,12 @@ extension Request {
             self = .adminSetGrant(appID: request.appID, decision: TypeDecision(proto: request))
         case .adminBackup(let request):
             self = .adminBackup(path: request.path)
+        case .adminStatistics(let request):
+            // A missing query reads as an empty one: its empty type is INVALID_ARGUMENT in the handler.
+            self = .adminStatistics(StatisticsQuery(proto: request.query ?? Proto.StatisticsRequest()))
         case .adminImport(let request):
             self = Self.checkedSamples(request.samples, method: .adminImport) {
-                .adminImport(appID: request.appID, samples: $0)
+                .adminImport(appID: request.appID, samples: $0, batchID: request.batchID)
             }
         case .adminExport(let request):
             // An optional type or app id travels as "" when nil.
@@ -214,10 +217,15 @@ extension Request {
             var message = Proto.AdminBackupRequest()
             message.path = path
             return .adminBackup(message)
-        case .adminImport(let appID, let samples):
+        case .adminStatistics(let query):
+            var message = Proto.AdminStatisticsRequest()
+            message.query = query.proto
+            return .adminStatistics(message)
+        case .adminImport(let appID, let samples, let batchID):
             var message = Proto.AdminImportRequest()
             message.appID = appID
             message.samples = Sample.proto(samples)
+            message.batchID = batchID
             return .adminImport(message)
         case .adminExport(let type, let appID):
             var message = Proto.AdminExportRequest()

@@ -73,6 +73,8 @@ extension Response {
             self = .adminSetGrant(Grant(proto: grant))
         case .adminBackup(let response):
             self = .adminBackup(path: response.path, bytes: response.bytes, pages: response.pages)
+        case .adminStatistics(let response):
+            self = .adminStatistics(StatisticsResult(proto: response))
         case .adminImport(let response):
             self = .adminImport(saved: response.saved, unchanged: response.unchanged)
         case .adminAccessLog(let response):
@@ -177,6 +179,8 @@ extension Response {
             message.bytes = bytes
             message.pages = pages
             return .adminBackup(message)
+        case .adminStatistics(let result):
+            return .adminStatistics(result.adminProto)
         case .adminImport(let saved, let unchanged):
             var message = Proto.AdminImportResponse()
             message.saved = saved

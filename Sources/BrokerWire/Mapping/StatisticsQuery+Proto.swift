@@ -30,6 +30,23 @@ extension StatisticsQuery {
 }
 
 extension StatisticsResult {
+    /// The result a decoded AdminStatisticsResponse holds (the same fields as StatisticsResponse).
+    init(proto: Proto.AdminStatisticsResponse) {
+        var same = Proto.StatisticsResponse()
+        same.unit = proto.unit
+        same.buckets = proto.buckets
+        self.init(proto: same)
+    }
+
+    /// The result as an AdminStatisticsResponse.
+    var adminProto: Proto.AdminStatisticsResponse {
+        let same = proto
+        var message = Proto.AdminStatisticsResponse()
+        message.unit = same.unit
+        message.buckets = same.buckets
+        return message
+    }
+
     /// The result a decoded StatisticsResponse holds; a value whose `has_…` is false is nil.
     init(proto: Proto.StatisticsResponse) {
         var buckets: [StatisticsBucket] = []

@@ -94,6 +94,8 @@ typedef struct Healthbroker__V1__AnchoredPage Healthbroker__V1__AnchoredPage;
 typedef struct Healthbroker__V1__StatisticsRequest Healthbroker__V1__StatisticsRequest;
 typedef struct Healthbroker__V1__StatisticsBucket Healthbroker__V1__StatisticsBucket;
 typedef struct Healthbroker__V1__StatisticsResponse Healthbroker__V1__StatisticsResponse;
+typedef struct Healthbroker__V1__AdminStatisticsRequest Healthbroker__V1__AdminStatisticsRequest;
+typedef struct Healthbroker__V1__AdminStatisticsResponse Healthbroker__V1__AdminStatisticsResponse;
 typedef struct Healthbroker__V1__ObserveRequest Healthbroker__V1__ObserveRequest;
 typedef struct Healthbroker__V1__ObserveEvent Healthbroker__V1__ObserveEvent;
 typedef struct Healthbroker__V1__AdminImportRequest Healthbroker__V1__AdminImportRequest;
@@ -322,6 +324,7 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPLAIN = 117,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_GRANT = 118,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_BACKUP = 119,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_STATISTICS = 120,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT = 151,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG = 152
@@ -375,6 +378,7 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__AdminExplainRequest *admin_explain;
     Healthbroker__V1__AdminSetGrantRequest *admin_set_grant;
     Healthbroker__V1__AdminBackupRequest *admin_backup;
+    Healthbroker__V1__AdminStatisticsRequest *admin_statistics;
     Healthbroker__V1__AdminImportRequest *admin_import;
     Healthbroker__V1__AdminExportRequest *admin_export;
     Healthbroker__V1__AdminAccessLogRequest *admin_access_log;
@@ -440,6 +444,7 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_EXPLAIN = 117,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_GRANT = 118,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_BACKUP = 119,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_STATISTICS = 120,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG = 152
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SERVER_FRAME__RESPONSE__CASE)
@@ -487,6 +492,7 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__AdminExplainResponse *admin_explain;
     Healthbroker__V1__AdminSetGrantResponse *admin_set_grant;
     Healthbroker__V1__AdminBackupResponse *admin_backup;
+    Healthbroker__V1__AdminStatisticsResponse *admin_statistics;
     Healthbroker__V1__AdminImportResponse *admin_import;
     Healthbroker__V1__AdminAccessLogResponse *admin_access_log;
   };
@@ -1231,10 +1237,18 @@ struct  Healthbroker__V1__Source
    * false once the app was removed
    */
   protobuf_c_boolean registered;
+  /*
+   * samples currently stored with this app as their source
+   */
+  uint64_t sample_count;
+  /*
+   * false: the app only wrote (e.g. imported) data and never asked; then no request dates
+   */
+  protobuf_c_boolean ever_asked;
 };
 #define HEALTHBROKER__V1__SOURCE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__source__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
 
 
 struct  Healthbroker__V1__AdminListSourcesRequest
@@ -1647,6 +1661,32 @@ struct  Healthbroker__V1__StatisticsResponse
 
 
 /*
+ * The person's own statistics: over every source's samples of the type (no app scope, no clamp);
+ * `query` is read as an app's StatisticsRequest. No data is an empty bucket list, not an error.
+ */
+struct  Healthbroker__V1__AdminStatisticsRequest
+{
+  ProtobufCMessage base;
+  Healthbroker__V1__StatisticsRequest *query;
+};
+#define HEALTHBROKER__V1__ADMIN_STATISTICS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_statistics_request__descriptor) \
+    , NULL }
+
+
+struct  Healthbroker__V1__AdminStatisticsResponse
+{
+  ProtobufCMessage base;
+  char *unit;
+  size_t n_buckets;
+  Healthbroker__V1__StatisticsBucket **buckets;
+};
+#define HEALTHBROKER__V1__ADMIN_STATISTICS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_statistics_response__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
  * Server stream: one ObserveEvent each time a type the app may read changes in a way it may see.
  */
 struct  Healthbroker__V1__ObserveRequest
@@ -1681,10 +1721,14 @@ struct  Healthbroker__V1__AdminImportRequest
   char *app_id;
   size_t n_samples;
   Healthbroker__V1__Sample **samples;
+  /*
+   * optional: the calls of one import share it, and the access log shows them as one row per type
+   */
+  char *batch_id;
 };
 #define HEALTHBROKER__V1__ADMIN_IMPORT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_import_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string }
 
 
 struct  Healthbroker__V1__AdminImportResponse
@@ -1726,10 +1770,14 @@ struct  Healthbroker__V1__AccessLogEntry
   char *operation;
   char *type;
   uint64_t sample_count;
+  /*
+   * the call: "Query", "AnchoredQuery", "Statistics", "Save", "Delete", "AdminImport", …; "" for rows older brokers wrote
+   */
+  char *method;
 };
 #define HEALTHBROKER__V1__ACCESS_LOG_ENTRY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__access_log_entry__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Healthbroker__V1__AdminAccessLogRequest
@@ -3261,6 +3309,44 @@ Healthbroker__V1__StatisticsResponse *
 void   healthbroker__v1__statistics_response__free_unpacked
                      (Healthbroker__V1__StatisticsResponse *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminStatisticsRequest methods */
+void   healthbroker__v1__admin_statistics_request__init
+                     (Healthbroker__V1__AdminStatisticsRequest         *message);
+size_t healthbroker__v1__admin_statistics_request__get_packed_size
+                     (const Healthbroker__V1__AdminStatisticsRequest   *message);
+size_t healthbroker__v1__admin_statistics_request__pack
+                     (const Healthbroker__V1__AdminStatisticsRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_statistics_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminStatisticsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminStatisticsRequest *
+       healthbroker__v1__admin_statistics_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_statistics_request__free_unpacked
+                     (Healthbroker__V1__AdminStatisticsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminStatisticsResponse methods */
+void   healthbroker__v1__admin_statistics_response__init
+                     (Healthbroker__V1__AdminStatisticsResponse         *message);
+size_t healthbroker__v1__admin_statistics_response__get_packed_size
+                     (const Healthbroker__V1__AdminStatisticsResponse   *message);
+size_t healthbroker__v1__admin_statistics_response__pack
+                     (const Healthbroker__V1__AdminStatisticsResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_statistics_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminStatisticsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminStatisticsResponse *
+       healthbroker__v1__admin_statistics_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_statistics_response__free_unpacked
+                     (Healthbroker__V1__AdminStatisticsResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Healthbroker__V1__ObserveRequest methods */
 void   healthbroker__v1__observe_request__init
                      (Healthbroker__V1__ObserveRequest         *message);
@@ -3652,6 +3738,12 @@ typedef void (*Healthbroker__V1__StatisticsBucket_Closure)
 typedef void (*Healthbroker__V1__StatisticsResponse_Closure)
                  (const Healthbroker__V1__StatisticsResponse *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__AdminStatisticsRequest_Closure)
+                 (const Healthbroker__V1__AdminStatisticsRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminStatisticsResponse_Closure)
+                 (const Healthbroker__V1__AdminStatisticsResponse *message,
+                  void *closure_data);
 typedef void (*Healthbroker__V1__ObserveRequest_Closure)
                  (const Healthbroker__V1__ObserveRequest *message,
                   void *closure_data);
@@ -3902,6 +3994,10 @@ struct Healthbroker__V1__AdminService_Service
                        const Healthbroker__V1__AdminBackupRequest *input,
                        Healthbroker__V1__AdminBackupResponse_Closure closure,
                        void *closure_data);
+  void (*admin_statistics)(Healthbroker__V1__AdminService_Service *service,
+                           const Healthbroker__V1__AdminStatisticsRequest *input,
+                           Healthbroker__V1__AdminStatisticsResponse_Closure closure,
+                           void *closure_data);
   void (*admin_import)(Healthbroker__V1__AdminService_Service *service,
                        const Healthbroker__V1__AdminImportRequest *input,
                        Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -3937,6 +4033,7 @@ void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Servi
       function_prefix__ ## admin_explain,\
       function_prefix__ ## admin_set_grant,\
       function_prefix__ ## admin_backup,\
+      function_prefix__ ## admin_statistics,\
       function_prefix__ ## admin_import,\
       function_prefix__ ## admin_export,\
       function_prefix__ ## admin_access_log  }
@@ -4000,6 +4097,10 @@ void healthbroker__v1__admin_service__admin_backup(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminBackupRequest *input,
                                                    Healthbroker__V1__AdminBackupResponse_Closure closure,
                                                    void *closure_data);
+void healthbroker__v1__admin_service__admin_statistics(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminStatisticsRequest *input,
+                                                       Healthbroker__V1__AdminStatisticsResponse_Closure closure,
+                                                       void *closure_data);
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -4103,6 +4204,8 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__anchored_page__descrip
 extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_bucket__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_statistics_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_statistics_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__observe_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__observe_event__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_import_request__descriptor;
