@@ -485,7 +485,8 @@ def size_lines(field, value, indent, in_oneof=False):
     k = len(key_bytes(field.key))
     t = field.type
     if t == STRING:
-        return ["%sdo { let count = ProtoWriter.cStringCount(%s); size += %d + ProtoWriter.varintSize(count) + count }"
+        # Counted once: the count is kept in `sizes` for the writer (a C length is a memchr).
+        return ["%sdo { let count = ProtoWriter.cStringCount(%s); sizes.push(count); size += %d + ProtoWriter.varintSize(count) + count }"
                 % (indent, value, k)]
     if t == BYTES:
         return ["%ssize += %d + ProtoWriter.varintSize(%s.count) + %s.count" % (indent, k, value, value)]
@@ -507,7 +508,7 @@ def write_lines(field, value, indent):
     t = field.type
     key = write_key(field)
     if t == STRING:
-        return ["%s%s; writer.cString(%s)" % (indent, key, value)]
+        return ["%s%s; writer.cString(%s, count: sizes.next())" % (indent, key, value)]
     if t == BYTES:
         return ["%s%s; writer.varint(UInt64(%s.count)); writer.bytes(%s)" % (indent, key, value, value)]
     if t == MESSAGE_T and is_leaf(messages_by_name[field.type_name]):
@@ -530,6 +531,7 @@ def plain_measure_lines(field, value, indent, binding="value"):
     if field.type == STRING:
         return ["%sdo {" % indent,
                 "%slet count = ProtoWriter.cStringCount(%s)" % (inner, value),
+                "%ssizes.push(count)" % inner,
                 "%sif count != 0 { size += %d + ProtoWriter.varintSize(count) + count }" % (inner, len(key_bytes(field.key))),
                 "%s}" % indent]
     return ["%sif %s {" % (indent, zero_test(field, value))] + size_lines(field, value, inner) + ["%s}" % indent]
@@ -545,7 +547,7 @@ def plain_write_lines(field, value, indent, binding="value"):
                 + ["%s}" % indent])
     if field.type == STRING:
         return ["%sdo {" % indent,
-                "%slet count = ProtoWriter.cStringCount(%s)" % (inner, value),
+                "%slet count = sizes.next()" % inner,
                 "%sif count != 0 { %s; writer.cString(%s, count: count) }" % (inner, write_key(field), value),
                 "%s}" % indent]
     return ["%sif %s {" % (indent, zero_test(field, value))] + write_lines(field, value, inner) + ["%s}" % indent]
@@ -576,7 +578,8 @@ def emit_encoding(messages):
     for message in messages:
         out.append("\nextension Proto.%s: ProtoMessage {\n" % message.name)
         body = message_body_lines(message, plain_measure_lines, size_lines)
-        out.append("    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.\n")
+        out.append("    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of\n"
+                   "    /// every string, in write order.\n")
         out.append("    public func measure(_ sizes: inout ProtoSizes) -> Int {\n")
         if body:
             out.append("        var size = 0\n")
@@ -586,7 +589,8 @@ def emit_encoding(messages):
             out.append("        0\n")
         out.append("    }\n\n")
         body = message_body_lines(message, plain_write_lines, write_lines)
-        out.append("    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.\n")
+        out.append("    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`\n"
+                   "    /// kept them.\n")
         out.append("    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {\n")
         out.append("\n".join(body) + ("\n" if body else ""))
         out.append("    }\n")

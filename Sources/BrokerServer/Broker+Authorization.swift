@@ -33,22 +33,24 @@ extension Broker {
     }
 
     /// RequestStatus: whether asking for these sets would prompt; unknown while the database is inaccessible.
-    func requestStatusAnswer(share: [ObjectType], read: [ObjectType], session: Session) -> Result<Response, BrokerError> {
+    func answerRequestStatus(share: [ObjectType], read: [ObjectType], callID: UInt64, session: Session) {
         do throws(BrokerError) {
             try AuthorizationPolicy.validateTypeSets(share: share, read: read)
         } catch {
-            return .failure(error)
+            session.connection.send(ServerFrame(callID: callID, status: Status(error)))
+            return
         }
         let status = storeHealthy
             ? AuthorizationPolicy.requestStatus(share: share, read: read, grants: appGrants(session))
             : RequestStatus.unknown
-        return .success(.requestStatus(status))
+        session.connection.send { WireCodec.appendRequestStatusReply(callID: callID, status: status, to: &$0) }
     }
 
     /// EarliestAuthorizedSampleDate: earliest readable dates for limited grants only, exactly as the
     /// reference page says. Encodes the reply straight from the policy's list into the connection's
     /// output (the bytes of a `.earliestAuthorizedSampleDate` dictionary response).
-    func answerEarliestAuthorizedSampleDate(_ types: [ObjectType], callID: UInt64, session: Session) {
+    func answerEarliestAuthorizedSampleDate(_ identifiers: [String], callID: UInt64, session: Session) {
+        let types = ObjectType.types(protoIdentifiers: identifiers)
         do throws(BrokerError) {
             guard types.count <= AuthorizationPolicy.maxTypesPerRequest else {
                 throw BrokerError.invalidArgument("types holds \(types.count) entries; at most \(AuthorizationPolicy.maxTypesPerRequest) are allowed")

@@ -6,97 +6,124 @@ import BrokerWire
 extension Broker {
     /// Validates a call against the session and the limits, registers it, and dispatches it.
     ///
-    /// `frameBytes` is the size of the call's frame: a registered call holds that much (plus
-    /// `CallContext.overheadBytes`) against its connection's reading budget until it ends.
-    func handle(_ call: Call, in session: Session, frameBytes: Int = 0) {
+    /// The call's fields come as the generated `Proto.Call` holds them, its request moved out: the
+    /// broker dispatches on the request case and each handler takes the generated request, or the
+    /// fields it needs, so no model `Request` is built. `frameBytes` is the size of the call's
+    /// frame: a registered call holds that much (plus `CallContext.overheadBytes`) against its
+    /// connection's reading budget until it ends.
+    func handle(
+        callID: UInt64, timeoutMicros: Int64, initialCredit: UInt32, request: consuming Proto.Call.Request?,
+        in session: Session, frameBytes: Int = 0
+    ) {
         let connection = session.connection
-        guard call.callID != 0 else {
+        guard callID != 0 else {
             connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id 0 is reserved"))
             return
         }
-        guard session.calls[call.callID] == nil else {
-            connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id \(call.callID) is already in flight"))
+        guard session.calls[callID] == nil else {
+            connection.close(with: BrokerError(code: .invalidArgument, domain: .protocolError, message: "call id \(callID) is already in flight"))
+            return
+        }
+        guard let request = request.take() else {
+            refuseUnknownMethod(callID, in: session)
             return
         }
         if session.kind == .app, session.appID == nil {
             // Answered on the call's own id, as a refused Hello is: the caller learns why its call
             // failed; then the connection closes (PROTOCOL.md, "Session").
-            guard case .hello(let hello) = call.request else {
-                logger.warning("call before Hello", ["session": session.label, "method": call.request.methodName])
-                connection.closeAfterSending(ServerFrame(callID: call.callID, status: Status(.unauthenticated("the first call on the app socket must be Hello"))))
+            guard case .hello(let hello) = request else {
+                logger.warning("call before Hello", ["session": session.label, "method": request.method.name])
+                connection.closeAfterSending(ServerFrame(callID: callID, status: Status(.unauthenticated("the first call on the app socket must be Hello"))))
                 return
             }
             guard state == .running else {
-                refuse(call, in: session, .shuttingDown())
+                refuse(callID, in: session, .shuttingDown())
                 return
             }
-            handleHello(hello, call: call, session: session)
+            handleHello(hello, callID: callID, session: session)
             return
         }
         guard state == .running else {
-            refuse(call, in: session, .shuttingDown())
+            refuse(callID, in: session, .shuttingDown())
             return
         }
         guard session.calls.count < configuration.maxCallsInFlight else {
-            refuse(call, in: session, BrokerError(code: .resourceExhausted, message: "more than \(configuration.maxCallsInFlight) calls in flight on this connection"))
+            refuse(callID, in: session, BrokerError(code: .resourceExhausted, message: "more than \(configuration.maxCallsInFlight) calls in flight on this connection"))
             return
         }
-        if let error = placementError(call.request, session: session) {
-            if case .hello(let hello) = call.request {
+        if let error = placementError(request, session: session) {
+            if case .hello(let hello) = request {
                 logger.warning("repeated hello refused", ["session": session.label, "app_id": session.appID ?? "", "claimed_app_id": hello.appID])
             }
-            refuse(call, in: session, error)
+            refuse(callID, in: session, error)
             return
         }
-        guard call.timeoutMicros >= 0 else {
-            refuse(call, in: session, .invalidArgument("timeout_us must not be negative"))
+        guard timeoutMicros >= 0 else {
+            refuse(callID, in: session, .invalidArgument("timeout_us must not be negative"))
             return
         }
-        if case .invalid(let invalid) = call.request {
+        if let error = request.contentError {
             // Well-formed protobuf with content this build cannot take: this call's error only.
-            refuse(call, in: session, invalid.error)
+            refuse(callID, in: session, error)
             return
         }
-        if answerAtOnce(call.request, callID: call.callID, session: session) {
+        if answerAtOnce(request, callID: callID, session: session) {
             // Registered, answered and ended in one go: nothing else could see it in the table.
             callsServed += 1
             return
         }
-        let credit = call.initialCredit == 0 ? Call.defaultStreamCredit : min(call.initialCredit, Call.maxStreamCredit)
-        let context = CallContext(callID: call.callID, method: call.request.methodName, session: session, credit: credit)
-        session.calls[call.callID] = context
+        let credit = initialCredit == 0 ? Call.defaultStreamCredit : min(initialCredit, Call.maxStreamCredit)
+        let context = CallContext(callID: callID, method: request.method.name, session: session, credit: credit)
+        session.calls[callID] = context
         // The decoded request lives as long as the call (a delayed ping keeps its payload): while
         // such bytes and the queued output reach the high-water mark, the connection is not read.
         context.heldBytes = frameBytes + CallContext.overheadBytes
         connection.hold(context.heldBytes)
-        if call.timeoutMicros > 0 {
-            context.deadlineTimer = loop.schedule(afterMicros: call.timeoutMicros) { [weak self, weak context] in
+        if timeoutMicros > 0 {
+            context.deadlineTimer = loop.schedule(afterMicros: timeoutMicros) { [weak self, weak context] in
                 guard let self, let context, context.isLive else { return }
                 self.finish(context, error: BrokerError(code: .deadlineExceeded, message: "\(context.method) passed its deadline"))
             }
         }
-        dispatch(call.request, context: context, session: session)
+        dispatch(request, context: context, session: session)
+    }
+
+    /// Answers a call whose request case is unset or unknown to this build, after the same checks
+    /// `handle` makes first: before Hello it ends the connection, as any other call would; otherwise
+    /// UNIMPLEMENTED on the call's id.
+    private func refuseUnknownMethod(_ callID: UInt64, in session: Session) {
+        if session.kind == .app, session.appID == nil {
+            logger.warning("call before Hello", ["session": session.label, "method": "Unknown"])
+            session.connection.closeAfterSending(ServerFrame(callID: callID, status: Status(.unauthenticated("the first call on the app socket must be Hello"))))
+            return
+        }
+        guard state == .running else {
+            refuse(callID, in: session, .shuttingDown())
+            return
+        }
+        guard session.calls.count < configuration.maxCallsInFlight else {
+            refuse(callID, in: session, BrokerError(code: .resourceExhausted, message: "more than \(configuration.maxCallsInFlight) calls in flight on this connection"))
+            return
+        }
+        refuse(callID, in: session, BrokerError(code: .unimplemented, message: "this broker (\(BrokerVersion.broker)) does not know the requested method"))
     }
 
     /// Why `request` may not run on this session's socket, if so: every method belongs to one socket
-    /// (`Request.socket`), and on the other it is PERMISSION_DENIED before its arguments are looked at.
-    /// Handlers may then rely on the socket (an app method always has the session's app id).
-    private func placementError(_ request: Request, session: Session) -> BrokerError? {
-        switch (session.kind, request) {
-        case (_, .unknown):
-            return BrokerError(code: .unimplemented, message: "this broker (\(BrokerVersion.broker)) does not know the requested method")
-        case (.admin, .hello):
-            return BrokerError(code: .permissionDenied, message: "Hello is for the app socket; the admin socket needs no session")
-        case (.app, .hello):
-            return BrokerError(code: .failedPrecondition, message: "this connection already said Hello")
-        default:
-            break
+    /// (`ProtoMethod.socket`), and on the other it is PERMISSION_DENIED before its arguments are
+    /// looked at. Handlers may then rely on the socket (an app method always has the session's app id).
+    private func placementError(_ request: Proto.Call.Request, session: Session) -> BrokerError? {
+        let method = request.method
+        if method == .hello {
+            switch session.kind {
+            case .admin: return BrokerError(code: .permissionDenied, message: "Hello is for the app socket; the admin socket needs no session")
+            case .app: return BrokerError(code: .failedPrecondition, message: "this connection already said Hello")
+            }
         }
-        switch (session.kind, request.socket) {
+        switch (session.kind, method.socket) {
         case (.app, .admin):
-            return BrokerError(code: .permissionDenied, message: "\(request.methodName) is served on the admin socket only")
+            return BrokerError(code: .permissionDenied, message: "\(method.name) is served on the admin socket only")
         case (.admin, .app):
-            return BrokerError(code: .permissionDenied, message: "\(request.methodName) is served on the app socket only, after Hello")
+            return BrokerError(code: .permissionDenied, message: "\(method.name) is served on the app socket only, after Hello")
         default:
             return nil
         }
@@ -108,17 +135,20 @@ extension Broker {
     ///
     /// The reply is the one the call would get through the table: such a call is registered, answered
     /// and removed within one `handle`, so no cancel, deadline or disconnect can come in between.
-    private func answerAtOnce(_ request: Request, callID: UInt64, session: Session) -> Bool {
+    private func answerAtOnce(_ request: Proto.Call.Request, callID: UInt64, session: Session) -> Bool {
         switch request {
         case .ping(let ping) where ping.delayMicros == 0:
             let now = Microseconds.now()
             session.connection.send { WireCodec.appendPingReply(callID: callID, payload: ping.payload, brokerTimeMicros: now, to: &$0) }
-        case .authorizationStatus(let type):
-            answerAuthorizationStatus(type, callID: callID, session: session)
-        case .requestStatus(let share, let read):
-            send(requestStatusAnswer(share: share, read: read, session: session), callID: callID, on: session)
-        case .earliestAuthorizedSampleDate(let types):
-            answerEarliestAuthorizedSampleDate(types, callID: callID, session: session)
+        case .authorizationStatus(let request):
+            answerAuthorizationStatus(ObjectType(protoIdentifier: request.type), callID: callID, session: session)
+        case .requestStatus(let request):
+            answerRequestStatus(
+                share: ObjectType.types(protoIdentifiers: request.shareTypes),
+                read: ObjectType.types(protoIdentifiers: request.readTypes),
+                callID: callID, session: session)
+        case .earliestAuthorizedSampleDate(let request):
+            answerEarliestAuthorizedSampleDate(request.types, callID: callID, session: session)
         case .earliestPermittedSampleDate:
             session.connection.send(ServerFrame(callID: callID, response: .earliestPermittedSampleDate(configuration.earliestPermittedMicros)))
         default:
@@ -127,52 +157,70 @@ extension Broker {
         return true
     }
 
-    /// Sends a unary outcome: the response, or the error as the call's status.
-    private func send(_ outcome: Result<Response, BrokerError>, callID: UInt64, on session: Session) {
-        switch outcome {
-        case .success(let response): session.connection.send(ServerFrame(callID: callID, response: response))
-        case .failure(let error): session.connection.send(ServerFrame(callID: callID, status: Status(error)))
-        }
-    }
-
-    private func dispatch(_ request: Request, context: CallContext, session: Session) {
+    /// The one switch over the generated request's cases: each handler gets the generated request
+    /// or the model values of the fields it needs.
+    private func dispatch(_ request: Proto.Call.Request, context: CallContext, session: Session) {
         switch request {
         case .ping(let ping): handlePing(ping, context: context)
         case .pingStream(let stream): handlePingStream(stream, context: context)
-        case .adminAddApp(let registration): handleAddApp(registration, context: context)
+        case .adminAddApp(let request): handleAddApp(AppRegistration(proto: request), context: context)
         case .adminListApps: handleListApps(context: context)
-        case .adminRemoveApp(let appID, let deleteData): handleRemoveApp(appID, deleteData: deleteData, context: context)
-        case .adminRotateToken(let appID): handleRotateToken(appID, context: context)
+        case .adminRemoveApp(let request): handleRemoveApp(request.appID, deleteData: request.deleteData, context: context)
+        case .adminRotateToken(let request): handleRotateToken(request.appID, context: context)
         case .adminBrokerInfo: handleBrokerInfo(context: context)
-        case .requestAuthorization(let share, let read): handleRequestAuthorization(share: share, read: read, context: context)
+        case .requestAuthorization(let request):
+            handleRequestAuthorization(
+                share: ObjectType.types(protoIdentifiers: request.shareTypes),
+                read: ObjectType.types(protoIdentifiers: request.readTypes), context: context)
         case .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate:
             // Normally answered before a context is made (answerAtOnce); the same answer here.
             _ = answerAtOnce(request, callID: context.callID, session: session)
             end(context)
-        case .readCharacteristics(let types): handleReadCharacteristics(types, context: context)
+        case .readCharacteristics(let request): handleReadCharacteristics(ObjectType.types(protoIdentifiers: request.types), context: context)
         case .adminWatchPrompts: handleWatchPrompts(context: context)
-        case .adminAnswerPrompt(let promptID, let decisions): handleAnswerPrompt(promptID, decisions: decisions, context: context)
-        case .adminCancelPrompt(let promptID): handleCancelPrompt(promptID, context: context)
-        case .adminListGrants(let appID): handleListGrants(appID, context: context)
-        case .adminRevoke(let appID, let types): handleRevoke(appID, types: types, context: context)
+        case .adminAnswerPrompt(let request):
+            handleAnswerPrompt(request.promptID, decisions: request.decisions.map { TypeDecision(proto: $0) }, context: context)
+        case .adminCancelPrompt(let request): handleCancelPrompt(request.promptID, context: context)
+        case .adminListGrants(let request): handleListGrants(request.appID, context: context)
+        case .adminRevoke(let request): handleRevoke(request.appID, types: ObjectType.types(protoIdentifiers: request.types), context: context)
         case .adminListSources: handleListSources(context: context)
-        case .adminSetCharacteristic(let value): handleSetCharacteristic(value, context: context)
-        case .adminExplain(let appID, let type): handleExplain(appID, type: type, context: context)
-        case .adminSetGrant(let appID, let decision): handleSetGrant(appID, decision: decision, context: context)
-        case .adminBackup(let path): handleBackup(path, context: context)
-        case .adminStatistics(let query): handleAdminStatistics(query, context: context)
-        case .save(let samples): handleSave(samples, context: context)
-        case .delete(let uuids, let type, let predicate): handleDelete(uuids: uuids, type: type, predicate: predicate, context: context)
-        case .query(let query): handleQuery(query, context: context)
-        case .anchoredQuery(let query): handleAnchoredQuery(query, context: context)
-        case .statistics(let query): handleStatistics(query, context: context)
-        case .observe(let types): handleObserve(types, context: context)
-        case .adminImport(let appID, let samples, let batchID): handleImport(appID: appID, samples: samples, batchID: batchID, context: context)
-        case .adminExport(let type, let appID): handleExport(type: type, appID: appID, context: context)
-        case .adminAccessLog(let appID, let limit): handleAccessLog(appID: appID, limit: limit, context: context)
-        case .invalid(let invalid): finish(context, error: invalid.error)
-        case .hello, .unknown: finish(context, error: .internal("unroutable \(request.methodName)"))
+        case .adminSetCharacteristic(let request): handleSetCharacteristic(CharacteristicValue(proto: request), context: context)
+        case .adminExplain(let request): handleExplain(request.appID, type: ObjectType(protoIdentifier: request.type), context: context)
+        case .adminSetGrant(let request): handleSetGrant(request.appID, decision: TypeDecision(proto: request), context: context)
+        case .adminBackup(let request): handleBackup(request.path, context: context)
+        case .adminStatistics(let request):
+            // A missing query reads as an empty one: its empty type is INVALID_ARGUMENT in the handler.
+            handleAdminStatistics(StatisticsQuery(proto: request.query ?? Proto.StatisticsRequest()), context: context)
+        case .save(let request): handleSave(Self.samples(request.samples), context: context)
+        case .delete(let request):
+            // An optional type travels as "" when nil.
+            handleDelete(
+                uuids: request.uuids, type: request.type.isEmpty ? nil : ObjectType(protoIdentifier: request.type),
+                predicate: request.predicate.map { SamplePredicate(proto: $0) }, context: context)
+        case .query(let request): handleQuery(SampleQuery(proto: request), context: context)
+        case .anchoredQuery(let request): handleAnchoredQuery(AnchoredQuery(proto: request), context: context)
+        case .statistics(let request): handleStatistics(StatisticsQuery(proto: request), context: context)
+        case .observe(let request): handleObserve(ObjectType.types(protoIdentifiers: request.types), context: context)
+        case .adminImport(let request):
+            handleImport(appID: request.appID, samples: Self.samples(request.samples), batchID: request.batchID, context: context)
+        case .adminExport(let request):
+            // An optional type or app id travels as "" when nil.
+            handleExport(
+                type: request.type.isEmpty ? nil : ObjectType(protoIdentifier: request.type),
+                appID: request.appID.isEmpty ? nil : request.appID, context: context)
+        case .adminAccessLog(let request):
+            handleAccessLog(appID: request.appID.isEmpty ? nil : request.appID, limit: request.limit, context: context)
+        case .hello: finish(context, error: .internal("unroutable Hello"))
         }
+    }
+
+    /// The model samples of a Save's or AdminImport's decoded samples; `handle` already refused a
+    /// request with a sample without a known value (`contentError`), so none throws.
+    private static func samples(_ samples: [Proto.Sample]) -> [Sample] {
+        guard let decoded = try? Sample.samples(proto: samples) else {
+            preconditionFailure("a sample with a value did not map")
+        }
+        return decoded
     }
 
     /// The app id of the session an app method runs in. `placementError` admits app methods only on
@@ -185,8 +233,8 @@ extension Broker {
     }
 
     /// Answers a call that was never registered (refused at the door) with one status frame.
-    func refuse(_ call: Call, in session: Session, _ error: BrokerError) {
-        session.connection.send(ServerFrame(callID: call.callID, status: Status(error)))
+    func refuse(_ callID: UInt64, in session: Session, _ error: BrokerError) {
+        session.connection.send(ServerFrame(callID: callID, status: Status(error)))
     }
 
     /// Ends a live call with a unary result; waits (the call still live) while its connection has no room.
@@ -245,6 +293,21 @@ extension Broker {
         }
         context.credit -= 1
         session.connection.send(ServerFrame(callID: context.callID, response: .streamItem(item)))
+        return true
+    }
+
+    /// `send(_:on:)` of an item already in its generated form (a page of samples the pager mapped
+    /// from store rows), written by the generated stream-item appender.
+    @discardableResult
+    func send(_ item: Proto.StreamItem, on context: CallContext) -> Bool {
+        guard context.credit > 0, context.isLive, let session = context.session else { return false }
+        guard session.connection.hasRoomForOutput else {
+            parkPump(context)
+            return false
+        }
+        context.credit -= 1
+        let callID = context.callID
+        session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: item, to: &$0) }
         return true
     }
 

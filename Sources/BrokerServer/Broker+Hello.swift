@@ -7,11 +7,11 @@ import BrokerWire
 
 extension Broker {
     /// Opens an app session: the app must be registered, its token must match, and a pinned uid must agree.
-    func handleHello(_ hello: HelloRequest, call: Call, session: Session) {
+    func handleHello(_ hello: Proto.HelloRequest, callID: UInt64, session: Session) {
         let connection = session.connection
         func refuse(_ reason: String, _ message: String) {
             logger.warning("hello refused", ["session": session.label, "app_id": hello.appID, "reason": reason])
-            connection.closeAfterSending(ServerFrame(callID: call.callID, status: Status(.unauthenticated(message))))
+            connection.closeAfterSending(ServerFrame(callID: callID, status: Status(.unauthenticated(message))))
         }
         guard hello.protocolVersion == BrokerVersion.protocolVersion else {
             refuse("protocol version \(hello.protocolVersion)", "protocol version \(hello.protocolVersion) is not supported; this broker speaks \(BrokerVersion.protocolVersion)")
@@ -31,7 +31,7 @@ extension Broker {
         session.appID = hello.appID
         callsServed += 1
         logger.info("session opened", ["session": session.label, "app_id": hello.appID])
-        connection.send(ServerFrame(callID: call.callID, response: .hello(HelloResponse(
+        connection.send(ServerFrame(callID: callID, response: .hello(HelloResponse(
             brokerVersion: BrokerVersion.broker,
             protocolVersion: BrokerVersion.protocolVersion,
             maxFrameBytes: UInt32(configuration.maxFrameBytes),

@@ -8,7 +8,7 @@ extension Broker {
     static let maxPingDelayMicros: Int64 = 3_600 * Microseconds.perSecond
 
     /// Answers a ping now, or after its delay on a loop timer (never a sleeping thread).
-    func handlePing(_ ping: PingRequest, context: CallContext) {
+    func handlePing(_ ping: Proto.PingRequest, context: CallContext) {
         guard ping.delayMicros >= 0, ping.delayMicros <= Self.maxPingDelayMicros else {
             finish(context, error: .invalidArgument("delay_us must be between 0 and \(Self.maxPingDelayMicros)"))
             return
@@ -25,7 +25,7 @@ extension Broker {
     }
 
     /// Streams `count` ping items, never more than the client's credit allows.
-    func handlePingStream(_ request: PingStreamRequest, context: CallContext) {
+    func handlePingStream(_ request: Proto.PingStreamRequest, context: CallContext) {
         var next: UInt64 = 0
         let count = UInt64(request.count)
         context.pump = { [weak self, weak context] in

@@ -346,25 +346,35 @@ extension Broker: PipeConnectionDelegate {
     func receive(_ payload: Span<UInt8>, on connection: any FrameConnection) {
         loop.assertInLoop()
         guard let session = connection.context as? Session else { return }
-        let frame: ClientFrame
+        // A call, the usual frame, is read straight into its message; anything else (cancel, credit,
+        // bytes the strict reader declines) through the frame's oneof.
+        if var call = payload.withUnsafeBufferPointer({ WireCodec.decodeCallFrame($0) }) {
+            handle(
+                callID: call.callID, timeoutMicros: call.timeoutMicros, initialCredit: call.initialCredit,
+                request: call.request.take(), in: session, frameBytes: payload.count)
+            return
+        }
+        let frame: Proto.ClientFrame.Kind
         do throws(BrokerError) {
-            frame = try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try WireCodec.decodeClientFrame(bytes) }
+            frame = try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try WireCodec.decodeClientFrameKind(bytes) }
         } catch {
             logger.warning("undecodable frame", ["session": session.label])
             connection.close(with: error)
             return
         }
         switch consume frame {
-        case .call(let call):
-            handle(call, in: session, frameBytes: payload.count)
-        case .cancel(let callID):
-            if let context = session.calls[callID] {
+        case .call(var call):
+            handle(
+                callID: call.callID, timeoutMicros: call.timeoutMicros, initialCredit: call.initialCredit,
+                request: call.request.take(), in: session, frameBytes: payload.count)
+        case .cancel(let cancel):
+            if let context = session.calls[cancel.callID] {
                 finish(context, error: BrokerError(code: .cancelled, message: "cancelled by the client"))
             }
-        case .credit(let callID, let items):
-            if let context = session.calls[callID], let pump = context.pump {
+        case .credit(let credit):
+            if let context = session.calls[credit.callID], let pump = context.pump {
                 // Credit past the window is dropped, not an error (docs/PROTOCOL.md, Flow control).
-                context.credit = UInt32(min(UInt64(context.credit) + UInt64(items), UInt64(Call.maxStreamCredit)))
+                context.credit = UInt32(min(UInt64(context.credit) + UInt64(credit.items), UInt64(Call.maxStreamCredit)))
                 pump()
             }
         }

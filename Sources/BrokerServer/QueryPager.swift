@@ -39,18 +39,19 @@ final class QueryPager {
         remaining = query.limit == 0 ? nil : Int(query.limit)
     }
 
-    /// Converted pages read but not yet queued (the connection had no room), each with whether it
-    /// is the last; every one holds a store-read slot until it is queued.
-    private var ready: [(samples: [Sample], last: Bool)] = []
+    /// Converted pages read but not yet queued (the connection had no room), as the stream items
+    /// they go out as, each with its sample count and whether it is the last; every one holds a
+    /// store-read slot until it is queued.
+    private var ready: [(item: Proto.StreamItem, count: Int, last: Bool)] = []
 
     /// Queues what is ready while there is room, then fetches the next page if none is being
     /// fetched, the call is live, it has credit and the connection a store-read slot.
     func pump() {
         guard let broker, let context, context.isLive, !done else { return }
         while let page = ready.first {
-            if !page.samples.isEmpty {
-                guard broker.send(.samples(page.samples), on: context) else { return }
-                delivered += page.samples.count
+            if page.count > 0 {
+                guard broker.send(page.item, on: context) else { return }
+                delivered += page.count
             }
             ready.removeFirst()
             broker.endStoreRead(context)
@@ -112,11 +113,22 @@ final class QueryPager {
             // This page takes one credit; fetch ahead only if another is left for the next (and
             // the connection has room and a second slot).
             if !last, context.credit > UInt32(ready.count + 1), broker.beginStoreRead(context) { fetch() }
-            let samples = try page.samples.map { sample throws(BrokerError) in
-                guard let converter else { return sample }
-                return try SampleValidator.presenting(sample, with: converter, descriptor: descriptor)
+            // Each store row goes straight to the generated message it is written from: no page of
+            // model samples, no model stream item or frame in between.
+            var samples: [Proto.Sample] = []
+            samples.reserveCapacity(page.samples.count)
+            for sample in page.samples {
+                if let converter {
+                    samples.append(try SampleValidator.presenting(sample, with: converter, descriptor: descriptor).proto)
+                } else {
+                    samples.append(sample.proto)
+                }
             }
-            ready.append((samples, last))
+            var samplePage = Proto.SamplePage()
+            samplePage.samples = samples
+            var item = Proto.StreamItem()
+            item.item = .samples(samplePage)
+            ready.append((item, samples.count, last))
             pump()
         } catch {
             done = true

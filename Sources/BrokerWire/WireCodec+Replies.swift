@@ -21,6 +21,14 @@ extension WireCodec {
         Proto.ServerFrame.appendFrame(callID: callID, status: nil, authorizationStatus: response, to: &buffer)
     }
 
+    /// Appends a ServerFrame answering RequestStatus (no status), as
+    /// `append(ServerFrame(callID:response: .requestStatus(status)))` would.
+    public static func appendRequestStatusReply(callID: UInt64, status: RequestStatus, to buffer: inout [UInt8]) {
+        var response = Proto.RequestStatusResponse()
+        response.status = Proto.RequestStatus(rawValue: status.rawValue)
+        Proto.ServerFrame.appendFrame(callID: callID, status: nil, requestStatus: response, to: &buffer)
+    }
+
     /// Appends a ServerFrame answering EarliestAuthorizedSampleDate with dates for catalogued types
     /// given by index (`TypeCatalogue.spelledIndex(of:)`), to the same bytes as
     /// `append(ServerFrame(callID:response: .earliestAuthorizedSampleDate(…)))`: sorted by

@@ -6,7 +6,8 @@
 // field written; a string cut at its first NUL, as a C string is.
 
 extension Proto.Status: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.code.rawValue != 0 {
@@ -17,12 +18,14 @@ extension Proto.Status: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.message)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.code.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.code.rawValue)))
@@ -31,14 +34,15 @@ extension Proto.Status: ProtoMessage {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: Int64(self.domain.rawValue)))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.message)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.message, count: count) }
         }
     }
 }
 
 extension Proto.ClientFrame: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         switch kind {
@@ -58,7 +62,8 @@ extension Proto.ClientFrame: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch kind {
         case .call(let value):
@@ -114,7 +119,8 @@ extension Proto.ClientFrame: ProtoMessage {
 }
 
 extension Proto.Call: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -330,7 +336,8 @@ extension Proto.Call: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -416,7 +423,8 @@ extension Proto.Call: ProtoMessage {
 }
 
 extension Proto.Cancel: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -425,7 +433,8 @@ extension Proto.Cancel: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -434,7 +443,8 @@ extension Proto.Cancel: ProtoMessage {
 }
 
 extension Proto.Credit: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -446,7 +456,8 @@ extension Proto.Credit: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -458,7 +469,8 @@ extension Proto.Credit: ProtoMessage {
 }
 
 extension Proto.ServerFrame: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.callID != 0 {
@@ -616,7 +628,8 @@ extension Proto.ServerFrame: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
@@ -1637,7 +1650,8 @@ extension Proto.ServerFrame: ProtoMessage {
 }
 
 extension Proto.StreamItem: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         switch item {
@@ -1676,7 +1690,8 @@ extension Proto.StreamItem: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch item {
         case .ping(let value):
@@ -1695,15 +1710,18 @@ extension Proto.StreamItem: ProtoMessage {
 }
 
 extension Proto.HelloRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appToken)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.protocolVersion != 0 {
@@ -1712,14 +1730,15 @@ extension Proto.HelloRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appToken)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
         if self.protocolVersion != 0 {
@@ -1729,11 +1748,13 @@ extension Proto.HelloRequest: ProtoMessage {
 }
 
 extension Proto.HelloResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.brokerVersion)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.protocolVersion != 0 {
@@ -1751,10 +1772,11 @@ extension Proto.HelloResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.brokerVersion)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.brokerVersion, count: count) }
         }
         if self.protocolVersion != 0 {
@@ -1773,7 +1795,8 @@ extension Proto.HelloResponse: ProtoMessage {
 }
 
 extension Proto.PingRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.delayMicros != 0 {
@@ -1785,7 +1808,8 @@ extension Proto.PingRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.delayMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.delayMicros))
@@ -1797,7 +1821,8 @@ extension Proto.PingRequest: ProtoMessage {
 }
 
 extension Proto.PingResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if !self.payload.isEmpty {
@@ -1812,7 +1837,8 @@ extension Proto.PingResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if !self.payload.isEmpty {
             writer.byte(0x0A); writer.varint(UInt64(self.payload.count)); writer.bytes(self.payload)
@@ -1827,7 +1853,8 @@ extension Proto.PingResponse: ProtoMessage {
 }
 
 extension Proto.PingStreamRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.count != 0 {
@@ -1839,7 +1866,8 @@ extension Proto.PingStreamRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.count != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.count))
@@ -1851,23 +1879,28 @@ extension Proto.PingStreamRequest: ProtoMessage {
 }
 
 extension Proto.AppInfo: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.name)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.readUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.shareUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasPinnedUid {
@@ -1885,22 +1918,23 @@ extension Proto.AppInfo: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.name)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.name, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.readUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.readUsage, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.shareUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.shareUsage, count: count) }
         }
         if self.hasPinnedUid {
@@ -1919,23 +1953,28 @@ extension Proto.AppInfo: ProtoMessage {
 }
 
 extension Proto.AdminAddAppRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.name)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.readUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.shareUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasPinnedUid {
@@ -1947,22 +1986,23 @@ extension Proto.AdminAddAppRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.name)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.name, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.readUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.readUsage, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.shareUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.shareUsage, count: count) }
         }
         if self.hasPinnedUid {
@@ -1975,7 +2015,8 @@ extension Proto.AdminAddAppRequest: ProtoMessage {
 }
 
 extension Proto.AdminAddAppResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.app {
@@ -1988,36 +2029,41 @@ extension Proto.AdminAddAppResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appToken)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.app {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appToken)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
     }
 }
 
 extension Proto.AdminListAppsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminListAppsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.apps {
@@ -2031,7 +2077,8 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.apps {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2040,11 +2087,13 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
 }
 
 extension Proto.AdminRemoveAppRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.deleteData {
@@ -2053,10 +2102,11 @@ extension Proto.AdminRemoveAppRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         if self.deleteData {
@@ -2066,7 +2116,8 @@ extension Proto.AdminRemoveAppRequest: ProtoMessage {
 }
 
 extension Proto.AdminRemoveAppResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.connectionsClosed != 0 {
@@ -2075,7 +2126,8 @@ extension Proto.AdminRemoveAppResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.connectionsClosed != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.connectionsClosed))
@@ -2084,27 +2136,31 @@ extension Proto.AdminRemoveAppResponse: ProtoMessage {
 }
 
 extension Proto.AdminRotateTokenRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
     }
 }
 
 extension Proto.AdminRotateTokenResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.app {
@@ -2117,40 +2173,46 @@ extension Proto.AdminRotateTokenResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appToken)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.app {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appToken)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appToken, count: count) }
         }
     }
 }
 
 extension Proto.AdminBrokerInfoRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminBrokerInfoResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.brokerVersion)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.startedMicros != 0 {
@@ -2167,6 +2229,7 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.dataDir)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.brokerTimeMicros != 0 {
@@ -2193,10 +2256,11 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.brokerVersion)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.brokerVersion, count: count) }
         }
         if self.startedMicros != 0 {
@@ -2212,7 +2276,7 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
             writer.byte(0x28); writer.varint(UInt64(self.callsServed))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.dataDir)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x32); writer.cString(self.dataDir, count: count) }
         }
         if self.brokerTimeMicros != 0 {
@@ -2240,62 +2304,70 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
 }
 
 extension Proto.RequestAuthorizationRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.shareTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.readTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.shareTypes {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
         for element in self.readTypes {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.RequestAuthorizationResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AuthorizationStatusRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
     }
 }
 
 extension Proto.AuthorizationStatusResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.status.rawValue != 0 {
@@ -2304,7 +2376,8 @@ extension Proto.AuthorizationStatusResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.status.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.status.rawValue)))
@@ -2313,31 +2386,34 @@ extension Proto.AuthorizationStatusResponse: ProtoMessage {
 }
 
 extension Proto.RequestStatusRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.shareTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.readTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.shareTypes {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
         for element in self.readTypes {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.RequestStatusResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.status.rawValue != 0 {
@@ -2346,7 +2422,8 @@ extension Proto.RequestStatusResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.status.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.status.rawValue)))
@@ -2355,29 +2432,33 @@ extension Proto.RequestStatusResponse: ProtoMessage {
 }
 
 extension Proto.EarliestAuthorizedSampleDateRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.types {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.TypeDate: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.dateMicros != 0 {
@@ -2386,10 +2467,11 @@ extension Proto.TypeDate: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.dateMicros != 0 {
@@ -2399,7 +2481,8 @@ extension Proto.TypeDate: ProtoMessage {
 }
 
 extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.dates {
@@ -2413,7 +2496,8 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.dates {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2422,18 +2506,21 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
 }
 
 extension Proto.EarliestPermittedSampleDateRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.dateMicros != 0 {
@@ -2442,7 +2529,8 @@ extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.dateMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.dateMicros))
@@ -2451,29 +2539,33 @@ extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
 }
 
 extension Proto.ReadCharacteristicsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.types {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.CharacteristicValue: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasValue {
@@ -2481,29 +2573,32 @@ extension Proto.CharacteristicValue: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.value)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.hasValue {
             writer.byte(0x10); writer.byte(self.hasValue ? 1 : 0)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.value)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.value, count: count) }
         }
     }
 }
 
 extension Proto.ReadCharacteristicsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.values {
@@ -2517,7 +2612,8 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.values {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2526,11 +2622,13 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
 }
 
 extension Proto.TypeDecision: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.share.rawValue != 0 {
@@ -2545,10 +2643,11 @@ extension Proto.TypeDecision: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
@@ -2564,7 +2663,8 @@ extension Proto.TypeDecision: ProtoMessage {
 }
 
 extension Proto.Prompt: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2572,25 +2672,29 @@ extension Proto.Prompt: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appName)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.readUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.shareUsage)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.shareTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.readTypes {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.createdMicros != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.createdMicros))
@@ -2598,32 +2702,33 @@ extension Proto.Prompt: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appName)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.appName, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.readUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.readUsage, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.shareUsage)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.shareUsage, count: count) }
         }
         for element in self.shareTypes {
-            writer.byte(0x32); writer.cString(element)
+            writer.byte(0x32); writer.cString(element, count: sizes.next())
         }
         for element in self.readTypes {
-            writer.byte(0x3A); writer.cString(element)
+            writer.byte(0x3A); writer.cString(element, count: sizes.next())
         }
         if self.createdMicros != 0 {
             writer.byte(0x40); writer.varint(UInt64(bitPattern: self.createdMicros))
@@ -2632,7 +2737,8 @@ extension Proto.Prompt: ProtoMessage {
 }
 
 extension Proto.PromptEvent: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         switch event {
@@ -2650,7 +2756,8 @@ extension Proto.PromptEvent: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch event {
         case .raised(let value):
@@ -2663,7 +2770,8 @@ extension Proto.PromptEvent: ProtoMessage {
 }
 
 extension Proto.PromptResolved: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2675,7 +2783,8 @@ extension Proto.PromptResolved: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
@@ -2687,18 +2796,21 @@ extension Proto.PromptResolved: ProtoMessage {
 }
 
 extension Proto.AdminWatchPromptsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminAnswerPromptRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2715,7 +2827,8 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
@@ -2727,18 +2840,21 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
 }
 
 extension Proto.AdminAnswerPromptResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminCancelPromptRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.promptID != 0 {
@@ -2747,7 +2863,8 @@ extension Proto.AdminCancelPromptRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
@@ -2756,22 +2873,26 @@ extension Proto.AdminCancelPromptRequest: ProtoMessage {
 }
 
 extension Proto.AdminCancelPromptResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.Grant: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.share.rawValue != 0 {
@@ -2788,15 +2909,17 @@ extension Proto.Grant: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.decidedBy)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
@@ -2812,34 +2935,38 @@ extension Proto.Grant: ProtoMessage {
             writer.byte(0x28); writer.varint(UInt64(bitPattern: self.decidedMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.decidedBy)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x32); writer.cString(self.decidedBy, count: count) }
         }
     }
 }
 
 extension Proto.AdminListGrantsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
     }
 }
 
 extension Proto.AdminListGrantsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.grants {
@@ -2853,7 +2980,8 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.grants {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -2862,33 +2990,37 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
 }
 
 extension Proto.AdminRevokeRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         for element in self.types {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.AdminRevokeResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.revoked != 0 {
@@ -2897,7 +3029,8 @@ extension Proto.AdminRevokeResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.revoked != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.revoked))
@@ -2906,15 +3039,18 @@ extension Proto.AdminRevokeResponse: ProtoMessage {
 }
 
 extension Proto.AdminSetGrantRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.share.rawValue != 0 {
@@ -2929,14 +3065,15 @@ extension Proto.AdminSetGrantRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if self.share.rawValue != 0 {
@@ -2952,7 +3089,8 @@ extension Proto.AdminSetGrantRequest: ProtoMessage {
 }
 
 extension Proto.AdminSetGrantResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.grant {
@@ -2966,7 +3104,8 @@ extension Proto.AdminSetGrantResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.grant {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -2975,31 +3114,36 @@ extension Proto.AdminSetGrantResponse: ProtoMessage {
 }
 
 extension Proto.AdminBackupRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.path)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.path)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.path, count: count) }
         }
     }
 }
 
 extension Proto.AdminBackupResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.path)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.bytes != 0 {
@@ -3011,10 +3155,11 @@ extension Proto.AdminBackupResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.path)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.path, count: count) }
         }
         if self.bytes != 0 {
@@ -3027,15 +3172,18 @@ extension Proto.AdminBackupResponse: ProtoMessage {
 }
 
 extension Proto.Source: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appName)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.firstRequestMicros != 0 {
@@ -3056,14 +3204,15 @@ extension Proto.Source: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appName)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appName, count: count) }
         }
         if self.firstRequestMicros != 0 {
@@ -3085,18 +3234,21 @@ extension Proto.Source: ProtoMessage {
 }
 
 extension Proto.AdminListSourcesRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminListSourcesResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.sources {
@@ -3110,7 +3262,8 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.sources {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -3119,11 +3272,13 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
 }
 
 extension Proto.AdminSetCharacteristicRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.hasValue {
@@ -3131,68 +3286,77 @@ extension Proto.AdminSetCharacteristicRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.value)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.hasValue {
             writer.byte(0x10); writer.byte(self.hasValue ? 1 : 0)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.value)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.value, count: count) }
         }
     }
 }
 
 extension Proto.AdminSetCharacteristicResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         0
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
     }
 }
 
 extension Proto.AdminExplainRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
     }
 }
 
 extension Proto.AdminExplainResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.grant {
@@ -3214,12 +3378,14 @@ extension Proto.AdminExplainResponse: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.explanation)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.grant {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -3234,14 +3400,15 @@ extension Proto.AdminExplainResponse: ProtoMessage {
             writer.byte(0x20); writer.varint(UInt64(bitPattern: self.effectiveReadFromMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.explanation)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.explanation, count: count) }
         }
     }
 }
 
 extension Proto.Quantity: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.value != 0 {
@@ -3249,29 +3416,33 @@ extension Proto.Quantity: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.value != 0 {
             writer.byte(0x09); writer.fixed64(self.value.bitPattern)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.unit, count: count) }
         }
     }
 }
 
 extension Proto.Workout: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.activityType)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.durationMicros != 0 {
@@ -3296,10 +3467,11 @@ extension Proto.Workout: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.activityType)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.activityType, count: count) }
         }
         if self.durationMicros != 0 {
@@ -3315,43 +3487,50 @@ extension Proto.Workout: ProtoMessage {
 }
 
 extension Proto.MetadataEntry: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.key)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.value)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.key)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.key, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.value)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.value, count: count) }
         }
     }
 }
 
 extension Proto.Sample: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.uuid)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.startMicros != 0 {
@@ -3389,6 +3568,7 @@ extension Proto.Sample: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.sourceAppID)
+            sizes.push(count)
             if count != 0 { size += 2 + ProtoWriter.varintSize(count) + count }
         }
         if self.createdMicros != 0 {
@@ -3397,14 +3577,15 @@ extension Proto.Sample: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.uuid)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.uuid, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if self.startMicros != 0 {
@@ -3426,7 +3607,7 @@ extension Proto.Sample: ProtoMessage {
             writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.sourceAppID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0xAA); writer.byte(0x01); writer.cString(self.sourceAppID, count: count) }
         }
         if self.createdMicros != 0 {
@@ -3436,7 +3617,8 @@ extension Proto.Sample: ProtoMessage {
 }
 
 extension Proto.SamplePredicate: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.hasStart {
@@ -3457,7 +3639,8 @@ extension Proto.SamplePredicate: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.hasStart {
             writer.byte(0x08); writer.byte(self.hasStart ? 1 : 0)
@@ -3478,7 +3661,8 @@ extension Proto.SamplePredicate: ProtoMessage {
 }
 
 extension Proto.SampleSort: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.key.rawValue != 0 {
@@ -3490,7 +3674,8 @@ extension Proto.SampleSort: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.key.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.key.rawValue)))
@@ -3502,7 +3687,8 @@ extension Proto.SampleSort: ProtoMessage {
 }
 
 extension Proto.SaveRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.samples {
@@ -3516,7 +3702,8 @@ extension Proto.SaveRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.samples {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -3525,7 +3712,8 @@ extension Proto.SaveRequest: ProtoMessage {
 }
 
 extension Proto.SaveResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.saved != 0 {
@@ -3537,7 +3725,8 @@ extension Proto.SaveResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.saved != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.saved))
@@ -3549,14 +3738,16 @@ extension Proto.SaveResponse: ProtoMessage {
 }
 
 extension Proto.DeleteRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.uuids {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3565,13 +3756,14 @@ extension Proto.DeleteRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.uuids {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3581,7 +3773,8 @@ extension Proto.DeleteRequest: ProtoMessage {
 }
 
 extension Proto.DeleteResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.deleted != 0 {
@@ -3590,7 +3783,8 @@ extension Proto.DeleteResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.deleted != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.deleted))
@@ -3599,11 +3793,13 @@ extension Proto.DeleteResponse: ProtoMessage {
 }
 
 extension Proto.QueryRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3617,6 +3813,7 @@ extension Proto.QueryRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.pageSize != 0 {
@@ -3625,10 +3822,11 @@ extension Proto.QueryRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3641,7 +3839,7 @@ extension Proto.QueryRequest: ProtoMessage {
             writer.byte(0x22); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.unit, count: count) }
         }
         if self.pageSize != 0 {
@@ -3651,7 +3849,8 @@ extension Proto.QueryRequest: ProtoMessage {
 }
 
 extension Proto.SamplePage: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.samples {
@@ -3665,7 +3864,8 @@ extension Proto.SamplePage: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.samples {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
@@ -3674,11 +3874,13 @@ extension Proto.SamplePage: ProtoMessage {
 }
 
 extension Proto.AnchoredQueryRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3692,15 +3894,17 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3713,14 +3917,15 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
             writer.byte(0x20); writer.varint(UInt64(self.limit))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x2A); writer.cString(self.unit, count: count) }
         }
     }
 }
 
 extension Proto.AnchoredPage: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.added {
@@ -3732,7 +3937,7 @@ extension Proto.AnchoredPage: ProtoMessage {
             }
         }
         for element in self.deletedUUIDs {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if !self.newAnchor.isEmpty {
             size += 1 + ProtoWriter.varintSize(self.newAnchor.count) + self.newAnchor.count
@@ -3741,18 +3946,19 @@ extension Proto.AnchoredPage: ProtoMessage {
             size += 1 + 1
         }
         for element in self.deletedSourceAppIDs {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.added {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
         }
         for element in self.deletedUUIDs {
-            writer.byte(0x12); writer.cString(element)
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
         }
         if !self.newAnchor.isEmpty {
             writer.byte(0x1A); writer.varint(UInt64(self.newAnchor.count)); writer.bytes(self.newAnchor)
@@ -3761,17 +3967,19 @@ extension Proto.AnchoredPage: ProtoMessage {
             writer.byte(0x20); writer.byte(self.done ? 1 : 0)
         }
         for element in self.deletedSourceAppIDs {
-            writer.byte(0x2A); writer.cString(element)
+            writer.byte(0x2A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.StatisticsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
@@ -3788,19 +3996,22 @@ extension Proto.StatisticsRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.timeZone)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
@@ -3816,18 +4027,19 @@ extension Proto.StatisticsRequest: ProtoMessage {
             writer.byte(0x28); writer.varint(UInt64(bitPattern: self.anchorMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.timeZone)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x32); writer.cString(self.timeZone, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x3A); writer.cString(self.unit, count: count) }
         }
     }
 }
 
 extension Proto.StatisticsBucket: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.startMicros != 0 {
@@ -3866,7 +4078,8 @@ extension Proto.StatisticsBucket: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.startMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.startMicros))
@@ -3905,11 +4118,13 @@ extension Proto.StatisticsBucket: ProtoMessage {
 }
 
 extension Proto.StatisticsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.buckets {
@@ -3918,10 +4133,11 @@ extension Proto.StatisticsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
         for element in self.buckets {
@@ -3931,7 +4147,8 @@ extension Proto.StatisticsResponse: ProtoMessage {
 }
 
 extension Proto.AdminStatisticsRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if let value = self.query {
@@ -3945,7 +4162,8 @@ extension Proto.AdminStatisticsRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if let value = self.query {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
@@ -3954,11 +4172,13 @@ extension Proto.AdminStatisticsRequest: ProtoMessage {
 }
 
 extension Proto.AdminStatisticsResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.unit)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.buckets {
@@ -3967,10 +4187,11 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.unit)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
         for element in self.buckets {
@@ -3980,29 +4201,33 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
 }
 
 extension Proto.ObserveRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.types {
-            writer.byte(0x0A); writer.cString(element)
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
     }
 }
 
 extension Proto.ObserveEvent: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.changedMicros != 0 {
@@ -4011,10 +4236,11 @@ extension Proto.ObserveEvent: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if self.changedMicros != 0 {
@@ -4024,11 +4250,13 @@ extension Proto.ObserveEvent: ProtoMessage {
 }
 
 extension Proto.AdminImportRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.samples {
@@ -4041,29 +4269,32 @@ extension Proto.AdminImportRequest: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.batchID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         for element in self.samples {
             writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
         }
         do {
-            let count = ProtoWriter.cStringCount(self.batchID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.batchID, count: count) }
         }
     }
 }
 
 extension Proto.AdminImportResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.saved != 0 {
@@ -4075,7 +4306,8 @@ extension Proto.AdminImportResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.saved != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.saved))
@@ -4087,35 +4319,40 @@ extension Proto.AdminImportResponse: ProtoMessage {
 }
 
 extension Proto.AdminExportRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
     }
 }
 
 extension Proto.AccessLogEntry: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         if self.atMicros != 0 {
@@ -4123,14 +4360,17 @@ extension Proto.AccessLogEntry: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.operation)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.sampleCount != 0 {
@@ -4138,44 +4378,48 @@ extension Proto.AccessLogEntry: ProtoMessage {
         }
         do {
             let count = ProtoWriter.cStringCount(self.method)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         if self.atMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.atMicros))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x12); writer.cString(self.appID, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.operation)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x1A); writer.cString(self.operation, count: count) }
         }
         do {
-            let count = ProtoWriter.cStringCount(self.type)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x22); writer.cString(self.type, count: count) }
         }
         if self.sampleCount != 0 {
             writer.byte(0x28); writer.varint(UInt64(self.sampleCount))
         }
         do {
-            let count = ProtoWriter.cStringCount(self.method)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x32); writer.cString(self.method, count: count) }
         }
     }
 }
 
 extension Proto.AdminAccessLogRequest: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
             let count = ProtoWriter.cStringCount(self.appID)
+            sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.limit != 0 {
@@ -4184,10 +4428,11 @@ extension Proto.AdminAccessLogRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
-            let count = ProtoWriter.cStringCount(self.appID)
+            let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
         if self.limit != 0 {
@@ -4197,7 +4442,8 @@ extension Proto.AdminAccessLogRequest: ProtoMessage {
 }
 
 extension Proto.AdminAccessLogResponse: ProtoMessage {
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
         for element in self.entries {
@@ -4211,7 +4457,8 @@ extension Proto.AdminAccessLogResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         for element in self.entries {
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)

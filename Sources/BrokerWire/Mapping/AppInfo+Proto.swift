@@ -1,4 +1,4 @@
-import BrokerModel
+public import BrokerModel
 
 // The app registry on the admin socket (AppInfo, AppRegistration, AppCredentials, BrokerInfo)
 // between the model and the .proto.
@@ -28,7 +28,7 @@ extension AppInfo {
 
 extension AppRegistration {
     /// The registration a decoded AdminAddAppRequest holds.
-    init(proto: Proto.AdminAddAppRequest) {
+    public init(proto: Proto.AdminAddAppRequest) {
         self.init(
             appID: proto.appID, name: proto.name, readUsage: proto.readUsage, shareUsage: proto.shareUsage,
             pinnedUID: proto.hasPinnedUid ? proto.pinnedUid : nil)

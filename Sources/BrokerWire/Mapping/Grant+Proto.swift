@@ -1,4 +1,4 @@
-import BrokerModel
+public import BrokerModel
 
 // Consent records on the admin socket (Grant, TypeDecision and their decisions, AdminSetGrant, Source,
 // CharacteristicValue, Explanation) between the model and the .proto.
@@ -27,7 +27,7 @@ extension Grant {
 
 extension TypeDecision {
     /// The decision a decoded TypeDecision holds.
-    init(proto: Proto.TypeDecision) {
+    public init(proto: Proto.TypeDecision) {
         self.init(
             type: ObjectType(protoIdentifier: proto.type),
             share: ShareDecision(proto: proto.share),
@@ -44,7 +44,7 @@ extension TypeDecision {
     }
 
     /// The decision an AdminSetGrantRequest sets (its app id travels beside it).
-    init(proto: Proto.AdminSetGrantRequest) {
+    public init(proto: Proto.AdminSetGrantRequest) {
         self.init(
             type: ObjectType(protoIdentifier: proto.type),
             share: ShareDecision(proto: proto.share),
@@ -137,7 +137,7 @@ extension CharacteristicValue {
     }
 
     /// The value an AdminSetCharacteristicRequest sets.
-    init(proto: Proto.AdminSetCharacteristicRequest) {
+    public init(proto: Proto.AdminSetCharacteristicRequest) {
         self.init(type: ObjectType(protoIdentifier: proto.type), value: proto.hasValue ? proto.value : nil)
     }
 

@@ -1,11 +1,11 @@
-import BrokerModel
+public import BrokerModel
 
 // Type identifiers between the model's ObjectType and the .proto's string fields.
 extension ObjectType {
     /// The type a decoded identifier field names: a catalogued spelling comes back as the
     /// catalogue's shared value (the decoded string is let go), any other as `ObjectType(identifier)`.
     @inline(__always)
-    init(protoIdentifier identifier: String) {
+    public init(protoIdentifier identifier: String) {
         var identifier = identifier
         if let known = identifier.withUTF8({ TypeCatalogue.knownType(utf8: $0) }) {
             self = known
@@ -15,7 +15,7 @@ extension ObjectType {
     }
 
     /// The types a decoded repeated identifier field names, in order.
-    static func types(protoIdentifiers identifiers: [String]) -> [ObjectType] {
+    public static func types(protoIdentifiers identifiers: [String]) -> [ObjectType] {
         guard !identifiers.isEmpty else { return [] }
         var types: [ObjectType] = []
         types.reserveCapacity(identifiers.count)

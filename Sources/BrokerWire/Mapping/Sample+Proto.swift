@@ -1,11 +1,11 @@
-import BrokerModel
+public import BrokerModel
 
 // Sample, with its value (Quantity, WorkoutDetails) and metadata, between the model and the .proto.
 extension Sample {
     /// The sample a decoded Sample holds; throws for one without a value kind this build knows.
     ///
     /// A key sent twice in the metadata keeps its last value.
-    init(proto: Proto.Sample) throws(BrokerError) {
+    public init(proto: Proto.Sample) throws(BrokerError) {
         guard let value = proto.value else { throw .invalidArgument("value: missing") }
         var metadata: [String: String] = [:]
         if !proto.metadata.isEmpty {
@@ -25,7 +25,7 @@ extension Sample {
 
     /// The sample as a .proto message. Metadata goes out sorted by key (strcmp order of the bytes
     /// sent), so equal samples encode to equal bytes whatever their dictionaries' order.
-    var proto: Proto.Sample {
+    public var proto: Proto.Sample {
         var message = Proto.Sample()
         message.uuid = uuid
         message.type = type.identifier
@@ -50,7 +50,7 @@ extension Sample {
     }
 
     /// The samples of a decoded repeated Sample field.
-    static func samples(proto: [Proto.Sample]) throws(BrokerError) -> [Sample] {
+    public static func samples(proto: [Proto.Sample]) throws(BrokerError) -> [Sample] {
         guard !proto.isEmpty else { return [] }
         var samples: [Sample] = []
         samples.reserveCapacity(proto.count)
@@ -73,7 +73,7 @@ extension Sample {
     /// Such a sample is well-formed protobuf, so it is the call's error, not the connection's. A
     /// value kind added by a newer client reaches protobuf-c as an unknown field (the value stays
     /// unset): the message names its field number, so the sender can tell the two cases apart.
-    static func valueError(in samples: [Proto.Sample]) -> BrokerError? {
+    public static func valueError(in samples: [Proto.Sample]) -> BrokerError? {
         for (index, sample) in samples.enumerated() where sample.value == nil {
             if let field = sample.unknownFieldNumbers?.first {
                 return .invalidArgument(

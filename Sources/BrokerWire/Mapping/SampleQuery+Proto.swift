@@ -1,10 +1,10 @@
-import BrokerModel
+public import BrokerModel
 
 // The sample queries (SampleQuery, AnchoredQuery) and their parts (SamplePredicate, SampleSort)
 // between the model and the .proto.
 extension SampleQuery {
     /// The query a decoded QueryRequest holds.
-    init(proto: Proto.QueryRequest) {
+    public init(proto: Proto.QueryRequest) {
         self.init(
             type: ObjectType(protoIdentifier: proto.type),
             predicate: SamplePredicate(proto: proto.predicate),
@@ -29,7 +29,7 @@ extension SampleQuery {
 
 extension AnchoredQuery {
     /// The query a decoded AnchoredQueryRequest holds.
-    init(proto: Proto.AnchoredQueryRequest) {
+    public init(proto: Proto.AnchoredQueryRequest) {
         self.init(
             type: ObjectType(protoIdentifier: proto.type),
             predicate: SamplePredicate(proto: proto.predicate),
@@ -53,7 +53,7 @@ extension AnchoredQuery {
 extension SamplePredicate {
     /// The predicate a decoded SamplePredicate holds; an absent one matches everything. Option bits
     /// this build does not know are kept.
-    init(proto: Proto.SamplePredicate?) {
+    public init(proto: Proto.SamplePredicate?) {
         guard let proto else {
             self = .all
             return

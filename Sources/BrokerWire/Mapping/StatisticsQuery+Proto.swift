@@ -1,10 +1,10 @@
-import BrokerModel
+public import BrokerModel
 
 // Statistics: the query and its result between the model and the .proto.
 extension StatisticsQuery {
     /// The query a decoded StatisticsRequest holds; an interval number this build does not know is
     /// `.none`.
-    init(proto: Proto.StatisticsRequest) {
+    public init(proto: Proto.StatisticsRequest) {
         self.init(
             type: ObjectType(protoIdentifier: proto.type),
             predicate: SamplePredicate(proto: proto.predicate),

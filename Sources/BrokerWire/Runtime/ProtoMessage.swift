@@ -7,9 +7,11 @@ public protocol ProtoMessage: Hashable, Sendable {
     init?(strict reader: inout ProtoReader)
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
     static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self?
-    /// The packed size; reserves a slot in `sizes` for every nested message, in write order.
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
     func measure(_ sizes: inout ProtoSizes) -> Int
-    /// Writes the fields, taking nested sizes from `sizes` in the order `measure` reserved them.
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
     func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes)
     /// protobuf-c's packing of what protobuf-c reads from `encoded()`: equal to `encoded()` when the
     /// generated encoder writes protobuf-c's bytes (tests and the fuzzer compare); nil when
