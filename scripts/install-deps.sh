@@ -6,9 +6,10 @@ set -euo pipefail
 # protobuf-compiler, python3-protobuf (the same 3.21.12 release) and python3-pytest: the Python client
 # (clients/python: its generated module is checked by clients/python/generate.sh --check, its tests run
 # by make test). python3: scripts/generate-wire.py. help2man, man-db and systemd (systemd-analyze):
-# make install's man pages and scripts/check-install.sh.
+# make install's man pages and scripts/check-install.sh. unzip: healthctl import of an Apple Health
+# export.zip (it streams the zip's export.xml through `unzip -p`).
 packages=(libuv1-dev libprotobuf-c-dev protobuf-c-compiler libsqlite3-dev libsodium-dev pkg-config
-  protobuf-compiler python3-protobuf python3-pytest python3 help2man man-db systemd)
+  protobuf-compiler python3-protobuf python3-pytest python3 help2man man-db systemd unzip)
 
 missing=()
 for p in "${packages[@]}"; do

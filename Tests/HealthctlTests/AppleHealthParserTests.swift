@@ -68,7 +68,7 @@ import Testing
     @Test func theInlineDTDParsesAndRecordsConvertToCanonicalUnits() throws {
         let result = Self.parse(
             Self.record("HKQuantityTypeIdentifierDistanceWalkingRunning", "2", unit: "mi")
-                + Self.record("HKQuantityTypeIdentifierBloodGlucose", "5.5", unit: "mmol<180.15588>/L")
+                + Self.record("HKQuantityTypeIdentifierBloodGlucose", "5.5", unit: "mmol&lt;180.15588&gt;/L")
                 + Self.record("HKQuantityTypeIdentifierBodyTemperature", "98.6", unit: "degF")
                 + Self.record("HKQuantityTypeIdentifierStepCount", "42"))
         #expect(result.ok)
