@@ -87,12 +87,13 @@ struct AppleHealthImportTests {
         let admin = try await daemon.admin()
         defer { admin.close() }
         let first = try #require(text.range(of: "startDate=\"")).upperBound
+        // The generator starts at a New York midnight: the day buckets' anchor.
         let from = try #require(AppleHealthDateForTest.date(String(text[first...].prefix(25))))
         let to = from.addingTimeInterval(Double(Self.records) * 60 + 86_400 * 2)
         for (type, days) in expected {
             let query = StatisticsQuery(
                 type: ObjectType(type), predicate: SamplePredicate(start: from.addingTimeInterval(-86_400), end: to),
-                options: .sum, interval: .day, timeZone: Self.zone.identifier)
+                options: .sum, interval: .day, anchor: from, timeZone: Self.zone.identifier)
             var actual: [String: Double] = [:]
             let dayName = DateFormatter()
             dayName.locale = Locale(identifier: "en_US_POSIX")
