@@ -183,6 +183,8 @@ import Testing
         let samples = Self.samples(first.chunks)
         #expect(samples.map(\.uuid) == Self.samples(second.chunks).map(\.uuid))
         #expect(Set(samples.map(\.uuid)).count == 2)
+        // Time-ordered: the start's Unix milliseconds lead (1557874329000 = 0x016ab88bc5a8), version 8.
+        #expect(samples.allSatisfy { $0.uuid.hasPrefix("016ab88b-c5a8-8") }, "\(samples.map(\.uuid))")
         #expect(samples.map(\.sourceAppID) == [AppleHealthSource.appID(for: "Anna’s iPhone"), AppleHealthSource.appID(for: "Anna’s Apple Watch")])
         #expect(first.chunks.first?.newSources.map(\.name) == ["Anna’s iPhone", "Anna’s Apple Watch"])
         #expect(AppleHealthSource.appID(for: "Anna’s iPhone").hasPrefix("apple-health.anna-s-iphone."))
