@@ -29,6 +29,7 @@ cleanup() { [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; [ "$
 trap cleanup EXIT
 say "generating $records records in $work/export.zip"
 python3 "$repo/scripts/make-apple-health-export.py" --records "$records" --output "$work/export.zip" || exit 1
+xml_mb=$(unzip -l "$work/export.zip" | awk '/export.xml/ { print int($1 / 1048576) }')
 "$bin/healthbrokerd" --socket "$work/app.sock" --admin-socket "$work/admin.sock" --data-dir "$work/data" --log-level warning 2>"$work/daemon.log" &
 pid=$!
 for _ in $(seq 1 100); do [ -S "$work/admin.sock" ] && break; sleep 0.1; done
@@ -40,7 +41,7 @@ run() {
   [ "$status" = 0 ] || { cat "$work/out" >&2; exit 1; }
   daemon_kb=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
   rate=$(awk -v n="$read_records" -v s="$seconds" 'BEGIN { printf "%d", (s > 0 ? n / s : 0) }')
-  echo "$1: records=$read_records seconds=$seconds records_per_s=$rate healthctl_peak_rss_mb=$((rss_kb / 1024)) daemon_peak_rss_mb=$((daemon_kb / 1024)) zip_mb=$(( $(stat -c %s "$work/export.zip") / 1048576 )) load=$(cut -d' ' -f1 /proc/loadavg)"
+  echo "$1: records=$read_records seconds=$seconds records_per_s=$rate healthctl_peak_rss_mb=$((rss_kb / 1024)) daemon_peak_rss_mb=$((daemon_kb / 1024)) zip_mb=$(( $(stat -c %s "$work/export.zip") / 1048576 )) xml_mb=$xml_mb load=$(cut -d' ' -f1 /proc/loadavg)"
 }
 run first-import
 sed -n '1,3p' "$work/out" >&2
