@@ -24,7 +24,8 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
     private var sourceIDs: [String: String] = [:]
     private var categoryNames: [String: [String: Int64]] = [:]
     private var depth = 0
-    private var inCorrelation = false
+    /// Whether `</HealthData>` was read: XMLParser on Linux accepts a stream that just stops.
+    private var sawEnd = false
     private var pendingRecord: [String: String]?
     private var pendingWorkout: [String: String]?
     private var workoutStatistics: [String: (sum: String, unit: String)] = [:]
@@ -70,10 +71,13 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
     private func run(_ parser: XMLParser) -> Bool {
         parser.delegate = self
         parser.shouldResolveExternalEntities = false
-        let ok = parser.parse()
+        var ok = parser.parse()
         if !ok {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed XML"
             failure = "XML error at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)"
+        } else if !sawEnd {
+            ok = false
+            failure = "the export ends before </HealthData> (line \(parser.lineNumber)): is the file complete?"
         }
         flush()
         return ok
@@ -94,7 +98,6 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
             }
         case "Correlation":
             counts.correlations += 1
-            inCorrelation = true
         case "Workout":
             pendingWorkout = attributes
             workoutStatistics = [:]
@@ -120,8 +123,8 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
         case "Record":
             if let attributes = pendingRecord { record(attributes) }
             pendingRecord = nil
-        case "Correlation":
-            inCorrelation = false
+        case "HealthData":
+            sawEnd = true
         case "Workout":
             if let attributes = pendingWorkout { workout(attributes) }
             pendingWorkout = nil

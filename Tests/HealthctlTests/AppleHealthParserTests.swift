@@ -202,6 +202,15 @@ import Testing
         #expect(result.chunks.map(\.batch.samples.count) == [10, 10, 5])
     }
 
+    @Test func anExportThatStopsEarlyIsAFailure() {
+        var chunks: [AppleHealthChunk] = []
+        let parser = AppleHealthParser(batchSize: 10) { chunks.append($0) }
+        let ok = parser.parse(Data((Self.header + Self.record("HKQuantityTypeIdentifierStepCount", "5")).utf8))
+        #expect(!ok)
+        #expect(parser.failure?.contains("</HealthData>") == true, "\(parser.failure ?? "")")
+        #expect(Self.samples(chunks).count == 1)
+    }
+
     @Test func malformedXMLReportsItsLine() {
         var chunks: [AppleHealthChunk] = []
         let parser = AppleHealthParser(batchSize: 10) { chunks.append($0) }
