@@ -6,7 +6,7 @@
 # Then the seed scenario: 90 days of generated watch data are imported as demo.watch, the writer
 # example saves workouts and heart rate as demo.writer (the policy lets it share those), and the steps
 # example, with access to the last 30 days of steps only, prints daily totals and says that earlier
-# data is unknown, not absent. Finally the access log, and the daemon is stopped cleanly. Run through
+# data is unknown, not absent. A generated Apple Health export.zip is imported beside it. Finally the access log, and the daemon is stopped cleanly. Run through
 # `make demo`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,6 +83,12 @@ echo "==> generating 90 days of watch data as demo.watch: steps every minute, he
 echo "    sleep every night, a few workouts a week (healthctl demo-data; UUIDs come from seed, type and"
 echo "    start, so a second run stores only the minutes since the first)"
 ctl demo-data --app demo.watch --days 90
+echo
+echo "==> importing a generated Apple Health export.zip (scripts/make-apple-health-export.py: an iPhone, a"
+echo "    watch and an app, the last 5 days; nobody's data): each source becomes an app of its own, and a"
+echo "    second import stores nothing (healthctl import export.zip)"
+python3 scripts/make-apple-health-export.py --records 5000 --start "$(date -u -d '-5 days' +%F)" --output "$runtime_dir/export.zip"
+ctl import "$runtime_dir/export.zip"
 echo
 echo "==> forgetting demo.writer's earlier decisions, so the policy decides afresh (healthctl revoke)"
 ctl revoke demo.writer

@@ -9,9 +9,11 @@ set -euo pipefail
 # make install's man pages and scripts/check-install.sh. libh2o-dev (h2o built on libuv, not
 # libh2o-evloop-dev): the HTTP server of healthctl ui. chromium and python3-websocket: make test's
 # browser tests (browser-tests/), which drive a headless Chromium over the DevTools protocol.
+# unzip: healthctl import of an Apple Health export.zip (it streams the zip's export.xml through
+# `unzip -p`).
 packages=(libuv1-dev libprotobuf-c-dev protobuf-c-compiler libsqlite3-dev libsodium-dev pkg-config
   protobuf-compiler python3-protobuf python3-pytest python3 help2man man-db systemd
-  libh2o-dev chromium python3-websocket)
+  libh2o-dev chromium python3-websocket unzip)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,10 +1,10 @@
 import CommandLineSupport
 
 extension HealthctlSpec {
-    /// `healthctl import FILE (--app APP_ID | --keep-sources) [--batch N] [--format F]`.
+    /// `healthctl import FILE (--app APP_ID | --keep-sources) [--batch N] [--format F]`, or an Apple Health export.zip.
     static let importSamples = CommandSpec(
         "import",
-        summary: "Import samples from JSON lines or CSV as if an app had saved them (idempotent).",
+        summary: "Import samples from JSON lines, CSV or an Apple Health export.zip as if apps had saved them (idempotent).",
         discussion: """
             JSON lines (.jsonl, .json): one object per line (docs/IMPORT-FORMAT.md has the details):
               {"uuid": "…", "type": "stepCount", "start": "2025-06-01T10:00:00Z", "end": "2025-06-01T10:01:00Z", "value": 42, "unit": "count"}
@@ -24,12 +24,18 @@ extension HealthctlSpec {
             is sent. A bad line stops the import as FILE:LINE: MESSAGE, saying how many samples earlier \
             batches imported; run it again once fixed, samples already imported are recognised. On a \
             terminal a progress line shows the count and rate; otherwise one summary line is printed.
+            Apple Health (.zip, .xml; --format apple-health): the export.zip the Health app writes, or its \
+            export.xml, streamed (the zip through 'unzip -p'). Records, correlation members, workouts and the \
+            Me element's characteristics go in, units converted and local offsets honoured; each sourceName \
+            becomes an app of its own (registered under its name, so 'healthctl sources' shows it); uuids \
+            come from each record's content, so the same export imports once. The summary counts records \
+            read, new and duplicate samples, samples per source, and what was not imported, per type.
             """,
         options: [
-            .option("app", value: "APP_ID", help: "The source app the samples are recorded as (required without --keep-sources)."),
+            .option("app", value: "APP_ID", help: "The source app the samples are recorded as (required without --keep-sources; not with apple-health)."),
             .flag("keep-sources", help: "Record each JSON line under the app its \"source\" names (as export writes it), --app for lines without one. Every source must be registered: the import stops before sending anything, listing those that are not."),
             .option("batch", value: "N", help: "Samples per call (1-10000).", default: "1000"),
-            .option("format", value: "FORMAT", help: "jsonl or csv (default: from the file's extension)."),
+            .option("format", value: "FORMAT", help: "jsonl, csv or apple-health (default: from the file's extension)."),
         ],
         positionals: [PositionalSpec("FILE", help: "The file to import; '-' reads standard input (give --format).")]
     )

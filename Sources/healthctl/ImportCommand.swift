@@ -9,6 +9,16 @@ enum ImportCommand {
     /// Parses each batch completely, then sends it; stops at the first bad line or refused batch.
     static func run(_ command: ParsedCommand, context: CommandContext) async throws {
         let path = try GrantsCommands.required(command, "FILE")
+        if try fileFormat(command, path: path) == .appleHealth {
+            guard command.string("app") == nil, path != "-" else {
+                throw ArgumentError(
+                    .invalidValue, "--format apple-health reads FILE (export.zip or export.xml) and imports each of its sources as an app of its own: give no --app, and a file, not '-'",
+                    command: command.commandName)
+            }
+            let batchSize = try command.int("batch", in: 1...SampleValidator.maxBatch) ?? 1_000
+            try await AppleHealthImport.run(path: path, batchSize: batchSize, context: context)
+            return
+        }
         let keepSources = command.flag("keep-sources")
         let appID = keepSources ? command.string("app") : try command.requiredString("app")
         let batchSize = try command.int("batch", in: 1...SampleValidator.maxBatch) ?? 1_000
@@ -110,7 +120,7 @@ enum ImportCommand {
         if let format = try command.choice("format", as: SampleFileFormat.self) { return format }
         if let format = SampleFileFormat.inferred(fromPath: path) { return format }
         throw ArgumentError(
-            .invalidValue, "cannot tell the format of '\(path)' from its name: use .jsonl, .json or .csv, or give --format",
+            .invalidValue, "cannot tell the format of '\(path)' from its name: use .jsonl, .json, .csv, .zip or .xml, or give --format",
             command: command.commandName)
     }
 }

@@ -59,6 +59,8 @@ final class SampleFileReader {
                 return nil
             }
             return try csvParser.sample(from: text)
+        case .appleHealth:
+            throw SampleLineError("an Apple Health export is not read line by line")
         }
     }
 }
