@@ -161,6 +161,8 @@ extension Broker {
         case .adminSetGrant(let appID, let decision): handleSetGrant(appID, decision: decision, context: context)
         case .adminBackup(let path): handleBackup(path, context: context)
         case .adminStatistics(let query): handleAdminStatistics(query, context: context)
+        case .adminSetSourcePriority(let type, let appIDs): handleSetSourcePriority(type, appIDs: appIDs, context: context)
+        case .adminListSourcePriority(let type): handleListSourcePriority(type, context: context)
         case .save(let samples): handleSave(samples, context: context)
         case .delete(let uuids, let type, let predicate): handleDelete(uuids: uuids, type: type, predicate: predicate, context: context)
         case .query(let query): handleQuery(query, context: context)
