@@ -53,8 +53,12 @@ extension SampleTable {
         var names: [Int64: String] = [:]
         for code in Set(found.map(\.app)) { names[code] = try apps.name(of: code) }
         let ranks = SourceMerge.ranks(priority: priority, sources: names.values)
+        // Listed apps without rows keep their places: the ranks the rows use are renumbered densely.
+        let used = Set(names.values.compactMap { ranks[$0] }).sorted()
+        var codeRanks: [Int64: Int] = [:]
+        for (code, name) in names { codeRanks[code] = ranks[name].flatMap { used.firstIndex(of: $0) } ?? used.count }
         let items = found.map { row in
-            SourceMerge.Item(startMicros: row.start, endMicros: row.end, value: row.value, rank: ranks[names[row.app] ?? ""] ?? Int.max)
+            SourceMerge.Item(startMicros: row.start, endMicros: row.end, value: row.value, rank: codeRanks[row.app] ?? used.count)
         }
         return SourceMerge.buckets(items, boundaries: boundaries)
     }

@@ -18,7 +18,7 @@ public enum SourceMerge {
         public var endMicros: Int64
         /// The value in the type's canonical unit.
         public var value: Double
-        /// The source's rank: lower ranks win.
+        /// The source's rank: lower ranks win; 0 or more and small (the merge keeps arrays per rank).
         public var rank: Int
 
         /// Creates an item.
@@ -46,7 +46,7 @@ public enum SourceMerge {
         return items.map { item in
             if item.endMicros <= item.startMicros {
                 // An instant: covered when a better rank owns the stretch holding it.
-                guard let segment = owned.segment(at: item.startMicros), segment.rank < item.rank else { return item.value }
+                guard let rank = owned.rank(at: item.startMicros), rank < item.rank else { return item.value }
                 return 0
             }
             let uncovered = owned.measure(rank: item.rank, from: item.startMicros, to: item.endMicros)
@@ -57,44 +57,50 @@ public enum SourceMerge {
     }
 
     /// The stretches of time each rank owns: where it is the best (lowest) rank with a sample.
+    /// Ranks are indexes into the per-rank arrays (they are dense: `ranks` numbers from 0).
     struct Owned {
-        /// Every owned stretch in time order (disjoint): start, end, rank.
-        var segments: [(start: Int64, end: Int64, rank: Int)] = []
+        /// Every owned stretch in time order (disjoint).
+        var segmentStarts: [Int64] = []
+        var segmentEnds: [Int64] = []
+        var segmentRanks: [Int] = []
         /// Per rank: its stretches' starts, ends and the running total of their lengths (one more entry).
-        var starts: [Int: [Int64]] = [:]
-        var ends: [Int: [Int64]] = [:]
-        var totals: [Int: [Int64]] = [:]
+        var starts: [[Int64]]
+        var ends: [[Int64]]
+        var totals: [[Int64]]
 
-        mutating func append(_ start: Int64, _ end: Int64, rank: Int) {
-            if let last = segments.last, last.end == start, last.rank == rank {
-                segments[segments.count - 1].end = end
-                ends[rank]![ends[rank]!.count - 1] = end
-                totals[rank]![totals[rank]!.count - 1] += end - start
-                return
-            }
-            segments.append((start, end, rank))
-            starts[rank, default: []].append(start)
-            ends[rank, default: []].append(end)
-            let before = totals[rank]?.last ?? 0
-            if totals[rank] == nil { totals[rank] = [0] }
-            totals[rank]!.append(before + end - start)
+        init(rankCount: Int) {
+            starts = Array(repeating: [], count: rankCount)
+            ends = Array(repeating: [], count: rankCount)
+            totals = Array(repeating: [0], count: rankCount)
         }
 
-        /// The owned stretch holding `instant` (start ≤ instant < end), if any.
-        func segment(at instant: Int64) -> (start: Int64, end: Int64, rank: Int)? {
-            // The last stretch starting at or before the instant.
-            var (low, high) = (0, segments.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if segments[middle].start <= instant { low = middle + 1 } else { high = middle }
+        mutating func append(_ start: Int64, _ end: Int64, rank: Int) {
+            let length = end - start
+            if let last = segmentEnds.last, last == start, segmentRanks[segmentRanks.count - 1] == rank {
+                segmentEnds[segmentEnds.count - 1] = end
+                ends[rank][ends[rank].count - 1] = end
+                totals[rank][totals[rank].count - 1] += length
+                return
             }
-            guard low > 0, segments[low - 1].end > instant else { return nil }
-            return segments[low - 1]
+            segmentStarts.append(start)
+            segmentEnds.append(end)
+            segmentRanks.append(rank)
+            starts[rank].append(start)
+            ends[rank].append(end)
+            totals[rank].append(totals[rank][totals[rank].count - 1] + length)
+        }
+
+        /// The rank owning `instant` (the stretch with start ≤ instant < end), if any.
+        func rank(at instant: Int64) -> Int? {
+            let index = Self.partition(segmentStarts) { $0 <= instant }
+            guard index > 0, segmentEnds[index - 1] > instant else { return nil }
+            return segmentRanks[index - 1]
         }
 
         /// How long `rank` owns within [from, to).
         func measure(rank: Int, from: Int64, to: Int64) -> Int64 {
-            guard let starts = starts[rank], let ends = ends[rank], let totals = totals[rank] else { return 0 }
+            guard rank < starts.count else { return 0 }
+            let (starts, ends, totals) = (starts[rank], ends[rank], totals[rank])
             // First stretch ending after `from`, first stretch starting at or after `to`.
             let first = Self.partition(ends) { $0 <= from }
             let last = Self.partition(starts) { $0 < to }
@@ -120,30 +126,30 @@ public enum SourceMerge {
     /// (removed lazily) with a count per rank; each stretch between two event times belongs to the
     /// lowest active rank.
     static func ownedSegments(_ items: [Item]) -> Owned {
-        var events: [(time: Int64, rank: Int, delta: Int)] = []
+        let rankCount = (items.lazy.map(\.rank).max() ?? -1) + 1
+        // An event: its time, and the rank shifted left by one with the low bit set for a start.
+        var events: [(time: Int64, code: Int)] = []
         events.reserveCapacity(items.count * 2)
         for item in items where item.endMicros > item.startMicros {
-            events.append((item.startMicros, item.rank, 1))
-            events.append((item.endMicros, item.rank, -1))
+            events.append((item.startMicros, item.rank << 1 | 1))
+            events.append((item.endMicros, item.rank << 1))
         }
         events.sort { $0.time < $1.time }
-        var owned = Owned()
-        var active: [Int: Int] = [:]
+        var owned = Owned(rankCount: rankCount)
+        var active = [Int](repeating: 0, count: rankCount)
         var heap = MinHeap()
         var index = 0
         while index < events.count {
             let time = events[index].time
             while index < events.count, events[index].time == time {
-                let event = events[index]
-                let count = active[event.rank, default: 0] + event.delta
-                active[event.rank] = count
-                if event.delta > 0, count == 1 { heap.push(event.rank) }
+                let (rank, starts) = (events[index].code >> 1, events[index].code & 1 == 1)
+                active[rank] += starts ? 1 : -1
+                if starts, active[rank] == 1 { heap.push(rank) }
                 index += 1
             }
-            while let best = heap.top, active[best, default: 0] == 0 { heap.pop() }
+            while let best = heap.top, active[best] == 0 { heap.pop() }
             guard index < events.count, let best = heap.top else { continue }
-            let next = events[index].time
-            owned.append(time, next, rank: best)
+            owned.append(time, events[index].time, rank: best)
         }
         return owned
     }
