@@ -45,6 +45,18 @@ struct SourceMergeTimingTests {
         }
         let (plain, sums) = try time(false)
         let (merged, mergedSums) = try time(true)
+        // The sweep alone, over items of the same shape.
+        var items: [SourceMerge.Item] = []
+        for offset in 0..<2 {
+            for index in 0..<(days * 1_440) {
+                let start = Int64(index) * minute + Int64(offset) * 20_000_000
+                items.append(SourceMerge.Item(startMicros: start, endMicros: start + minute, value: 1, rank: offset))
+            }
+        }
+        let clock = ContinuousClock.now
+        _ = SourceMerge.buckets(items, boundaries: boundaries)
+        let sweep = ContinuousClock.now - clock
+        print("merge timing: the sweep alone \(sweep)")
         print("merge timing: \(days) days, \(2 * days * 1_440) samples from two sources: SQL sum \(String(format: "%.1f", plain)) ms, merged \(String(format: "%.1f", merged)) ms")
         #expect(sums.count == days && mergedSums.count == days)
         // Merged, each day is about the watch's alone (the phone adds only its last 20 s).
