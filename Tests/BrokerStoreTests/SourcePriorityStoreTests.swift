@@ -109,6 +109,26 @@ struct SourcePriorityStoreTests {
         #expect(merged.map(\.sampleCount) == [2])
     }
 
+    @Test func aLimitedReaderMergesTheSourcesItSeesAfterItsDate() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Self.open(directory)
+        defer { store.close() }
+        try Self.walk(store)
+        // A second walk in the afternoon, both counting it; the watch's straddles 12:00.
+        _ = try store.saveSamples([Self.steps(6, 11 * Self.hour + Self.hour / 2, 13 * Self.hour, 3_000)], sourceAppID: Self.watch, now: 3)
+        _ = try store.saveSamples([Self.steps(7, 12 * Self.hour, 13 * Self.hour, 1_800)], sourceAppID: Self.phone, now: 4)
+        try store.setSourcePriority(of: .stepCount, appIDs: [Self.watch])
+        let day = [0, Self.day]
+        // The phone reads from 12:00: its own morning walk (4,600, nothing it may see covers it), the
+        // watch's straddling walk (3,000) which covers its 12:00–13:00 one, and its stroll (300).
+        let limited = try store.statistics(type: .stepCount, predicate: .all, scope: .from(12 * Self.hour), appID: Self.phone, boundaries: day, mergeSources: true)
+        #expect(Self.sums(limited) == [7_900])
+        // Full access also sees the watch's morning walk, which covers the phone's.
+        let full = try store.statistics(type: .stepCount, predicate: .all, scope: .from(.min), appID: Self.phone, boundaries: day, mergeSources: true)
+        #expect(Self.sums(full) == [8_300])
+    }
+
     @Test func aLimitedReaderMergesOnlyWhatItMaySee() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

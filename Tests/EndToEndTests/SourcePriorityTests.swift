@@ -93,6 +93,17 @@ struct SourcePriorityTests {
         #expect(cleared.output.contains("no source order set"), "\(cleared.output)")
         // 777 + 50 + phone: 4,600 × ½ + 300 = 2,600 → 3,427.
         #expect(try await admin.statistics(Self.dailyQuery).buckets.map(\.sum) == [3_427])
+        // A discrete type is never merged: the average is over every source's samples.
+        let heartWatch = try await authorizedApp(daemon, Self.watchID + ".hr", types: [.heartRate])
+        defer { heartWatch.close() }
+        let heartPhone = try await authorizedApp(daemon, Self.phoneID + ".hr", types: [.heartRate])
+        defer { heartPhone.close() }
+        try await admin.setSourcePriority([Self.watchID + ".hr"], for: .heartRate)
+        _ = try await heartWatch.save([Sample(uuid: UUID().uuidString.lowercased(), type: .heartRate, startMicros: base + 10 * hour, endMicros: base + 11 * hour, value: .quantity(Quantity(100, "count/min")))])
+        _ = try await heartPhone.save([Sample(uuid: UUID().uuidString.lowercased(), type: .heartRate, startMicros: base + 10 * hour, endMicros: base + 11 * hour, value: .quantity(Quantity(80, "count/min")))])
+        let heart = try await admin.statistics(StatisticsQuery(
+            type: .heartRate, predicate: SamplePredicate(startMicros: base, endMicros: base + Self.day), options: .average))
+        #expect(heart.buckets.map(\.average) == [90])
         // An unknown type is refused.
         let wrong = try await PersonViewTests.healthctl(daemon, ["sources", "priority", "stepz"])
         #expect(wrong.status != 0)
