@@ -27,7 +27,8 @@ extension Broker {
             return
         }
         worker.submit({ store throws(BrokerError) in
-            try store.allSourcesStatistics(type: query.type, predicate: query.predicate, boundaries: boundaries)
+            try store.allSourcesStatistics(
+                type: query.type, predicate: query.predicate, boundaries: boundaries, mergeSources: descriptor.aggregation == .cumulative)
         }) { [weak self] result in
             guard let self else { return }
             self.noteStoreResult(result)

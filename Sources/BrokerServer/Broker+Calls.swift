@@ -191,6 +191,9 @@ extension Broker {
         case .adminStatistics(let request):
             // A missing query reads as an empty one: its empty type is INVALID_ARGUMENT in the handler.
             handleAdminStatistics(StatisticsQuery(proto: request.query ?? Proto.StatisticsRequest()), context: context)
+        case .adminSetSourcePriority(let request):
+            handleSetSourcePriority(ObjectType(protoIdentifier: request.type), appIDs: request.appIDs, context: context)
+        case .adminListSourcePriority(let request): handleListSourcePriority(ObjectType(protoIdentifier: request.type), context: context)
         case .save(let request): handleSave(Self.samples(request.samples), context: context)
         case .delete(let request):
             // An optional type travels as "" when nil.

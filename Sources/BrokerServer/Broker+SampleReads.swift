@@ -176,6 +176,8 @@ extension Broker {
     }
 
     /// Sums or averages/min/max over the range or per calendar interval, computed in SQLite, clamped.
+    /// A cumulative type's sums merge overlapping sources by the person's priority, over the rows
+    /// the scope shows (so a read-denied app's, which sees one source, never merge).
     func handleStatistics(_ query: StatisticsQuery, context: CallContext) {
         guard let appID = sessionAppID(context) else { return }
         let descriptor: TypeDescriptor
@@ -197,7 +199,9 @@ extension Broker {
             return
         }
         worker.submit({ store throws(BrokerError) in
-            try store.statistics(type: query.type, predicate: query.predicate, scope: scope, appID: appID, boundaries: boundaries)
+            try store.statistics(
+                type: query.type, predicate: query.predicate, scope: scope, appID: appID, boundaries: boundaries,
+                mergeSources: descriptor.aggregation == .cumulative)
         }) { [weak self] result in
             guard let self else { return }
             self.noteStoreResult(result)

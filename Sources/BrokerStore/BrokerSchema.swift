@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -458,5 +458,18 @@ public enum BrokerSchema {
         ALTER TABLE access_log ADD COLUMN method TEXT NOT NULL DEFAULT '';
         ALTER TABLE access_log ADD COLUMN batch_id TEXT NULL;
         CREATE UNIQUE INDEX access_log_by_batch ON access_log (batch_id, app_id, type) WHERE batch_id IS NOT NULL;
+        """
+
+    /// Version 11: the source priority per type (`source_priorities`): the app ids the person
+    /// ordered, best first (`position` 0 first). Statistics of cumulative types merge overlapping
+    /// samples of several sources by it; sources not listed rank after the listed ones, by app id.
+    static let version11 = """
+        CREATE TABLE source_priorities (
+            type TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            app_id TEXT NOT NULL,
+            PRIMARY KEY (type, position),
+            UNIQUE (type, app_id)
+        ) WITHOUT ROWID;
         """
 }

@@ -382,20 +382,31 @@ extension BrokerStore {
     ///
     /// Buckets without samples are left out. Boundaries must be strictly ascending
     /// (`INVALID_ARGUMENT` otherwise); fewer than two give no buckets. Non-quantity samples are ignored.
-    public func statistics(type: ObjectType, predicate: SamplePredicate, scope: ReadScope, appID: String, boundaries: [Int64]) throws(BrokerError) -> [StatisticsBucket] {
+    ///
+    /// `mergeSources` (for cumulative types): where the reader sees more than one source in the
+    /// range, overlapping samples are merged by the person's source priority (`SourceMerge`), after
+    /// the scope has cut the rows to what the reader may see.
+    public func statistics(
+        type: ObjectType, predicate: SamplePredicate, scope: ReadScope, appID: String, boundaries: [Int64], mergeSources: Bool = false
+    ) throws(BrokerError) -> [StatisticsBucket] {
         guard boundaries.count >= 2 else { return [] }
         for index in 1..<boundaries.count where boundaries[index] <= boundaries[index - 1] {
             throw .invalidArgument("statistics boundaries must be strictly ascending (boundaries[\(index)] is not)")
         }
         guard let filter = try ScopeFilter(scope, appID: appID, apps: sampleTable.apps) else { return [] }
+        // An own-only reader sees one source: nothing to merge, so no order is read.
+        let priority = mergeSources && filter.fromMicros != nil ? try sourcePriorities.order(of: type.identifier) : nil
         return try sampleTable.statistics(
-            type: type, predicate: predicate, scope: filter, spans: try readSpans(type, filter), boundaries: boundaries)
+            type: type, predicate: predicate, scope: filter, spans: try readSpans(type, filter), boundaries: boundaries,
+            priority: priority)
     }
 
     /// The person's own statistics: like `statistics`, over every source's samples (full access, no
     /// floor, no reading app). For the admin socket only: an app's statistics go through its scope.
-    public func allSourcesStatistics(type: ObjectType, predicate: SamplePredicate, boundaries: [Int64]) throws(BrokerError) -> [StatisticsBucket] {
-        try statistics(type: type, predicate: predicate, scope: .from(.min), appID: "", boundaries: boundaries)
+    public func allSourcesStatistics(
+        type: ObjectType, predicate: SamplePredicate, boundaries: [Int64], mergeSources: Bool = false
+    ) throws(BrokerError) -> [StatisticsBucket] {
+        try statistics(type: type, predicate: predicate, scope: .from(.min), appID: "", boundaries: boundaries, mergeSources: mergeSources)
     }
 
     /// Appends an access-log row: `appID` did `operation` ("read", "write", "delete") through the

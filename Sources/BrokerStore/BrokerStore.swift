@@ -40,6 +40,8 @@ public final class BrokerStore: @unchecked Sendable {
     let pruneMarks: PruneMarkTable
     /// The `long_spans` table (used by `BrokerStore+Samples.swift`).
     let longSpans: LongSpanTable
+    /// The person's source order per type (`source_priorities`).
+    let sourcePriorities: SourcePriorityTable
     /// The second connection that query pages read through (`SampleTable`).
     private let reader: Database
     /// The data directory's lock, held from before the database opens until `close()`.
@@ -100,6 +102,7 @@ public final class BrokerStore: @unchecked Sendable {
             appSpanTable = try AppTypeSpanTable(database: database)
             pruneMarks = try PruneMarkTable(database: database)
             longSpans = try LongSpanTable(database: database)
+            sourcePriorities = try SourcePriorityTable(database: database)
             // Every catalogue type gets its code up front: whether a type has one must not depend on
             // whether any app stored it, or a read of a type only others store would cost more than
             // a read of a type nobody stores.

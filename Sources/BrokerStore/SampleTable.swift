@@ -36,7 +36,14 @@ final class SampleTable {
     private let ownAggregate: Statement
     /// Whether any quantity row lies in a statistics range, by the start index (`anyInRange`) or an app's own (`anyOwnInRange`).
     private let anyInRange: Statement
-    private let anyOwnInRange: Statement
+    let anyOwnInRange: Statement
+    /// The source app codes that ever stored a type (`app_type_spans`): the candidates a merge of sources considers.
+    let typeApps: Statement
+    /// Rows (start_us, end_us, quantity, app) for a merge of sources: every app's by the start index,
+    /// one app's own by its own index, those straddling a floor by the end index.
+    let mergeRows: Statement
+    let ownMergeRows: Statement
+    let straddlingMergeRows: Statement
     private let straddlingQuantities: Statement
     private let exportAll: Statement
     private let exportType: Statement
@@ -284,6 +291,20 @@ final class SampleTable {
         anyOwnInRange = try database.prepare("""
             SELECT 1 FROM samples INDEXED BY samples_by_app_type_start
             WHERE app = ?7 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6 AND +value_kind = 1 LIMIT 1
+            """)
+        typeApps = try database.prepare("SELECT app FROM app_type_spans WHERE type = ?1 ORDER BY app")
+        // ?1 type code; ?2 … ?5 `SampleBounds`; ?6 the app code (own only).
+        mergeRows = try database.prepare("""
+            SELECT start_us, end_us, quantity, app FROM samples INDEXED BY samples_by_type_start
+            WHERE type = ?1 AND start_us BETWEEN ?2 AND ?3 AND +end_us BETWEEN ?4 AND ?5 AND +value_kind = 1
+            """)
+        ownMergeRows = try database.prepare("""
+            SELECT start_us, end_us, quantity, app FROM samples INDEXED BY samples_by_app_type_start
+            WHERE app = ?6 AND type = ?1 AND start_us BETWEEN ?2 AND ?3 AND +end_us BETWEEN ?4 AND ?5 AND +value_kind = 1
+            """)
+        straddlingMergeRows = try database.prepare("""
+            SELECT start_us, end_us, quantity, app FROM samples INDEXED BY samples_by_type_end
+            WHERE type = ?1 AND +start_us BETWEEN ?2 AND ?3 AND end_us BETWEEN ?4 AND ?5 AND +value_kind = 1
             """)
         // ?1 type code; ?2 … ?5 `SampleBounds` (already cut to straddle the floor): the end-date range
         // is the scan, so no row ending before the floor is read.
@@ -636,7 +657,13 @@ final class SampleTable {
     /// Reads follow the scope as in `page`: an own-only reader's statistics read its own rows only; a
     /// reader with a floor F reads the samples starting at or after F, those straddling F (end-date
     /// index) and its own ending before F, and adds the three up per bucket.
-    func statistics(type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, boundaries: [Int64]) throws(BrokerError) -> [StatisticsBucket] {
+    ///
+    /// With a `priority` (a cumulative type) and more than one source visible in the range, the
+    /// sums merge overlapping sources by it instead (`mergedStatistics`); an own-only reader never
+    /// merges (it sees one source).
+    func statistics(
+        type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, boundaries: [Int64], priority: [String]? = nil
+    ) throws(BrokerError) -> [StatisticsBucket] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
         let json = "[" + boundaries.map { String($0) }.joined(separator: ",") + "]"
         func buckets(_ statement: Statement, _ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [StatisticsBucket] {
@@ -666,6 +693,12 @@ final class SampleTable {
         }
         let all = SampleBounds(predicate, maxDurationMicros: spans.all)
         let own = SampleBounds(predicate, maxDurationMicros: spans.own)
+        if let priority, let floor = scope.fromMicros,
+           let merged = try mergedStatistics(
+               typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
+               priority: priority, boundaries: boundaries) {
+            return merged
+        }
         guard let floor = scope.fromMicros else {
             guard let ownCode = scope.ownCode else { return [] }
             return try buckets(ownAggregate, own, appCode: ownCode)

@@ -65,6 +65,10 @@ public enum Request: Sendable, Hashable {
     case adminBackup(path: String)
     /// Admin: statistics over every source's samples of a type (the person's own view; no app scope).
     indirect case adminStatistics(StatisticsQuery)
+    /// Admin: sets the source order of a type, best first (empty clears it).
+    case adminSetSourcePriority(type: ObjectType, appIDs: [String])
+    /// Admin: the source order set for a type.
+    case adminListSourcePriority(type: ObjectType)
     /// Admin: imports samples as a given source app; the chunks of one import share a `batchID`
     /// ("" for none), which makes them one access-log row per type.
     case adminImport(appID: String, samples: [Sample], batchID: String = "")
@@ -114,6 +118,8 @@ public enum Request: Sendable, Hashable {
         case .adminSetGrant: .adminSetGrant
         case .adminBackup: .adminBackup
         case .adminStatistics: .adminStatistics
+        case .adminSetSourcePriority: .adminSetSourcePriority
+        case .adminListSourcePriority: .adminListSourcePriority
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

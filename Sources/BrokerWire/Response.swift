@@ -56,6 +56,10 @@ public enum Response: Sendable, Hashable {
     indirect case adminBackup(path: String, bytes: Int64, pages: Int64)
     /// The person's own statistics (AdminStatistics): every source's samples, no clamp.
     case adminStatistics(StatisticsResult)
+    /// The source order was set.
+    case adminSetSourcePriority
+    /// The source order of a type, best first (empty when none was set).
+    case adminListSourcePriority(appIDs: [String])
     /// How many imported samples were stored and how many were already there.
     case adminImport(saved: UInt32, unchanged: UInt32)
     /// Access log entries, newest first.

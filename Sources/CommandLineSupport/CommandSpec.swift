@@ -20,6 +20,9 @@ public struct CommandSpec: Sendable, Hashable {
     /// The program's version (top-level command only): when set, `--version` prints
     /// "NAME VERSION" and exits, wherever it stands before `--`.
     public var version: String?
+    /// Whether a command with subcommands also runs on its own, with none named (`healthctl sources`
+    /// beside `healthctl sources priority`).
+    public var runsAlone: Bool
 
     /// Creates a command.
     public init(
@@ -29,7 +32,8 @@ public struct CommandSpec: Sendable, Hashable {
         options: [OptionSpec] = [],
         positionals: [PositionalSpec] = [],
         subcommands: [CommandSpec] = [],
-        version: String? = nil
+        version: String? = nil,
+        runsAlone: Bool = false
     ) {
         self.name = name
         self.summary = summary
@@ -38,6 +42,7 @@ public struct CommandSpec: Sendable, Hashable {
         self.positionals = positionals
         self.subcommands = subcommands
         self.version = version
+        self.runsAlone = runsAlone
     }
 
     /// The direct subcommand called `name`, if any.

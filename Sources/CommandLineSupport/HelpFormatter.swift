@@ -40,7 +40,7 @@ struct HelpFormatter {
         if command.subcommands.isEmpty {
             words += command.positionals.map(\.usage)
         } else if command.positionals.isEmpty {
-            words.append("SUBCOMMAND")
+            words.append(command.runsAlone ? "[SUBCOMMAND]" : "SUBCOMMAND")
         } else {
             words.append("[SUBCOMMAND | " + command.positionals.map(\.usage).joined(separator: " ") + "]")
         }

@@ -157,7 +157,7 @@ struct ParseSession {
     // MARK: Finishing
 
     private func finish() throws(ArgumentError) -> ParsedCommand {
-        if !current.subcommands.isEmpty && current.positionals.isEmpty {
+        if !current.subcommands.isEmpty && current.positionals.isEmpty && !current.runsAlone {
             let names = current.subcommands.map(\.name).joined(separator: ", ")
             throw ArgumentError(
                 .missingSubcommand, "'\(commandName)' needs a subcommand: \(names)", command: commandName)

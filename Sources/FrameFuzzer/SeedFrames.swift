@@ -180,6 +180,8 @@ enum SeedFrames {
                     type: .heartRate, predicate: predicates[4], options: [.average, .minimum, .maximum], interval: .hour,
                     anchorMicros: 1_699_999_200_000_000, timeZone: "Europe/Zürich", unit: "count/min")))),
             .call(Call(callID: 161, request: .adminStatistics(StatisticsQuery(type: oddType, predicate: .all, options: [])))),
+            .call(Call(callID: 170, request: .adminSetSourcePriority(type: .stepCount, appIDs: ["com.example.watch", "com.example.phone"]))),
+            .call(Call(callID: 171, request: .adminListSourcePriority(type: oddType))),
             .call(Call(callID: 133, initialCredit: 2, request: .adminExport(type: nil, appID: nil))),
             .call(Call(callID: 134, request: .adminExport(type: .heartRate, appID: "com.example.心"))),
             .call(Call(callID: 137, request: .adminAccessLog(appID: nil, limit: 0))),
@@ -310,6 +312,8 @@ enum SeedFrames {
                 unit: "count/min",
                 buckets: [StatisticsBucket(startMicros: 0, endMicros: 3_600_000_000, sampleCount: 12, average: 61.5, minimum: 50, maximum: 90)]))),
         ServerFrame(callID: 161, response: .adminStatistics(StatisticsResult(unit: "", buckets: []))),
+        ServerFrame(callID: 170, response: .adminSetSourcePriority),
+        ServerFrame(callID: 171, response: .adminListSourcePriority(appIDs: ["com.example.watch", "com.example.phone"])),
         ServerFrame(
             callID: 138,
             response: .adminAccessLog([

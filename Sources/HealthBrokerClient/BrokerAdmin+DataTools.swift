@@ -43,6 +43,23 @@ extension BrokerAdmin {
         }
     }
 
+    /// Sets the person's source order for `type`, best first (replacing any earlier one; empty
+    /// clears it). Statistics of cumulative types then merge overlapping samples of several sources
+    /// by it: where a higher source has data, lower ones add nothing for that time. Sources not
+    /// listed rank after the listed ones, by app id.
+    public func setSourcePriority(_ appIDs: [String], for type: ObjectType) async throws(BrokerError) {
+        try await connection.unary(.adminSetSourcePriority(type: type, appIDs: appIDs), timeout: Self.callTimeout) { response in
+            if case .adminSetSourcePriority = response { () } else { nil }
+        }
+    }
+
+    /// The source order set for `type`, best first (empty when none was set).
+    public func sourcePriority(for type: ObjectType) async throws(BrokerError) -> [String] {
+        try await connection.unary(.adminListSourcePriority(type: type), timeout: Self.callTimeout) { response in
+            if case .adminListSourcePriority(let appIDs) = response { appIDs } else { nil }
+        }
+    }
+
     /// The access log, newest first: which app read, wrote or deleted which types, when, how many
     /// samples and through which call (`AccessLogEntry.method`); one entry per call and type.
     ///

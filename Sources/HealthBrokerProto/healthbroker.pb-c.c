@@ -3652,6 +3652,186 @@ void   healthbroker__v1__admin_statistics_response__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__admin_statistics_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__admin_set_source_priority_request__init
+                     (Healthbroker__V1__AdminSetSourcePriorityRequest         *message)
+{
+  static const Healthbroker__V1__AdminSetSourcePriorityRequest init_value = HEALTHBROKER__V1__ADMIN_SET_SOURCE_PRIORITY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_set_source_priority_request__get_packed_size
+                     (const Healthbroker__V1__AdminSetSourcePriorityRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_set_source_priority_request__pack
+                     (const Healthbroker__V1__AdminSetSourcePriorityRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_set_source_priority_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetSourcePriorityRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminSetSourcePriorityRequest *
+       healthbroker__v1__admin_set_source_priority_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminSetSourcePriorityRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_set_source_priority_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_set_source_priority_request__free_unpacked
+                     (Healthbroker__V1__AdminSetSourcePriorityRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_set_source_priority_response__init
+                     (Healthbroker__V1__AdminSetSourcePriorityResponse         *message)
+{
+  static const Healthbroker__V1__AdminSetSourcePriorityResponse init_value = HEALTHBROKER__V1__ADMIN_SET_SOURCE_PRIORITY_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_set_source_priority_response__get_packed_size
+                     (const Healthbroker__V1__AdminSetSourcePriorityResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_set_source_priority_response__pack
+                     (const Healthbroker__V1__AdminSetSourcePriorityResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_set_source_priority_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetSourcePriorityResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminSetSourcePriorityResponse *
+       healthbroker__v1__admin_set_source_priority_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminSetSourcePriorityResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_set_source_priority_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_set_source_priority_response__free_unpacked
+                     (Healthbroker__V1__AdminSetSourcePriorityResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_set_source_priority_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_list_source_priority_request__init
+                     (Healthbroker__V1__AdminListSourcePriorityRequest         *message)
+{
+  static const Healthbroker__V1__AdminListSourcePriorityRequest init_value = HEALTHBROKER__V1__ADMIN_LIST_SOURCE_PRIORITY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_list_source_priority_request__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcePriorityRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_list_source_priority_request__pack
+                     (const Healthbroker__V1__AdminListSourcePriorityRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_list_source_priority_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcePriorityRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminListSourcePriorityRequest *
+       healthbroker__v1__admin_list_source_priority_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminListSourcePriorityRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_list_source_priority_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_list_source_priority_request__free_unpacked
+                     (Healthbroker__V1__AdminListSourcePriorityRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_list_source_priority_response__init
+                     (Healthbroker__V1__AdminListSourcePriorityResponse         *message)
+{
+  static const Healthbroker__V1__AdminListSourcePriorityResponse init_value = HEALTHBROKER__V1__ADMIN_LIST_SOURCE_PRIORITY_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_list_source_priority_response__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcePriorityResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_list_source_priority_response__pack
+                     (const Healthbroker__V1__AdminListSourcePriorityResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_list_source_priority_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcePriorityResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminListSourcePriorityResponse *
+       healthbroker__v1__admin_list_source_priority_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminListSourcePriorityResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_list_source_priority_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_list_source_priority_response__free_unpacked
+                     (Healthbroker__V1__AdminListSourcePriorityResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_list_source_priority_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   healthbroker__v1__observe_request__init
                      (Healthbroker__V1__ObserveRequest         *message)
 {
@@ -4140,7 +4320,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__client_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[37] =
+static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[39] =
 {
   {
     "call_id",
@@ -4551,6 +4731,30 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_set_source_priority",
+    121,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_set_source_priority),
+    &healthbroker__v1__admin_set_source_priority_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_list_source_priority",
+    122,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_list_source_priority),
+    &healthbroker__v1__admin_list_source_priority_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -4588,23 +4792,25 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
   },
 };
 static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
-  36,   /* field[36] = admin_access_log */
+  38,   /* field[38] = admin_access_log */
   18,   /* field[18] = admin_add_app */
   24,   /* field[24] = admin_answer_prompt */
   32,   /* field[32] = admin_backup */
   22,   /* field[22] = admin_broker_info */
   25,   /* field[25] = admin_cancel_prompt */
   30,   /* field[30] = admin_explain */
-  35,   /* field[35] = admin_export */
-  34,   /* field[34] = admin_import */
+  37,   /* field[37] = admin_export */
+  36,   /* field[36] = admin_import */
   19,   /* field[19] = admin_list_apps */
   26,   /* field[26] = admin_list_grants */
+  35,   /* field[35] = admin_list_source_priority */
   28,   /* field[28] = admin_list_sources */
   20,   /* field[20] = admin_remove_app */
   27,   /* field[27] = admin_revoke */
   21,   /* field[21] = admin_rotate_token */
   29,   /* field[29] = admin_set_characteristic */
   31,   /* field[31] = admin_set_grant */
+  34,   /* field[34] = admin_set_source_priority */
   33,   /* field[33] = admin_statistics */
   23,   /* field[23] = admin_watch_prompts */
   15,   /* field[15] = anchored_query */
@@ -4634,8 +4840,8 @@ static const ProtobufCIntRange healthbroker__v1__call__number_ranges[7 + 1] =
   { 50, 12 },
   { 100, 18 },
   { 110, 23 },
-  { 150, 34 },
-  { 0, 37 }
+  { 150, 36 },
+  { 0, 39 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
 {
@@ -4645,7 +4851,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
   "Healthbroker__V1__Call",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Call),
-  37,
+  39,
   healthbroker__v1__call__field_descriptors,
   healthbroker__v1__call__field_indices_by_name,
   7,  healthbroker__v1__call__number_ranges,
@@ -4741,7 +4947,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__credit__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__credit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[31] =
+static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[33] =
 {
   {
     "call_id",
@@ -5092,6 +5298,30 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_set_source_priority",
+    121,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_set_source_priority),
+    &healthbroker__v1__admin_set_source_priority_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "admin_list_source_priority",
+    122,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_list_source_priority),
+    &healthbroker__v1__admin_list_source_priority_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -5117,22 +5347,24 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
   },
 };
 static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = {
-  30,   /* field[30] = admin_access_log */
+  32,   /* field[32] = admin_access_log */
   14,   /* field[14] = admin_add_app */
   19,   /* field[19] = admin_answer_prompt */
   27,   /* field[27] = admin_backup */
   18,   /* field[18] = admin_broker_info */
   20,   /* field[20] = admin_cancel_prompt */
   25,   /* field[25] = admin_explain */
-  29,   /* field[29] = admin_import */
+  31,   /* field[31] = admin_import */
   15,   /* field[15] = admin_list_apps */
   21,   /* field[21] = admin_list_grants */
+  30,   /* field[30] = admin_list_source_priority */
   23,   /* field[23] = admin_list_sources */
   16,   /* field[16] = admin_remove_app */
   22,   /* field[22] = admin_revoke */
   17,   /* field[17] = admin_rotate_token */
   24,   /* field[24] = admin_set_characteristic */
   26,   /* field[26] = admin_set_grant */
+  29,   /* field[29] = admin_set_source_priority */
   28,   /* field[28] = admin_statistics */
   6,   /* field[6] = authorization_status */
   0,   /* field[0] = call_id */
@@ -5158,9 +5390,9 @@ static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[9 +
   { 54, 13 },
   { 100, 14 },
   { 111, 19 },
-  { 150, 29 },
-  { 152, 30 },
-  { 0, 31 }
+  { 150, 31 },
+  { 152, 32 },
+  { 0, 33 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
 {
@@ -5170,7 +5402,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
   "Healthbroker__V1__ServerFrame",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__ServerFrame),
-  31,
+  33,
   healthbroker__v1__server_frame__field_descriptors,
   healthbroker__v1__server_frame__field_indices_by_name,
   9,  healthbroker__v1__server_frame__number_ranges,
@@ -9633,6 +9865,151 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_statistics_response__de
   (ProtobufCMessageInit) healthbroker__v1__admin_statistics_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_set_source_priority_request__field_descriptors[2] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminSetSourcePriorityRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_ids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__AdminSetSourcePriorityRequest, n_app_ids),
+    offsetof(Healthbroker__V1__AdminSetSourcePriorityRequest, app_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_set_source_priority_request__field_indices_by_name[] = {
+  1,   /* field[1] = app_ids */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_set_source_priority_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_set_source_priority_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminSetSourcePriorityRequest",
+  "AdminSetSourcePriorityRequest",
+  "Healthbroker__V1__AdminSetSourcePriorityRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminSetSourcePriorityRequest),
+  2,
+  healthbroker__v1__admin_set_source_priority_request__field_descriptors,
+  healthbroker__v1__admin_set_source_priority_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_set_source_priority_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_set_source_priority_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__admin_set_source_priority_response__field_descriptors NULL
+#define healthbroker__v1__admin_set_source_priority_response__field_indices_by_name NULL
+#define healthbroker__v1__admin_set_source_priority_response__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__admin_set_source_priority_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminSetSourcePriorityResponse",
+  "AdminSetSourcePriorityResponse",
+  "Healthbroker__V1__AdminSetSourcePriorityResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminSetSourcePriorityResponse),
+  0,
+  healthbroker__v1__admin_set_source_priority_response__field_descriptors,
+  healthbroker__v1__admin_set_source_priority_response__field_indices_by_name,
+  0,  healthbroker__v1__admin_set_source_priority_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_set_source_priority_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_list_source_priority_request__field_descriptors[1] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminListSourcePriorityRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_list_source_priority_request__field_indices_by_name[] = {
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_list_source_priority_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_list_source_priority_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminListSourcePriorityRequest",
+  "AdminListSourcePriorityRequest",
+  "Healthbroker__V1__AdminListSourcePriorityRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminListSourcePriorityRequest),
+  1,
+  healthbroker__v1__admin_list_source_priority_request__field_descriptors,
+  healthbroker__v1__admin_list_source_priority_request__field_indices_by_name,
+  1,  healthbroker__v1__admin_list_source_priority_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_list_source_priority_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_list_source_priority_response__field_descriptors[1] =
+{
+  {
+    "app_ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Healthbroker__V1__AdminListSourcePriorityResponse, n_app_ids),
+    offsetof(Healthbroker__V1__AdminListSourcePriorityResponse, app_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_list_source_priority_response__field_indices_by_name[] = {
+  0,   /* field[0] = app_ids */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_list_source_priority_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_list_source_priority_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminListSourcePriorityResponse",
+  "AdminListSourcePriorityResponse",
+  "Healthbroker__V1__AdminListSourcePriorityResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminListSourcePriorityResponse),
+  1,
+  healthbroker__v1__admin_list_source_priority_response__field_descriptors,
+  healthbroker__v1__admin_list_source_priority_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_list_source_priority_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_list_source_priority_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor healthbroker__v1__observe_request__field_descriptors[1] =
 {
   {
@@ -10598,7 +10975,7 @@ void healthbroker__v1__app_service__init (Healthbroker__V1__AppService_Service *
                                      &healthbroker__v1__app_service__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[19] =
+static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[21] =
 {
   { "AdminAddApp", &healthbroker__v1__admin_add_app_request__descriptor, &healthbroker__v1__admin_add_app_response__descriptor },
   { "AdminListApps", &healthbroker__v1__admin_list_apps_request__descriptor, &healthbroker__v1__admin_list_apps_response__descriptor },
@@ -10616,28 +10993,32 @@ static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_d
   { "AdminSetGrant", &healthbroker__v1__admin_set_grant_request__descriptor, &healthbroker__v1__admin_set_grant_response__descriptor },
   { "AdminBackup", &healthbroker__v1__admin_backup_request__descriptor, &healthbroker__v1__admin_backup_response__descriptor },
   { "AdminStatistics", &healthbroker__v1__admin_statistics_request__descriptor, &healthbroker__v1__admin_statistics_response__descriptor },
+  { "AdminSetSourcePriority", &healthbroker__v1__admin_set_source_priority_request__descriptor, &healthbroker__v1__admin_set_source_priority_response__descriptor },
+  { "AdminListSourcePriority", &healthbroker__v1__admin_list_source_priority_request__descriptor, &healthbroker__v1__admin_list_source_priority_response__descriptor },
   { "AdminImport", &healthbroker__v1__admin_import_request__descriptor, &healthbroker__v1__admin_import_response__descriptor },
   { "AdminExport", &healthbroker__v1__admin_export_request__descriptor, &healthbroker__v1__sample_page__descriptor },
   { "AdminAccessLog", &healthbroker__v1__admin_access_log_request__descriptor, &healthbroker__v1__admin_access_log_response__descriptor },
 };
 const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
-  18,        /* AdminAccessLog */
+  20,        /* AdminAccessLog */
   0,        /* AdminAddApp */
   6,        /* AdminAnswerPrompt */
   14,        /* AdminBackup */
   4,        /* AdminBrokerInfo */
   7,        /* AdminCancelPrompt */
   12,        /* AdminExplain */
-  17,        /* AdminExport */
-  16,        /* AdminImport */
+  19,        /* AdminExport */
+  18,        /* AdminImport */
   1,        /* AdminListApps */
   8,        /* AdminListGrants */
+  17,        /* AdminListSourcePriority */
   10,        /* AdminListSources */
   2,        /* AdminRemoveApp */
   9,        /* AdminRevoke */
   3,        /* AdminRotateToken */
   11,        /* AdminSetCharacteristic */
   13,        /* AdminSetGrant */
+  16,        /* AdminSetSourcePriority */
   15,        /* AdminStatistics */
   5         /* AdminWatchPrompts */
 };
@@ -10648,7 +11029,7 @@ const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
   "AdminService",
   "Healthbroker__V1__AdminService",
   "healthbroker.v1",
-  19,
+  21,
   healthbroker__v1__admin_service__method_descriptors,
   healthbroker__v1__admin_service__method_indices_by_name
 };
@@ -10780,13 +11161,29 @@ void healthbroker__v1__admin_service__admin_statistics(ProtobufCService *service
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
   service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void healthbroker__v1__admin_service__admin_set_source_priority(ProtobufCService *service,
+                                                                const Healthbroker__V1__AdminSetSourcePriorityRequest *input,
+                                                                Healthbroker__V1__AdminSetSourcePriorityResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void healthbroker__v1__admin_service__admin_list_source_priority(ProtobufCService *service,
+                                                                 const Healthbroker__V1__AdminListSourcePriorityRequest *input,
+                                                                 Healthbroker__V1__AdminListSourcePriorityResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminExportRequest *input,
@@ -10794,7 +11191,7 @@ void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service,
                                                        const Healthbroker__V1__AdminAccessLogRequest *input,
@@ -10802,7 +11199,7 @@ void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Service *service,
                                             Healthbroker__V1__AdminService_ServiceDestroy destroy)

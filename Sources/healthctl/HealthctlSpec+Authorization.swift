@@ -75,7 +75,30 @@ extension HealthctlSpec {
     /// `healthctl sources`.
     static let sources = CommandSpec(
         "sources",
-        summary: "List every app that ever asked for authorization, even if it was denied everything or removed."
+        summary: "List every app that ever asked for authorization, even if it was denied everything or removed.",
+        subcommands: [sourcePriority],
+        runsAlone: true
+    )
+
+    /// `healthctl sources priority TYPE [APP_ID...]`.
+    static let sourcePriority = CommandSpec(
+        "priority",
+        summary: "Show or set which sources count first for a type, so a walk counted by two devices counts once.",
+        discussion: """
+            With APP_IDs, sets the order (best first), replacing the earlier one; without, shows it. \
+            Statistics of cumulative types (steps, distance, energy, ...) then merge overlapping samples \
+            of several sources: where a higher source has data for a stretch of time, lower ones add \
+            nothing for it, and a partly covered sample counts the share of its time not covered. \
+            Sources not listed come after the listed ones, by app id. Sample queries still return every \
+            sample; discrete types (heart rate, body mass, ...) are never merged. Each app's statistics \
+            merge only what that app may read. '--clear' removes the order. For example: \
+            'healthctl sources priority stepCount com.example.watch com.example.phone'.
+            """,
+        options: [.flag("clear", help: "Remove the type's order (every source then ranks by app id).")],
+        positionals: [
+            PositionalSpec("TYPE", help: "The sample type (identifier or alias)."),
+            PositionalSpec("APP_ID", help: "The sources, best first; none: show the current order.", optional: true, variadic: true),
+        ]
     )
 
     /// `healthctl characteristics set|clear`.

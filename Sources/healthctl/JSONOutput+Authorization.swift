@@ -26,6 +26,11 @@ extension JSONOutput {
         sources.isEmpty ? "[]" : encode(sources.map(SourceJSON.init))
     }
 
+    /// A type's source order: `{"type": ID, "app_ids": [...]}`, best first.
+    static func sourcePriority(type: ObjectType, appIDs: [String]) -> String {
+        encode(SourcePriorityJSON(type: type.identifier, appIDs: appIDs))
+    }
+
     /// The type catalogue as an array of objects.
     static func types(_ descriptors: [TypeDescriptor]) -> String {
         encode(descriptors.map(TypeJSON.init))

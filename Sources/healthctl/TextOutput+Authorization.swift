@@ -47,6 +47,18 @@ extension TextOutput {
         return "revoked \(revoked) \(noun) of \(appID)\(scope)\(tail)"
     }
 
+    /// A type's source order, one numbered line per source, and how unlisted sources rank.
+    static func sourcePriority(type: ObjectType, appIDs: [String]) -> String {
+        let name = DecisionText.aliases([type])
+        guard !appIDs.isEmpty else {
+            return "no source order set for \(name): sources rank by app id"
+        }
+        var lines = ["source order for \(name) (best first):"]
+        for (index, appID) in appIDs.enumerated() { lines.append("  \(index + 1). \(appID)") }
+        lines.append("other sources follow, by app id")
+        return lines.joined(separator: "\n")
+    }
+
     /// Every app that ever asked or has samples stored: APP ID, NAME, SAMPLES, FIRST REQUEST,
     /// LAST REQUEST ("never asked" for an app that only wrote), REGISTERED.
     static func sourceTable(_ sources: [Source]) -> String {

@@ -45,7 +45,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 10)
+        #expect(BrokerSchema.migrations.steps.count == 11)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -89,7 +89,7 @@ struct SchemaUpgradeTests {
         #expect(try database.userVersion() == BrokerSchema.migrations.latestVersion)
         #expect(try Self.tableNames(database) == [
             "access_log", "app_codes", "app_type_spans", "apps", "broker_meta", "change_sequence", "characteristics",
-            "grants", "long_spans", "prune_marks", "samples", "sources", "tombstones", "type_codes", "type_spans",
+            "grants", "long_spans", "prune_marks", "samples", "source_priorities", "sources", "tombstones", "type_codes", "type_spans",
         ])
     }
 
@@ -204,6 +204,32 @@ struct SchemaUpgradeTests {
         #expect(try read(.endDate, descending: true) == [1, 8, 9, 7, 5].map(uuid))
     }
 
+    @Test func version10StoresGetAnEmptySourceOrderInVersion11() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try DataDirectory.prepare(directory.path)
+        do {
+            let database = try Database(path: path)
+            let firstTen = Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(10)))
+            #expect(try firstTen.apply(to: database) == 10)
+            #expect(try !Self.tableNames(database).contains("source_priorities"))
+            database.close()
+        }
+        do {
+            let store = try BrokerStore(dataDirectory: directory.path)
+            defer { store.close() }
+            #expect(store.migration?.fromVersion == 10)
+            #expect(store.migration?.toVersion == 11)
+            #expect(try store.sourcePriority(of: .stepCount) == [])
+            try store.setSourcePriority(of: .stepCount, appIDs: ["com.example.watch", "com.example.phone"])
+        }
+        // The order survives a reopen.
+        let store = try BrokerStore(dataDirectory: directory.path)
+        defer { store.close() }
+        #expect(store.migration == nil)
+        #expect(try store.sourcePriority(of: .stepCount) == ["com.example.watch", "com.example.phone"])
+    }
+
     @Test func version9AccessLogRowsSurviveVersion10WithoutAMethod() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -224,7 +250,7 @@ struct SchemaUpgradeTests {
         let store = try BrokerStore(dataDirectory: directory.path)
         defer { store.close() }
         #expect(store.migration?.fromVersion == 9)
-        #expect(store.migration?.toVersion == 10)
+        #expect(store.migration?.toVersion == BrokerSchema.migrations.latestVersion)
         #expect(store.migration.map { FileManager.default.fileExists(atPath: $0.backupPath) } == true)
         #expect(try store.accessLog(appID: nil, limit: 0) == [
             AccessLogEntry(atMicros: 12, appID: "com.example.b", operation: "read", type: .heartRate, sampleCount: 7, method: ""),

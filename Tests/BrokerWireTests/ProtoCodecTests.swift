@@ -163,7 +163,7 @@ struct ProtoCodecTests {
             if case .streamItem(let item) = response { items.insert(Self.caseName(item)) }
         }
         // Every Response case (streamItem included) and every StreamItem case.
-        #expect(responses.count == 29, "\(responses.sorted())")
+        #expect(responses.count == 31, "\(responses.sorted())")
         #expect(items == ["ping", "promptEvent", "samples", "anchoredPage", "observed"])
     }
 

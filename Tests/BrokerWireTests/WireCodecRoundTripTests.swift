@@ -24,7 +24,7 @@ struct WireCodecRoundTripTests {
             "EarliestPermittedSampleDate", "ReadCharacteristics",
             "AdminWatchPrompts", "AdminAnswerPrompt", "AdminCancelPrompt", "AdminListGrants", "AdminRevoke",
             "AdminListSources", "AdminSetCharacteristic", "AdminExplain", "AdminSetGrant", "AdminBackup",
-            "AdminStatistics", "Save", "Delete", "Query", "AnchoredQuery", "Statistics", "Observe",
+            "AdminStatistics", "AdminSetSourcePriority", "AdminListSourcePriority", "Save", "Delete", "Query", "AnchoredQuery", "Statistics", "Observe",
             "AdminImport", "AdminExport", "AdminAccessLog",
         ])
     }
@@ -43,6 +43,7 @@ struct WireCodecRoundTripTests {
             "earliestPermittedSampleDate", "readCharacteristics",
             "adminAnswerPrompt", "adminCancelPrompt", "adminListGrants", "adminRevoke", "adminListSources",
             "adminSetCharacteristic", "adminExplain", "adminSetGrant", "adminBackup", "adminStatistics",
+            "adminSetSourcePriority", "adminListSourcePriority",
             "save", "delete", "statistics", "adminImport", "adminAccessLog",
         ])
     }

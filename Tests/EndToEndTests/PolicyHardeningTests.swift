@@ -109,6 +109,8 @@ struct PolicyHardeningTests {
         .adminSetGrant(appID: "com.example.app", decision: TypeDecision(type: .stepCount, read: .full)),
         .adminBackup(path: "/tmp/healthbroker-policy-hardening-never-written.sqlite"),
         .adminStatistics(StatisticsQuery(type: .stepCount, predicate: .all, options: .sum)),
+        .adminSetSourcePriority(type: .stepCount, appIDs: ["com.example.watch"]),
+        .adminListSourcePriority(type: .stepCount),
         .adminImport(appID: "com.example.app", samples: [stepSample(base, base + 1)], batchID: "policy-hardening"),
         .adminExport(type: nil, appID: nil),
         .adminAccessLog(appID: nil, limit: 10),

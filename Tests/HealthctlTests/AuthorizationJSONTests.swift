@@ -86,6 +86,15 @@ import Testing
         #expect((object["reads_from_us"] as? NSNumber)?.int64Value == 0)
     }
 
+    @Test func sourcePriorityIsTheTypeAndItsAppIDsBestFirst() throws {
+        let order = try JSONOutputTests.object(JSONOutput.sourcePriority(type: .stepCount, appIDs: ["w", "p"]))
+        #expect(Set(order.keys) == ["type", "app_ids"])
+        #expect(order["type"] as? String == "HKQuantityTypeIdentifierStepCount")
+        #expect(order["app_ids"] as? [String] == ["w", "p"])
+        let none = try JSONOutputTests.object(JSONOutput.sourcePriority(type: .stepCount, appIDs: []))
+        #expect(none["app_ids"] as? [String] == [])
+    }
+
     @Test func revocationAndCharacteristic() throws {
         let revocation = try JSONOutputTests.object(JSONOutput.revocation(appID: "a", types: [.stepCount], revoked: 1))
         #expect(Set(revocation.keys) == ["app_id", "types", "revoked"])

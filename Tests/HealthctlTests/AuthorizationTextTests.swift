@@ -53,6 +53,16 @@ import Testing
         #expect(TextOutput.grantTable(appID: "demo", grants: []) == "no grants recorded for demo (it never asked, or its grants were revoked)")
     }
 
+    @Test func sourcePriorityNumbersTheSourcesBestFirst() {
+        #expect(TextOutput.sourcePriority(type: .stepCount, appIDs: ["com.example.watch", "com.example.phone"]) == """
+            source order for stepCount (best first):
+              1. com.example.watch
+              2. com.example.phone
+            other sources follow, by app id
+            """)
+        #expect(TextOutput.sourcePriority(type: .stepCount, appIDs: []) == "no source order set for stepCount: sources rank by app id")
+    }
+
     @Test func revocationCountsAndNamesTypes() {
         #expect(TextOutput.revocation(appID: "a", types: [], revoked: 3)
             == "revoked 3 grants of a; the app will be asked again next time it requests them")

@@ -41,6 +41,20 @@ import Testing
         #expect(policy.flag("once"))
     }
 
+    @Test func sourcesPriorityTakesATypeAndAnyNumberOfApps() throws {
+        let shown = try Self.parse(["sources", "priority", "stepCount"])
+        #expect(shown.path == ["sources", "priority"])
+        #expect(shown.positional("TYPE") == "stepCount")
+        #expect(shown.positionals("APP_ID") == [])
+        let set = try Self.parse(["sources", "priority", "stepCount", "com.example.watch", "com.example.phone", "--json"])
+        #expect(set.positionals("APP_ID") == ["com.example.watch", "com.example.phone"])
+        #expect(set.flag("json"))
+        #expect(try Self.parse(["sources", "priority", "stepCount", "--clear"]).flag("clear"))
+        #expect(throws: ArgumentError.self) { try Self.parse(["sources", "priority"]) }
+        // 'sources' alone still lists the sources.
+        #expect(try Self.parse(["sources", "--json"]).path == ["sources"])
+    }
+
     @Test func explainGrantsSourcesTypesParse() throws {
         #expect(try Self.parse(["explain", "a", "stepCount"]).positional("TYPE") == "stepCount")
         #expect(try Self.parse(["grants", "a", "--json"]).flag("json"))

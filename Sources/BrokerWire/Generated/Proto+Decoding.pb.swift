@@ -342,6 +342,20 @@ extension Proto.Call {
                 var value = Proto.AdminStatisticsRequest()
                 guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminStatistics(value)
+            case 970:  // admin_set_source_priority
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminSetSourcePriorityRequest()
+                guard value.mergeStrict(&nested) else { return false }
+                self.request = .adminSetSourcePriority(value)
+            case 978:  // admin_list_source_priority
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListSourcePriorityRequest()
+                guard value.mergeStrict(&nested) else { return false }
+                self.request = .adminListSourcePriority(value)
             case 1202:  // admin_import
                 guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
@@ -655,6 +669,20 @@ extension Proto.ServerFrame {
                 var value = Proto.AdminStatisticsResponse()
                 guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminStatistics(value)
+            case 970:  // admin_set_source_priority
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminSetSourcePriorityResponse()
+                guard value.mergeStrict(&nested) else { return false }
+                self.response = .adminSetSourcePriority(value)
+            case 978:  // admin_list_source_priority
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminListSourcePriorityResponse()
+                guard value.mergeStrict(&nested) else { return false }
+                self.response = .adminListSourcePriority(value)
             case 1202:  // admin_import
                 guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
@@ -3538,6 +3566,111 @@ extension Proto.AdminStatisticsResponse {
                 var value = Proto.StatisticsBucket()
                 guard value.mergeStrict(&nested) else { return false }
                 self.buckets.append(value)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminSetSourcePriorityRequest {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // type
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let value = reader.typeIdentifier() else { return false }
+                self.type = value
+            case 18:  // app_ids
+                if self.appIDs.capacity == 0 { self.appIDs.reserveCapacity(4) }
+                guard let value = reader.string() else { return false }
+                self.appIDs.append(value)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminSetSourcePriorityResponse {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
+    }
+}
+
+extension Proto.AdminListSourcePriorityRequest {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // type
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let value = reader.typeIdentifier() else { return false }
+                self.type = value
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminListSourcePriorityResponse {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // app_ids
+                if self.appIDs.capacity == 0 { self.appIDs.reserveCapacity(4) }
+                guard let value = reader.string() else { return false }
+                self.appIDs.append(value)
             default:
                 return false
             }

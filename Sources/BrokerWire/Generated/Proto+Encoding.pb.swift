@@ -310,6 +310,20 @@ extension Proto.Call: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminSetSourcePriority(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
+        case .adminListSourcePriority(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do {
                 let slot = sizes.reserve()
@@ -411,6 +425,10 @@ extension Proto.Call: ProtoMessage {
             writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminStatistics(let value):
             writer.byte(0xC2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminSetSourcePriority(let value):
+            writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminListSourcePriority(let value):
+            writer.byte(0xD2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExport(let value):
@@ -614,6 +632,15 @@ extension Proto.ServerFrame: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminSetSourcePriority(let value):
+            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        case .adminListSourcePriority(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 2 + ProtoWriter.varintSize(count) + count
+            }
         case .adminImport(let value):
             do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAccessLog(let value):
@@ -692,6 +719,10 @@ extension Proto.ServerFrame: ProtoMessage {
             writer.byte(0xBA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminStatistics(let value):
             writer.byte(0xC2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminSetSourcePriority(let value):
+            writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        case .adminListSourcePriority(let value):
+            writer.byte(0xD2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
         case .adminAccessLog(let value):
@@ -1555,6 +1586,69 @@ extension Proto.ServerFrame: ProtoMessage {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
             writer.byte(0xC2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_set_source_priority`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminSetSourcePriority value: Proto.AdminSetSourcePriorityResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+        }
+    }
+
+    /// Appends a ServerFrame frame whose response is `admin_list_source_priority`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminListSourcePriority value: Proto.AdminListSourcePriorityResponse, to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            let slot = sizes.reserve()
+            let count = value.measure(&sizes)
+            sizes[slot] = count
+            size += 2 + ProtoWriter.varintSize(count) + count
+        }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xD2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         }
     }
 
@@ -4196,6 +4290,91 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
         }
         for element in self.buckets {
             writer.byte(0x12); writer.varint(UInt64(element.measure(&sizes))); element.write(&writer, &sizes)
+        }
+    }
+}
+
+extension Proto.AdminSetSourcePriorityRequest: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        for element in self.appIDs {
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        do {
+            let count = sizes.next()
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
+        }
+        for element in self.appIDs {
+            writer.byte(0x12); writer.cString(element, count: sizes.next())
+        }
+    }
+}
+
+extension Proto.AdminSetSourcePriorityResponse: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        0
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    }
+}
+
+extension Proto.AdminListSourcePriorityRequest: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        do {
+            let count = sizes.next()
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
+        }
+    }
+}
+
+extension Proto.AdminListSourcePriorityResponse: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        for element in self.appIDs {
+            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        for element in self.appIDs {
+            writer.byte(0x0A); writer.cString(element, count: sizes.next())
         }
     }
 }

@@ -366,6 +366,8 @@ extension Proto.Call: ProtoJSONMessage {
         if case .adminSetGrant(let value)? = self.request { members.append(ProtoJSON.Member("adminSetGrant", value.json())) }
         if case .adminBackup(let value)? = self.request { members.append(ProtoJSON.Member("adminBackup", value.json())) }
         if case .adminStatistics(let value)? = self.request { members.append(ProtoJSON.Member("adminStatistics", value.json())) }
+        if case .adminSetSourcePriority(let value)? = self.request { members.append(ProtoJSON.Member("adminSetSourcePriority", value.json())) }
+        if case .adminListSourcePriority(let value)? = self.request { members.append(ProtoJSON.Member("adminListSourcePriority", value.json())) }
         if case .adminImport(let value)? = self.request { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminExport(let value)? = self.request { members.append(ProtoJSON.Member("adminExport", value.json())) }
         if case .adminAccessLog(let value)? = self.request { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
@@ -478,6 +480,12 @@ extension Proto.Call: ProtoJSONMessage {
             case "adminStatistics", "admin_statistics":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminStatistics(try Proto.AdminStatisticsRequest(json: member.value, path: path))
+            case "adminSetSourcePriority", "admin_set_source_priority":
+                guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
+                self.request = .adminSetSourcePriority(try Proto.AdminSetSourcePriorityRequest(json: member.value, path: path))
+            case "adminListSourcePriority", "admin_list_source_priority":
+                guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
+                self.request = .adminListSourcePriority(try Proto.AdminListSourcePriorityRequest(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminImport(try Proto.AdminImportRequest(json: member.value, path: path))
@@ -529,6 +537,8 @@ extension Proto.Call.Request {
         case .adminSetGrant(let value): value.json()
         case .adminBackup(let value): value.json()
         case .adminStatistics(let value): value.json()
+        case .adminSetSourcePriority(let value): value.json()
+        case .adminListSourcePriority(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminExport(let value): value.json()
         case .adminAccessLog(let value): value.json()
@@ -620,6 +630,8 @@ extension Proto.ServerFrame: ProtoJSONMessage {
         if case .adminSetGrant(let value)? = self.response { members.append(ProtoJSON.Member("adminSetGrant", value.json())) }
         if case .adminBackup(let value)? = self.response { members.append(ProtoJSON.Member("adminBackup", value.json())) }
         if case .adminStatistics(let value)? = self.response { members.append(ProtoJSON.Member("adminStatistics", value.json())) }
+        if case .adminSetSourcePriority(let value)? = self.response { members.append(ProtoJSON.Member("adminSetSourcePriority", value.json())) }
+        if case .adminListSourcePriority(let value)? = self.response { members.append(ProtoJSON.Member("adminListSourcePriority", value.json())) }
         if case .adminImport(let value)? = self.response { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminAccessLog(let value)? = self.response { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
         return .object(members)
@@ -717,6 +729,12 @@ extension Proto.ServerFrame: ProtoJSONMessage {
             case "adminStatistics", "admin_statistics":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminStatistics(try Proto.AdminStatisticsResponse(json: member.value, path: path))
+            case "adminSetSourcePriority", "admin_set_source_priority":
+                guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
+                self.response = .adminSetSourcePriority(try Proto.AdminSetSourcePriorityResponse(json: member.value, path: path))
+            case "adminListSourcePriority", "admin_list_source_priority":
+                guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
+                self.response = .adminListSourcePriority(try Proto.AdminListSourcePriorityResponse(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminImport(try Proto.AdminImportResponse(json: member.value, path: path))
@@ -761,6 +779,8 @@ extension Proto.ServerFrame.Response {
         case .adminSetGrant(let value): value.json()
         case .adminBackup(let value): value.json()
         case .adminStatistics(let value): value.json()
+        case .adminSetSourcePriority(let value): value.json()
+        case .adminListSourcePriority(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminAccessLog(let value): value.json()
         }
@@ -3034,6 +3054,105 @@ extension Proto.AdminStatisticsResponse: ProtoJSONMessage {
     }
 }
 
+extension Proto.AdminSetSourcePriorityRequest: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.type.isEmpty { members.append(ProtoJSON.Member("type", ProtoJSON.string(self.type))) }
+        if !self.appIDs.isEmpty { members.append(ProtoJSON.Member("appIds", .array(self.appIDs.map { ProtoJSON.string($0) }))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "type":
+                self.type = try member.value.string(at: path)
+            case "appIds", "app_ids":
+                for (index, element) in try member.value.elements(at: path).enumerated() {
+                    self.appIDs.append(try element.string(at: path + "[\(index)]"))
+                }
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminSetSourcePriorityRequest")
+            }
+        }
+    }
+}
+
+extension Proto.AdminSetSourcePriorityResponse: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        return .object([])
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminSetSourcePriorityResponse")
+            }
+        }
+    }
+}
+
+extension Proto.AdminListSourcePriorityRequest: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.type.isEmpty { members.append(ProtoJSON.Member("type", ProtoJSON.string(self.type))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "type":
+                self.type = try member.value.string(at: path)
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminListSourcePriorityRequest")
+            }
+        }
+    }
+}
+
+extension Proto.AdminListSourcePriorityResponse: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.appIDs.isEmpty { members.append(ProtoJSON.Member("appIds", .array(self.appIDs.map { ProtoJSON.string($0) }))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "appIds", "app_ids":
+                for (index, element) in try member.value.elements(at: path).enumerated() {
+                    self.appIDs.append(try element.string(at: path + "[\(index)]"))
+                }
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminListSourcePriorityResponse")
+            }
+        }
+    }
+}
+
 extension Proto.ObserveRequest: ProtoJSONMessage {
     /// The message in protobuf's canonical JSON mapping (default values left out).
     public func json() -> ProtoJSON {
@@ -3300,6 +3419,8 @@ extension ProtoMethod {
         case .adminSetGrant: .adminSetGrant(try Proto.AdminSetGrantRequest(json: json))
         case .adminBackup: .adminBackup(try Proto.AdminBackupRequest(json: json))
         case .adminStatistics: .adminStatistics(try Proto.AdminStatisticsRequest(json: json))
+        case .adminSetSourcePriority: .adminSetSourcePriority(try Proto.AdminSetSourcePriorityRequest(json: json))
+        case .adminListSourcePriority: .adminListSourcePriority(try Proto.AdminListSourcePriorityRequest(json: json))
         case .adminImport: .adminImport(try Proto.AdminImportRequest(json: json))
         case .adminExport: .adminExport(try Proto.AdminExportRequest(json: json))
         case .adminAccessLog: .adminAccessLog(try Proto.AdminAccessLogRequest(json: json))

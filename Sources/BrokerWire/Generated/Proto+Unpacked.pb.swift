@@ -131,6 +131,8 @@ extension Proto.Call {
         case 118: if let value = c.admin_set_grant { self.request = .adminSetGrant(Proto.AdminSetGrantRequest(unpacked: value)) }
         case 119: if let value = c.admin_backup { self.request = .adminBackup(Proto.AdminBackupRequest(unpacked: value)) }
         case 120: if let value = c.admin_statistics { self.request = .adminStatistics(Proto.AdminStatisticsRequest(unpacked: value)) }
+        case 121: if let value = c.admin_set_source_priority { self.request = .adminSetSourcePriority(Proto.AdminSetSourcePriorityRequest(unpacked: value)) }
+        case 122: if let value = c.admin_list_source_priority { self.request = .adminListSourcePriority(Proto.AdminListSourcePriorityRequest(unpacked: value)) }
         case 150: if let value = c.admin_import { self.request = .adminImport(Proto.AdminImportRequest(unpacked: value)) }
         case 151: if let value = c.admin_export { self.request = .adminExport(Proto.AdminExportRequest(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.request = .adminAccessLog(Proto.AdminAccessLogRequest(unpacked: value)) }
@@ -254,6 +256,8 @@ extension Proto.ServerFrame {
         case 118: if let value = c.admin_set_grant { self.response = .adminSetGrant(Proto.AdminSetGrantResponse(unpacked: value)) }
         case 119: if let value = c.admin_backup { self.response = .adminBackup(Proto.AdminBackupResponse(unpacked: value)) }
         case 120: if let value = c.admin_statistics { self.response = .adminStatistics(Proto.AdminStatisticsResponse(unpacked: value)) }
+        case 121: if let value = c.admin_set_source_priority { self.response = .adminSetSourcePriority(Proto.AdminSetSourcePriorityResponse(unpacked: value)) }
+        case 122: if let value = c.admin_list_source_priority { self.response = .adminListSourcePriority(Proto.AdminListSourcePriorityResponse(unpacked: value)) }
         case 150: if let value = c.admin_import { self.response = .adminImport(Proto.AdminImportResponse(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.response = .adminAccessLog(Proto.AdminAccessLogResponse(unpacked: value)) }
         default: break
@@ -2600,6 +2604,121 @@ extension Proto.AdminStatisticsResponse {
             ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_statistics_response__unpack, free: healthbroker__v1__admin_statistics_response__free_unpacked) { message in
                 message.map { message in
                     ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_statistics_response__get_packed_size, pack: healthbroker__v1__admin_statistics_response__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminSetSourcePriorityRequest {
+    /// Copies protobuf-c's unpacked AdminSetSourcePriorityRequest.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminSetSourcePriorityRequest>) {
+        self.init()
+        let c = pointer.pointee
+        self.type = ProtoUnpacked.string(c.type)
+        self.appIDs = ProtoUnpacked.array(c.app_ids, count: c.n_app_ids) { ProtoUnpacked.string($0) }
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_source_priority_request__unpack, free: healthbroker__v1__admin_set_source_priority_request__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_source_priority_request__unpack, free: healthbroker__v1__admin_set_source_priority_request__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_set_source_priority_request__get_packed_size, pack: healthbroker__v1__admin_set_source_priority_request__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminSetSourcePriorityResponse {
+    /// Copies protobuf-c's unpacked AdminSetSourcePriorityResponse.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminSetSourcePriorityResponse>) {
+        self.init()
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_source_priority_response__unpack, free: healthbroker__v1__admin_set_source_priority_response__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_set_source_priority_response__unpack, free: healthbroker__v1__admin_set_source_priority_response__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_set_source_priority_response__get_packed_size, pack: healthbroker__v1__admin_set_source_priority_response__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminListSourcePriorityRequest {
+    /// Copies protobuf-c's unpacked AdminListSourcePriorityRequest.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListSourcePriorityRequest>) {
+        self.init()
+        let c = pointer.pointee
+        self.type = ProtoUnpacked.string(c.type)
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_list_source_priority_request__unpack, free: healthbroker__v1__admin_list_source_priority_request__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_list_source_priority_request__unpack, free: healthbroker__v1__admin_list_source_priority_request__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_list_source_priority_request__get_packed_size, pack: healthbroker__v1__admin_list_source_priority_request__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminListSourcePriorityResponse {
+    /// Copies protobuf-c's unpacked AdminListSourcePriorityResponse.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminListSourcePriorityResponse>) {
+        self.init()
+        let c = pointer.pointee
+        self.appIDs = ProtoUnpacked.array(c.app_ids, count: c.n_app_ids) { ProtoUnpacked.string($0) }
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_list_source_priority_response__unpack, free: healthbroker__v1__admin_list_source_priority_response__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_list_source_priority_response__unpack, free: healthbroker__v1__admin_list_source_priority_response__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_list_source_priority_response__get_packed_size, pack: healthbroker__v1__admin_list_source_priority_response__pack)
                 }
             }
         }

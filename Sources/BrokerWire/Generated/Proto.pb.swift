@@ -341,6 +341,10 @@ extension Proto {
             case adminBackup(Proto.AdminBackupRequest)
             /// admin_statistics = 120.
             indirect case adminStatistics(Proto.AdminStatisticsRequest)
+            /// admin_set_source_priority = 121.
+            indirect case adminSetSourcePriority(Proto.AdminSetSourcePriorityRequest)
+            /// admin_list_source_priority = 122.
+            case adminListSourcePriority(Proto.AdminListSourcePriorityRequest)
             /// admin_import = 150.
             indirect case adminImport(Proto.AdminImportRequest)
             /// admin_export = 151.
@@ -446,6 +450,10 @@ extension Proto {
             indirect case adminBackup(Proto.AdminBackupResponse)
             /// admin_statistics = 120.
             indirect case adminStatistics(Proto.AdminStatisticsResponse)
+            /// admin_set_source_priority = 121.
+            case adminSetSourcePriority(Proto.AdminSetSourcePriorityResponse)
+            /// admin_list_source_priority = 122.
+            case adminListSourcePriority(Proto.AdminListSourcePriorityResponse)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportResponse)
             /// admin_access_log = 152.
@@ -1544,6 +1552,48 @@ extension Proto {
         public var unit: String = ""
         /// buckets = 2.
         public var buckets: [Proto.StatisticsBucket] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The person's source order for a sample type, best first (replacing any earlier one; empty
+/// clears it). Statistics of cumulative types merge overlapping samples of several sources by it,
+/// within what each caller may see; sources not listed rank after the listed ones, by app id.
+extension Proto {
+    public struct AdminSetSourcePriorityRequest: Hashable, Sendable {
+        /// type = 1.
+        public var type: String = ""
+        /// app_ids = 2.
+        public var appIDs: [String] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The .proto message AdminSetSourcePriorityResponse.
+extension Proto {
+    public struct AdminSetSourcePriorityResponse: Hashable, Sendable {
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The source order set for a sample type, best first (empty when none was set).
+extension Proto {
+    public struct AdminListSourcePriorityRequest: Hashable, Sendable {
+        /// type = 1.
+        public var type: String = ""
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The .proto message AdminListSourcePriorityResponse.
+extension Proto {
+    public struct AdminListSourcePriorityResponse: Hashable, Sendable {
+        /// app_ids = 1.
+        public var appIDs: [String] = []
         /// An empty message: every field at its default.
         public init() {}
     }

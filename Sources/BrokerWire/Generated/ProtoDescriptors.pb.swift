@@ -127,6 +127,8 @@ public enum ProtoDescriptors {
             .init(name: "admin_set_grant", jsonName: "adminSetGrant", number: 118, type: "AdminSetGrantRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_backup", jsonName: "adminBackup", number: 119, type: "AdminBackupRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_statistics", jsonName: "adminStatistics", number: 120, type: "AdminStatisticsRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
+            .init(name: "admin_set_source_priority", jsonName: "adminSetSourcePriority", number: 121, type: "AdminSetSourcePriorityRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
+            .init(name: "admin_list_source_priority", jsonName: "adminListSourcePriority", number: 122, type: "AdminListSourcePriorityRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_import", jsonName: "adminImport", number: 150, type: "AdminImportRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_export", jsonName: "adminExport", number: 151, type: "AdminExportRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
             .init(name: "admin_access_log", jsonName: "adminAccessLog", number: 152, type: "AdminAccessLogRequest", kind: .message, isRepeated: false, oneof: "request", doc: []),
@@ -168,6 +170,8 @@ public enum ProtoDescriptors {
             .init(name: "admin_set_grant", jsonName: "adminSetGrant", number: 118, type: "AdminSetGrantResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_backup", jsonName: "adminBackup", number: 119, type: "AdminBackupResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_statistics", jsonName: "adminStatistics", number: 120, type: "AdminStatisticsResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
+            .init(name: "admin_set_source_priority", jsonName: "adminSetSourcePriority", number: 121, type: "AdminSetSourcePriorityResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
+            .init(name: "admin_list_source_priority", jsonName: "adminListSourcePriority", number: 122, type: "AdminListSourcePriorityResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_import", jsonName: "adminImport", number: 150, type: "AdminImportResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
             .init(name: "admin_access_log", jsonName: "adminAccessLog", number: 152, type: "AdminAccessLogResponse", kind: .message, isRepeated: false, oneof: "response", doc: []),
         ], doc: ["Every frame the broker sends."]),
@@ -524,6 +528,18 @@ public enum ProtoDescriptors {
             .init(name: "unit", jsonName: "unit", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "buckets", jsonName: "buckets", number: 2, type: "StatisticsBucket", kind: .message, isRepeated: true, oneof: nil, doc: []),
         ], doc: []),
+        ProtoMessageDescriptor(name: "AdminSetSourcePriorityRequest", fields: [
+            .init(name: "type", jsonName: "type", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+            .init(name: "app_ids", jsonName: "appIds", number: 2, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),
+        ], doc: ["The person's source order for a sample type, best first (replacing any earlier one; empty", "clears it). Statistics of cumulative types merge overlapping samples of several sources by it,", "within what each caller may see; sources not listed rank after the listed ones, by app id."]),
+        ProtoMessageDescriptor(name: "AdminSetSourcePriorityResponse", fields: [
+        ], doc: []),
+        ProtoMessageDescriptor(name: "AdminListSourcePriorityRequest", fields: [
+            .init(name: "type", jsonName: "type", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+        ], doc: ["The source order set for a sample type, best first (empty when none was set)."]),
+        ProtoMessageDescriptor(name: "AdminListSourcePriorityResponse", fields: [
+            .init(name: "app_ids", jsonName: "appIds", number: 1, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),
+        ], doc: []),
         ProtoMessageDescriptor(name: "ObserveRequest", fields: [
             .init(name: "types", jsonName: "types", number: 1, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),
         ], doc: ["Server stream: one ObserveEvent each time a type the app may read changes in a way it may see."]),
@@ -594,6 +610,8 @@ public enum ProtoDescriptors {
         ProtoMethodDescriptor(method: .adminSetGrant, service: "AdminService", request: "AdminSetGrantRequest", response: "AdminSetGrantResponse", doc: []),
         ProtoMethodDescriptor(method: .adminBackup, service: "AdminService", request: "AdminBackupRequest", response: "AdminBackupResponse", doc: []),
         ProtoMethodDescriptor(method: .adminStatistics, service: "AdminService", request: "AdminStatisticsRequest", response: "AdminStatisticsResponse", doc: []),
+        ProtoMethodDescriptor(method: .adminSetSourcePriority, service: "AdminService", request: "AdminSetSourcePriorityRequest", response: "AdminSetSourcePriorityResponse", doc: []),
+        ProtoMethodDescriptor(method: .adminListSourcePriority, service: "AdminService", request: "AdminListSourcePriorityRequest", response: "AdminListSourcePriorityResponse", doc: []),
         ProtoMethodDescriptor(method: .adminImport, service: "AdminService", request: "AdminImportRequest", response: "AdminImportResponse", doc: []),
         ProtoMethodDescriptor(method: .adminExport, service: "AdminService", request: "AdminExportRequest", response: "SamplePage", doc: []),
         ProtoMethodDescriptor(method: .adminAccessLog, service: "AdminService", request: "AdminAccessLogRequest", response: "AdminAccessLogResponse", doc: []),

@@ -77,6 +77,10 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
     case adminBackup = 119
     /// AdminService.AdminStatistics (admin socket).
     case adminStatistics = 120
+    /// AdminService.AdminSetSourcePriority (admin socket).
+    case adminSetSourcePriority = 121
+    /// AdminService.AdminListSourcePriority (admin socket).
+    case adminListSourcePriority = 122
     /// AdminService.AdminImport (admin socket).
     case adminImport = 150
     /// AdminService.AdminExport (admin socket, server stream).
@@ -118,6 +122,8 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminSetGrant: "AdminSetGrant"
         case .adminBackup: "AdminBackup"
         case .adminStatistics: "AdminStatistics"
+        case .adminSetSourcePriority: "AdminSetSourcePriority"
+        case .adminListSourcePriority: "AdminListSourcePriority"
         case .adminImport: "AdminImport"
         case .adminExport: "AdminExport"
         case .adminAccessLog: "AdminAccessLog"
@@ -129,7 +135,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         switch self {
         case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics, .observe:
             .app
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminStatistics, .adminImport, .adminExport, .adminAccessLog:
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminStatistics, .adminSetSourcePriority, .adminListSourcePriority, .adminImport, .adminExport, .adminAccessLog:
             .admin
         case .ping, .pingStream:
             .both
@@ -178,6 +184,8 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminSetGrant: 118
         case .adminBackup: 119
         case .adminStatistics: 120
+        case .adminSetSourcePriority: 121
+        case .adminListSourcePriority: 122
         case .adminImport: 150
         case .adminExport: 52
         case .adminAccessLog: 152
@@ -220,6 +228,8 @@ extension Proto.Call.Request {
         case .adminSetGrant: .adminSetGrant
         case .adminBackup: .adminBackup
         case .adminStatistics: .adminStatistics
+        case .adminSetSourcePriority: .adminSetSourcePriority
+        case .adminListSourcePriority: .adminListSourcePriority
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

@@ -84,6 +84,10 @@ extension Request {
         case .adminStatistics(let request):
             // A missing query reads as an empty one: its empty type is INVALID_ARGUMENT in the handler.
             self = .adminStatistics(StatisticsQuery(proto: request.query ?? Proto.StatisticsRequest()))
+        case .adminSetSourcePriority(let request):
+            self = .adminSetSourcePriority(type: ObjectType(protoIdentifier: request.type), appIDs: request.appIDs)
+        case .adminListSourcePriority(let request):
+            self = .adminListSourcePriority(type: ObjectType(protoIdentifier: request.type))
         case .adminImport(let request):
             self = Self.checkedSamples(request.samples, method: .adminImport) {
                 .adminImport(appID: request.appID, samples: $0, batchID: request.batchID)
@@ -221,6 +225,15 @@ extension Request {
             var message = Proto.AdminStatisticsRequest()
             message.query = query.proto
             return .adminStatistics(message)
+        case .adminSetSourcePriority(let type, let appIDs):
+            var message = Proto.AdminSetSourcePriorityRequest()
+            message.type = type.identifier
+            message.appIDs = appIDs
+            return .adminSetSourcePriority(message)
+        case .adminListSourcePriority(let type):
+            var message = Proto.AdminListSourcePriorityRequest()
+            message.type = type.identifier
+            return .adminListSourcePriority(message)
         case .adminImport(let appID, let samples, let batchID):
             var message = Proto.AdminImportRequest()
             message.appID = appID

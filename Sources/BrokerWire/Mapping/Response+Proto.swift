@@ -75,6 +75,10 @@ extension Response {
             self = .adminBackup(path: response.path, bytes: response.bytes, pages: response.pages)
         case .adminStatistics(let response):
             self = .adminStatistics(StatisticsResult(proto: response))
+        case .adminSetSourcePriority:
+            self = .adminSetSourcePriority
+        case .adminListSourcePriority(let response):
+            self = .adminListSourcePriority(appIDs: response.appIDs)
         case .adminImport(let response):
             self = .adminImport(saved: response.saved, unchanged: response.unchanged)
         case .adminAccessLog(let response):
@@ -181,6 +185,12 @@ extension Response {
             return .adminBackup(message)
         case .adminStatistics(let result):
             return .adminStatistics(result.adminProto)
+        case .adminSetSourcePriority:
+            return .adminSetSourcePriority(Proto.AdminSetSourcePriorityResponse())
+        case .adminListSourcePriority(let appIDs):
+            var message = Proto.AdminListSourcePriorityResponse()
+            message.appIDs = appIDs
+            return .adminListSourcePriority(message)
         case .adminImport(let saved, let unchanged):
             var message = Proto.AdminImportResponse()
             message.saved = saved

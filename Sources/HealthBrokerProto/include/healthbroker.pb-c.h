@@ -96,6 +96,10 @@ typedef struct Healthbroker__V1__StatisticsBucket Healthbroker__V1__StatisticsBu
 typedef struct Healthbroker__V1__StatisticsResponse Healthbroker__V1__StatisticsResponse;
 typedef struct Healthbroker__V1__AdminStatisticsRequest Healthbroker__V1__AdminStatisticsRequest;
 typedef struct Healthbroker__V1__AdminStatisticsResponse Healthbroker__V1__AdminStatisticsResponse;
+typedef struct Healthbroker__V1__AdminSetSourcePriorityRequest Healthbroker__V1__AdminSetSourcePriorityRequest;
+typedef struct Healthbroker__V1__AdminSetSourcePriorityResponse Healthbroker__V1__AdminSetSourcePriorityResponse;
+typedef struct Healthbroker__V1__AdminListSourcePriorityRequest Healthbroker__V1__AdminListSourcePriorityRequest;
+typedef struct Healthbroker__V1__AdminListSourcePriorityResponse Healthbroker__V1__AdminListSourcePriorityResponse;
 typedef struct Healthbroker__V1__ObserveRequest Healthbroker__V1__ObserveRequest;
 typedef struct Healthbroker__V1__ObserveEvent Healthbroker__V1__ObserveEvent;
 typedef struct Healthbroker__V1__AdminImportRequest Healthbroker__V1__AdminImportRequest;
@@ -325,6 +329,8 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_GRANT = 118,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_BACKUP = 119,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_STATISTICS = 120,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_SOURCE_PRIORITY = 121,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_SOURCE_PRIORITY = 122,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT = 151,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG = 152
@@ -379,6 +385,8 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__AdminSetGrantRequest *admin_set_grant;
     Healthbroker__V1__AdminBackupRequest *admin_backup;
     Healthbroker__V1__AdminStatisticsRequest *admin_statistics;
+    Healthbroker__V1__AdminSetSourcePriorityRequest *admin_set_source_priority;
+    Healthbroker__V1__AdminListSourcePriorityRequest *admin_list_source_priority;
     Healthbroker__V1__AdminImportRequest *admin_import;
     Healthbroker__V1__AdminExportRequest *admin_export;
     Healthbroker__V1__AdminAccessLogRequest *admin_access_log;
@@ -445,6 +453,8 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_GRANT = 118,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_BACKUP = 119,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_STATISTICS = 120,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_SOURCE_PRIORITY = 121,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_SOURCE_PRIORITY = 122,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG = 152
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SERVER_FRAME__RESPONSE__CASE)
@@ -493,6 +503,8 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__AdminSetGrantResponse *admin_set_grant;
     Healthbroker__V1__AdminBackupResponse *admin_backup;
     Healthbroker__V1__AdminStatisticsResponse *admin_statistics;
+    Healthbroker__V1__AdminSetSourcePriorityResponse *admin_set_source_priority;
+    Healthbroker__V1__AdminListSourcePriorityResponse *admin_list_source_priority;
     Healthbroker__V1__AdminImportResponse *admin_import;
     Healthbroker__V1__AdminAccessLogResponse *admin_access_log;
   };
@@ -1684,6 +1696,56 @@ struct  Healthbroker__V1__AdminStatisticsResponse
 #define HEALTHBROKER__V1__ADMIN_STATISTICS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_statistics_response__descriptor) \
     , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
+ * The person's source order for a sample type, best first (replacing any earlier one; empty
+ * clears it). Statistics of cumulative types merge overlapping samples of several sources by it,
+ * within what each caller may see; sources not listed rank after the listed ones, by app id.
+ */
+struct  Healthbroker__V1__AdminSetSourcePriorityRequest
+{
+  ProtobufCMessage base;
+  char *type;
+  size_t n_app_ids;
+  char **app_ids;
+};
+#define HEALTHBROKER__V1__ADMIN_SET_SOURCE_PRIORITY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_set_source_priority_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Healthbroker__V1__AdminSetSourcePriorityResponse
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__ADMIN_SET_SOURCE_PRIORITY_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_set_source_priority_response__descriptor) \
+     }
+
+
+/*
+ * The source order set for a sample type, best first (empty when none was set).
+ */
+struct  Healthbroker__V1__AdminListSourcePriorityRequest
+{
+  ProtobufCMessage base;
+  char *type;
+};
+#define HEALTHBROKER__V1__ADMIN_LIST_SOURCE_PRIORITY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_list_source_priority_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Healthbroker__V1__AdminListSourcePriorityResponse
+{
+  ProtobufCMessage base;
+  size_t n_app_ids;
+  char **app_ids;
+};
+#define HEALTHBROKER__V1__ADMIN_LIST_SOURCE_PRIORITY_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_list_source_priority_response__descriptor) \
+    , 0,NULL }
 
 
 /*
@@ -3347,6 +3409,82 @@ Healthbroker__V1__AdminStatisticsResponse *
 void   healthbroker__v1__admin_statistics_response__free_unpacked
                      (Healthbroker__V1__AdminStatisticsResponse *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminSetSourcePriorityRequest methods */
+void   healthbroker__v1__admin_set_source_priority_request__init
+                     (Healthbroker__V1__AdminSetSourcePriorityRequest         *message);
+size_t healthbroker__v1__admin_set_source_priority_request__get_packed_size
+                     (const Healthbroker__V1__AdminSetSourcePriorityRequest   *message);
+size_t healthbroker__v1__admin_set_source_priority_request__pack
+                     (const Healthbroker__V1__AdminSetSourcePriorityRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_set_source_priority_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetSourcePriorityRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminSetSourcePriorityRequest *
+       healthbroker__v1__admin_set_source_priority_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_set_source_priority_request__free_unpacked
+                     (Healthbroker__V1__AdminSetSourcePriorityRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminSetSourcePriorityResponse methods */
+void   healthbroker__v1__admin_set_source_priority_response__init
+                     (Healthbroker__V1__AdminSetSourcePriorityResponse         *message);
+size_t healthbroker__v1__admin_set_source_priority_response__get_packed_size
+                     (const Healthbroker__V1__AdminSetSourcePriorityResponse   *message);
+size_t healthbroker__v1__admin_set_source_priority_response__pack
+                     (const Healthbroker__V1__AdminSetSourcePriorityResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_set_source_priority_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminSetSourcePriorityResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminSetSourcePriorityResponse *
+       healthbroker__v1__admin_set_source_priority_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_set_source_priority_response__free_unpacked
+                     (Healthbroker__V1__AdminSetSourcePriorityResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminListSourcePriorityRequest methods */
+void   healthbroker__v1__admin_list_source_priority_request__init
+                     (Healthbroker__V1__AdminListSourcePriorityRequest         *message);
+size_t healthbroker__v1__admin_list_source_priority_request__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcePriorityRequest   *message);
+size_t healthbroker__v1__admin_list_source_priority_request__pack
+                     (const Healthbroker__V1__AdminListSourcePriorityRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_list_source_priority_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcePriorityRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminListSourcePriorityRequest *
+       healthbroker__v1__admin_list_source_priority_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_list_source_priority_request__free_unpacked
+                     (Healthbroker__V1__AdminListSourcePriorityRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminListSourcePriorityResponse methods */
+void   healthbroker__v1__admin_list_source_priority_response__init
+                     (Healthbroker__V1__AdminListSourcePriorityResponse         *message);
+size_t healthbroker__v1__admin_list_source_priority_response__get_packed_size
+                     (const Healthbroker__V1__AdminListSourcePriorityResponse   *message);
+size_t healthbroker__v1__admin_list_source_priority_response__pack
+                     (const Healthbroker__V1__AdminListSourcePriorityResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_list_source_priority_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminListSourcePriorityResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminListSourcePriorityResponse *
+       healthbroker__v1__admin_list_source_priority_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_list_source_priority_response__free_unpacked
+                     (Healthbroker__V1__AdminListSourcePriorityResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Healthbroker__V1__ObserveRequest methods */
 void   healthbroker__v1__observe_request__init
                      (Healthbroker__V1__ObserveRequest         *message);
@@ -3744,6 +3882,18 @@ typedef void (*Healthbroker__V1__AdminStatisticsRequest_Closure)
 typedef void (*Healthbroker__V1__AdminStatisticsResponse_Closure)
                  (const Healthbroker__V1__AdminStatisticsResponse *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__AdminSetSourcePriorityRequest_Closure)
+                 (const Healthbroker__V1__AdminSetSourcePriorityRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminSetSourcePriorityResponse_Closure)
+                 (const Healthbroker__V1__AdminSetSourcePriorityResponse *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminListSourcePriorityRequest_Closure)
+                 (const Healthbroker__V1__AdminListSourcePriorityRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminListSourcePriorityResponse_Closure)
+                 (const Healthbroker__V1__AdminListSourcePriorityResponse *message,
+                  void *closure_data);
 typedef void (*Healthbroker__V1__ObserveRequest_Closure)
                  (const Healthbroker__V1__ObserveRequest *message,
                   void *closure_data);
@@ -3998,6 +4148,14 @@ struct Healthbroker__V1__AdminService_Service
                            const Healthbroker__V1__AdminStatisticsRequest *input,
                            Healthbroker__V1__AdminStatisticsResponse_Closure closure,
                            void *closure_data);
+  void (*admin_set_source_priority)(Healthbroker__V1__AdminService_Service *service,
+                                    const Healthbroker__V1__AdminSetSourcePriorityRequest *input,
+                                    Healthbroker__V1__AdminSetSourcePriorityResponse_Closure closure,
+                                    void *closure_data);
+  void (*admin_list_source_priority)(Healthbroker__V1__AdminService_Service *service,
+                                     const Healthbroker__V1__AdminListSourcePriorityRequest *input,
+                                     Healthbroker__V1__AdminListSourcePriorityResponse_Closure closure,
+                                     void *closure_data);
   void (*admin_import)(Healthbroker__V1__AdminService_Service *service,
                        const Healthbroker__V1__AdminImportRequest *input,
                        Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -4034,6 +4192,8 @@ void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Servi
       function_prefix__ ## admin_set_grant,\
       function_prefix__ ## admin_backup,\
       function_prefix__ ## admin_statistics,\
+      function_prefix__ ## admin_set_source_priority,\
+      function_prefix__ ## admin_list_source_priority,\
       function_prefix__ ## admin_import,\
       function_prefix__ ## admin_export,\
       function_prefix__ ## admin_access_log  }
@@ -4101,6 +4261,14 @@ void healthbroker__v1__admin_service__admin_statistics(ProtobufCService *service
                                                        const Healthbroker__V1__AdminStatisticsRequest *input,
                                                        Healthbroker__V1__AdminStatisticsResponse_Closure closure,
                                                        void *closure_data);
+void healthbroker__v1__admin_service__admin_set_source_priority(ProtobufCService *service,
+                                                                const Healthbroker__V1__AdminSetSourcePriorityRequest *input,
+                                                                Healthbroker__V1__AdminSetSourcePriorityResponse_Closure closure,
+                                                                void *closure_data);
+void healthbroker__v1__admin_service__admin_list_source_priority(ProtobufCService *service,
+                                                                 const Healthbroker__V1__AdminListSourcePriorityRequest *input,
+                                                                 Healthbroker__V1__AdminListSourcePriorityResponse_Closure closure,
+                                                                 void *closure_data);
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -4206,6 +4374,10 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_bucket__des
 extern const ProtobufCMessageDescriptor healthbroker__v1__statistics_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_statistics_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_statistics_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_source_priority_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_source_priority_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_source_priority_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_source_priority_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__observe_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__observe_event__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_import_request__descriptor;
