@@ -14,13 +14,7 @@ extension Broker {
         let converter: UnitConverter
         let boundaries: [Int64]
         do throws(BrokerError) {
-            descriptor = try sampleDescriptor(query.type)
-            try PredicateRules.validate(query.predicate)
-            try StatisticsRules.validate(query, descriptor: descriptor)
-            guard let made = try resultConverter(query.unit, descriptor: descriptor) else {
-                throw .invalidArgument("\(query.type.identifier) is not a quantity type")
-            }
-            converter = made
+            (descriptor, converter) = try validatedStatistics(query)
             boundaries = try StatisticsRules.boundaries(for: query, fallbackStart: configuration.earliestPermittedMicros, fallbackEnd: Microseconds.now() + 1)
         } catch {
             finish(context, error: error)

@@ -185,13 +185,7 @@ extension Broker {
         let scope: ReadScope
         let boundaries: [Int64]
         do throws(BrokerError) {
-            descriptor = try sampleDescriptor(query.type)
-            try PredicateRules.validate(query.predicate)
-            try StatisticsRules.validate(query, descriptor: descriptor)
-            guard let made = try resultConverter(query.unit, descriptor: descriptor) else {
-                throw .invalidArgument("\(query.type.identifier) is not a quantity type")
-            }
-            converter = made
+            (descriptor, converter) = try validatedStatistics(query)
             scope = try readScope(of: query.type, appID: appID)
             boundaries = try StatisticsRules.boundaries(for: query, fallbackStart: configuration.earliestPermittedMicros, fallbackEnd: Microseconds.now() + 1)
         } catch {
@@ -311,6 +305,18 @@ extension Broker {
             case .failure(let error): self.finish(context, error: error)
             }
         }
+    }
+
+    /// Checks a statistics query the same way for an app and for the person (AdminStatistics):
+    /// its type, predicate and options, and the unit its results come back in.
+    func validatedStatistics(_ query: StatisticsQuery) throws(BrokerError) -> (TypeDescriptor, UnitConverter) {
+        let descriptor = try sampleDescriptor(query.type)
+        try PredicateRules.validate(query.predicate)
+        try StatisticsRules.validate(query, descriptor: descriptor)
+        guard let converter = try resultConverter(query.unit, descriptor: descriptor) else {
+            throw .invalidArgument("\(query.type.identifier) is not a quantity type")
+        }
+        return (descriptor, converter)
     }
 
     /// The converter to the unit results come back in: "" → canonical; nil for non-quantity types, which take no unit.
