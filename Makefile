@@ -31,7 +31,10 @@ demo: deps
 test: proto-check
 	swift build --build-tests
 	scripts/check-public-api.sh
-	swift test --skip-build
+	# The 100,000-record Apple Health import test keeps both cores busy for ~40 s; run beside the
+	# timing-bound suites (memory bounds, reconnect ends) it made them miss their bounds, so it runs alone.
+	swift test --skip-build --skip AppleHealthImportTests
+	swift test --skip-build --filter AppleHealthImportTests
 	scripts/check-install.sh
 	$(PYTHON) -m pytest -q clients/python/tests
 	$(PYTHON) -m pytest -q browser-tests
