@@ -7185,7 +7185,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__type_decision__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__type_decision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__prompt__field_descriptors[8] =
+static const ProtobufCFieldDescriptor healthbroker__v1__prompt__field_descriptors[9] =
 {
   {
     "prompt_id",
@@ -7283,11 +7283,24 @@ static const ProtobufCFieldDescriptor healthbroker__v1__prompt__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "deadline_us",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, deadline_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__prompt__field_indices_by_name[] = {
   1,   /* field[1] = app_id */
   2,   /* field[2] = app_name */
   7,   /* field[7] = created_us */
+  8,   /* field[8] = deadline_us */
   0,   /* field[0] = prompt_id */
   6,   /* field[6] = read_types */
   3,   /* field[3] = read_usage */
@@ -7297,7 +7310,7 @@ static const unsigned healthbroker__v1__prompt__field_indices_by_name[] = {
 static const ProtobufCIntRange healthbroker__v1__prompt__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__prompt__descriptor =
 {
@@ -7307,7 +7320,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__prompt__descriptor =
   "Healthbroker__V1__Prompt",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Prompt),
-  8,
+  9,
   healthbroker__v1__prompt__field_descriptors,
   healthbroker__v1__prompt__field_indices_by_name,
   1,  healthbroker__v1__prompt__number_ranges,

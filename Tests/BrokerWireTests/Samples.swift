@@ -62,7 +62,8 @@ enum Samples {
     static let prompt = Prompt(
         id: 17, appID: "com.example.心", appName: "Heart ♥ \(unicode)", readUsage: "reads your heart rate",
         shareUsage: "écrit des séances", shareTypes: [.workout, .activeEnergyBurned, oddType],
-        readTypes: [.heartRate, .restingHeartRate, .dateOfBirth, longType], createdMicros: 1_700_000_000_654_321)
+        readTypes: [.heartRate, .restingHeartRate, .dateOfBirth, longType], createdMicros: 1_700_000_000_654_321,
+        deadlineMicros: 1_700_000_300_654_321)
 
     static let clientFrames: [ClientFrame] = [
         .call(Call(
@@ -232,12 +233,12 @@ enum Samples {
             callID: 6,
             response: .streamItem(.promptEvent(.raised(Prompt(
                 id: 0, appID: "", appName: "", readUsage: "", shareUsage: "", shareTypes: [], readTypes: [],
-                createdMicros: 0))))),
+                createdMicros: 0, deadlineMicros: 0))))),
         ServerFrame(
             callID: 6,
             response: .streamItem(.promptEvent(.raised(Prompt(
                 id: UInt64.max, appID: "a", appName: "A", readUsage: "r", shareUsage: "", shareTypes: [],
-                readTypes: [.stepCount], createdMicros: -1))))),
+                readTypes: [.stepCount], createdMicros: -1, deadlineMicros: Int64.max))))),
         ServerFrame(callID: 6, response: .streamItem(.promptEvent(.resolved(promptID: 17, resolution: .answered)))),
         ServerFrame(callID: 6, response: .streamItem(.promptEvent(.resolved(promptID: 0, resolution: .cancelled)))),
         ServerFrame(

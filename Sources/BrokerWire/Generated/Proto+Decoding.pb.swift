@@ -1922,6 +1922,12 @@ extension Proto.Prompt {
                 guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.createdMicros = value
+            case 72:  // deadline_us
+                guard seen & 0x40 == 0 else { return false }
+                seen |= 0x40
+                guard let raw = reader.varint() else { return false }
+                let value = Int64(bitPattern: raw)
+                self.deadlineMicros = value
             default:
                 return false
             }

@@ -2793,6 +2793,9 @@ extension Proto.Prompt: ProtoMessage {
         if self.createdMicros != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.createdMicros))
         }
+        if self.deadlineMicros != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.deadlineMicros))
+        }
         return size
     }
 
@@ -2826,6 +2829,9 @@ extension Proto.Prompt: ProtoMessage {
         }
         if self.createdMicros != 0 {
             writer.byte(0x40); writer.varint(UInt64(bitPattern: self.createdMicros))
+        }
+        if self.deadlineMicros != 0 {
+            writer.byte(0x48); writer.varint(UInt64(bitPattern: self.deadlineMicros))
         }
     }
 }

@@ -1734,6 +1734,7 @@ extension Proto.Prompt: ProtoJSONMessage {
         if !self.shareTypes.isEmpty { members.append(ProtoJSON.Member("shareTypes", .array(self.shareTypes.map { ProtoJSON.string($0) }))) }
         if !self.readTypes.isEmpty { members.append(ProtoJSON.Member("readTypes", .array(self.readTypes.map { ProtoJSON.string($0) }))) }
         if self.createdMicros != 0 { members.append(ProtoJSON.Member("createdUs", ProtoJSON.int64(self.createdMicros))) }
+        if self.deadlineMicros != 0 { members.append(ProtoJSON.Member("deadlineUs", ProtoJSON.int64(self.deadlineMicros))) }
         return .object(members)
     }
 
@@ -1764,6 +1765,8 @@ extension Proto.Prompt: ProtoJSONMessage {
                 }
             case "createdUs", "created_us":
                 self.createdMicros = try member.value.integer(Int64.self, at: path)
+            case "deadlineUs", "deadline_us":
+                self.deadlineMicros = try member.value.integer(Int64.self, at: path)
             default:
                 throw ProtoJSONError(path, "unknown field of Prompt")
             }

@@ -1290,6 +1290,7 @@ extension Proto.Prompt {
         self.shareTypes = ProtoUnpacked.array(c.share_types, count: c.n_share_types) { ProtoUnpacked.string($0) }
         self.readTypes = ProtoUnpacked.array(c.read_types, count: c.n_read_types) { ProtoUnpacked.string($0) }
         self.createdMicros = c.created_us
+        self.deadlineMicros = c.deadline_us
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
