@@ -85,6 +85,9 @@ def test_sheet_answers_from_a_date_and_full(page, register: Callable[..., App], 
     sheet_text = page.evaluate("document.getElementById('sheet').innerText")
     assert "Morning Run" in sheet_text and "Shows your daily steps" in sheet_text and "Saves the runs" in sheet_text
     assert "Waits for your answer until " in sheet_text and " min left)." in sheet_text, sheet_text
+    # Behind the sheet the Apps page already lists the app that asks.
+    page.wait_for(f"!!document.querySelector('#page-apps .app[data-app={js(app.app_id)}]')",
+                  explain="document.getElementById('page-apps').innerText")
     # Plain names, grouped.
     groups = page.evaluate("[...document.querySelectorAll('#sheet .group')].map(g => g.textContent)")
     assert groups == ["Activity", "Heart", "Sleep", "Body measurements", "Characteristics"]

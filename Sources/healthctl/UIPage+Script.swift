@@ -513,7 +513,11 @@ extension UIPage {
           source.addEventListener("prompts", event => {
             const data = JSON.parse(event.data);
             connected = data.connected;
+            // A new request may come from an app the open page does not list yet: redraw behind the sheet.
+            const known = new Set(prompts.map(p => p.id));
+            const asking = data.prompts.some(p => !known.has(p.id));
             prompts = data.prompts;
+            if (asking && currentTab !== "data") refresh();
             status.textContent = connected ? "connected to the broker" : "broker not reachable: retrying…";
             status.classList.toggle("down", !connected);
             renderSheet();
