@@ -217,4 +217,24 @@ struct ConsentAgentTerminalTests {
         try await second.value
         #expect(try await later.authorizationStatus(for: .stepCount) == .sharingDenied, "\(agent.output)")
     }
+
+    @Test func aFutureDateIsRefusedAndAPromptWhoseAppStopsWaitingLeavesTheScreen() async throws {
+        let (daemon, agent) = try await Self.started()
+        defer { agent.stop() }
+        let store = try await daemon.connectApp("com.example.hasty")
+        defer { store.close() }
+        let request = Task { try await store.requestAuthorization(toShare: [], read: [.stepCount], timeout: .seconds(4)) }
+        #expect(try await agent.waitFor("read Steps (stepCount)?"), "\(agent.output)")
+        #expect(agent.output.contains(" s left)"), "a short deadline is counted in seconds: \(agent.output)")
+        agent.type("limited 2999-01-01")
+        #expect(try await agent.waitFor("is in the future"), "\(agent.output)")
+        #expect(agent.count("read Steps (stepCount)?") == 2, "the question is asked again: \(agent.output)")
+        // Nothing more is typed: when the app's deadline passes the prompt leaves the screen by itself.
+        #expect(try await agent.waitFor("withdrawn (the app stopped waiting)", timeout: 10), "\(agent.output)")
+        #expect(try await agent.waitFor("its questions are dropped"), "\(agent.output)")
+        #expect(try await agent.waitFor("waiting for prompts", count: 2), "\(agent.output)")
+        let error = await #expect(throws: BrokerError.self) { try await request.value }
+        #expect(error?.code == .deadlineExceeded)
+        #expect(try await store.statusForAuthorizationRequest(toShare: [], read: [.stepCount]) == .shouldRequest, "nothing was recorded")
+    }
 }
