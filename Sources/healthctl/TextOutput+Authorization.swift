@@ -29,6 +29,14 @@ extension TextOutput {
         return TableFormatter.render(header: ["APP ID", "SHARE", "READ", "LIMITED FROM", "DECIDED (UTC)", "BY"], rows: cells)
     }
 
+    /// What `grants turn-off` changed: a line saying so, then the changed grants as `grants --type` shows them.
+    static func turnedOff(type: ObjectType, rows: [(appID: String, grant: Grant)]) -> String {
+        let alias = TypeArgument.alias(of: type)
+        guard !rows.isEmpty else { return "no app may read or write \(alias): nothing to turn off" }
+        let apps = rows.count == 1 ? "1 app" : "\(rows.count) apps"
+        return "turned off \(alias) for \(apps) (each sees it on its next call):\n" + typeGrantTable(type: type, rows: rows)
+    }
+
     /// `set stepCount for APP: share allowed, read limited from 2026-01-31 (decided by admin; the app sees it on its next call)`.
     static func grantSet(appID: String, grant: Grant) -> String {
         var parts: [String] = []
