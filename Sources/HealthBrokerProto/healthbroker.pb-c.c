@@ -6357,7 +6357,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_request__de
   (ProtobufCMessageInit) healthbroker__v1__admin_broker_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[13] =
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[14] =
 {
   {
     "broker_version",
@@ -6515,6 +6515,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_respon
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "prompts",
+    14,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, n_prompts),
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, prompts),
+    &healthbroker__v1__prompt__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__admin_broker_info_response__field_indices_by_name[] = {
   3,   /* field[3] = admin_connections */
@@ -6527,6 +6539,7 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
   7,   /* field[7] = frames_sent */
   12,   /* field[12] = open_prompts */
   9,   /* field[9] = power_loss_durable */
+  13,   /* field[13] = prompts */
   1,   /* field[1] = started_us */
   10,   /* field[10] = wal_fsyncs */
   8,   /* field[8] = write_calls */
@@ -6534,7 +6547,7 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
 static const ProtobufCIntRange healthbroker__v1__admin_broker_info_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__descriptor =
 {
@@ -6544,7 +6557,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__d
   "Healthbroker__V1__AdminBrokerInfoResponse",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AdminBrokerInfoResponse),
-  13,
+  14,
   healthbroker__v1__admin_broker_info_response__field_descriptors,
   healthbroker__v1__admin_broker_info_response__field_indices_by_name,
   1,  healthbroker__v1__admin_broker_info_response__number_ranges,

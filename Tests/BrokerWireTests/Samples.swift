@@ -29,6 +29,10 @@ enum Samples {
         info.walFsyncs = 987_654_321
         info.consentAgents = 3
         info.openPrompts = UInt32.max
+        info.prompts = [
+            prompt,
+            Prompt(id: 18, appID: "a", appName: "", readUsage: "", shareUsage: "", shareTypes: [.stepCount], readTypes: [], createdMicros: 1),
+        ]
         return info
     }()
 

@@ -1287,6 +1287,7 @@ extension Proto.AdminBrokerInfoResponse: ProtoJSONMessage {
         if self.walFsyncs != 0 { members.append(ProtoJSON.Member("walFsyncs", ProtoJSON.uint64(self.walFsyncs))) }
         if self.consentAgents != 0 { members.append(ProtoJSON.Member("consentAgents", ProtoJSON.uint32(self.consentAgents))) }
         if self.openPrompts != 0 { members.append(ProtoJSON.Member("openPrompts", ProtoJSON.uint32(self.openPrompts))) }
+        if !self.prompts.isEmpty { members.append(ProtoJSON.Member("prompts", .array(self.prompts.map { $0.json() }))) }
         return .object(members)
     }
 
@@ -1323,6 +1324,10 @@ extension Proto.AdminBrokerInfoResponse: ProtoJSONMessage {
                 self.consentAgents = try member.value.integer(UInt32.self, at: path)
             case "openPrompts", "open_prompts":
                 self.openPrompts = try member.value.integer(UInt32.self, at: path)
+            case "prompts":
+                for (index, element) in try member.value.elements(at: path).enumerated() {
+                    self.prompts.append(try Proto.Prompt(json: element, path: path + "[\(index)]"))
+                }
             default:
                 throw ProtoJSONError(path, "unknown field of AdminBrokerInfoResponse")
             }

@@ -815,6 +815,7 @@ extension Proto.AdminBrokerInfoResponse {
         self.walFsyncs = c.wal_fsyncs
         self.consentAgents = c.consent_agents
         self.openPrompts = c.open_prompts
+        self.prompts = ProtoUnpacked.array(c.prompts, count: c.n_prompts) { Proto.Prompt(unpacked: $0!) }
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.

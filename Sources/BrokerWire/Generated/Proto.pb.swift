@@ -717,6 +717,8 @@ extension Proto {
         public var consentAgents: UInt32 = 0
         /// prompts raised and waiting for a person's answer
         public var openPrompts: UInt32 = 0
+        /// those prompts, oldest first (as AdminWatchPrompts' backlog)
+        public var prompts: [Proto.Prompt] = []
         /// An empty message: every field at its default.
         public init() {}
     }

@@ -264,6 +264,7 @@ public enum ProtoDescriptors {
             .init(name: "wal_fsyncs", jsonName: "walFsyncs", number: 11, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["WAL fsyncs the sync thread made (0 without --synchronous-full)"]),
             .init(name: "consent_agents", jsonName: "consentAgents", number: 12, type: "uint32", kind: .scalar, isRepeated: false, oneof: nil, doc: ["consent agents connected now (open AdminWatchPrompts streams)"]),
             .init(name: "open_prompts", jsonName: "openPrompts", number: 13, type: "uint32", kind: .scalar, isRepeated: false, oneof: nil, doc: ["prompts raised and waiting for a person's answer"]),
+            .init(name: "prompts", jsonName: "prompts", number: 14, type: "Prompt", kind: .message, isRepeated: true, oneof: nil, doc: ["those prompts, oldest first (as AdminWatchPrompts' backlog)"]),
         ], doc: []),
         ProtoMessageDescriptor(name: "RequestAuthorizationRequest", fields: [
             .init(name: "share_types", jsonName: "shareTypes", number: 1, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),

@@ -786,10 +786,15 @@ struct  Healthbroker__V1__AdminBrokerInfoResponse
    * prompts raised and waiting for a person's answer
    */
   uint32_t open_prompts;
+  /*
+   * those prompts, oldest first (as AdminWatchPrompts' backlog)
+   */
+  size_t n_prompts;
+  Healthbroker__V1__Prompt **prompts;
 };
 #define HEALTHBROKER__V1__ADMIN_BROKER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_broker_info_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0,NULL }
 
 
 /*
