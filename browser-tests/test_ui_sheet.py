@@ -338,3 +338,23 @@ def test_the_page_loads_nothing_from_elsewhere(page, ui) -> None:
     assert all(url.startswith(origin) for url in loaded), loaded
     linked = page.evaluate("[...document.querySelectorAll('[src], [href]')].map(n => n.src || n.href)")
     assert all(url.startswith(origin) for url in linked), linked
+
+
+def test_an_app_denied_everything_and_removed_stays_listed(page, register: Callable[..., App], connect,
+                                                            admin: BrokerAdmin) -> None:
+    app = register("Nosy App")
+    store = connect(app)
+    asking = Asking(store, share=[], read=[HEART, SLEEP])
+    prompt = prompt_of(admin, app)
+    admin.answer_prompt(prompt.prompt_id, [TypeDecision(HEART, read=ReadDecision.DENY),
+                                           TypeDecision(SLEEP, read=ReadDecision.DENY)])
+    asking.wait()
+    assert asking.error is None, asking.error
+    admin.remove_app(app.app_id)
+    page.evaluate("document.querySelector('.tab[data-tab=apps]').click()")
+    card = f"#page-apps .app[data-app={js(app.app_id)}]"
+    page.wait_for(f"document.querySelector('{card}')?.innerText.includes('removed')",
+                  explain="document.getElementById('page-apps').innerText")
+    badges = page.evaluate(f"[...document.querySelectorAll('{card} .badge')].map(b => b.textContent)")
+    assert badges == ["removed", "asked"], badges
+    assert app.name in page.evaluate(f"document.querySelector('{card}').innerText")
