@@ -117,9 +117,10 @@ enum GrantsCommands {
             return command.positional("READ")?.lowercased() == "full" ? .full : .deny
         case "from":
             guard let date else {
-                throw ArgumentError(.missingArgument, "'from' needs a DATE (YYYY-MM-DD, midnight UTC)", command: name)
+                throw ArgumentError(.missingArgument, "'from' needs a DATE (YYYY-MM-DD, midnight in your time zone)", command: name)
             }
-            guard let micros = ISODate.parse(date) else {
+            // A day is local midnight, as the consent agent and the page take it; an instant is exact.
+            guard let micros = date.utf8.count == 10 ? LocalTime.midnight(ofDate: date) : ISODate.parse(date) else {
                 throw ArgumentError(.invalidValue, "invalid DATE '\(date)': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", command: name)
             }
             return .limited(fromMicros: micros)

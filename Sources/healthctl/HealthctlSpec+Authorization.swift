@@ -59,7 +59,8 @@ extension HealthctlSpec {
         summary: "Set an app's decision for one type directly, as the person, without a prompt.",
         discussion: """
             READ is full, deny, or 'from DATE': reading limited to samples ending at or after DATE \
-            (YYYY-MM-DD, midnight UTC, or an ISO-8601 UTC instant; not in the future). --share sets \
+            (YYYY-MM-DD: midnight in your time zone, TZ, as 'healthctl consent' and 'healthctl ui' take \
+            it; or an ISO-8601 UTC instant; not in the future). --share sets \
             the share decision; a part not given stays as it was. Characteristic types (dateOfBirth, \
             biologicalSex, bloodType) take only full or deny. The decision is recorded as decided by \
             'admin', now, and the app sees it on its very next call; an open prompt of the app stays \

@@ -37,11 +37,12 @@ extension TextOutput {
         return "turned off \(alias) for \(apps) (each sees it on its next call):\n" + typeGrantTable(type: type, rows: rows)
     }
 
-    /// `set stepCount for APP: share allowed, read limited from 2026-01-31 (decided by admin; the app sees it on its next call)`.
+    /// `set stepCount for APP: share allowed, read limited from 2026-01-31 (decided by admin; the app sees it on its next call)`;
+    /// the date as the person gave it (a local midnight shows as its day).
     static func grantSet(appID: String, grant: Grant) -> String {
         var parts: [String] = []
         if let share = grant.share { parts.append("share \(DecisionText.share(share))") }
-        if let read = grant.read { parts.append("read \(DecisionText.readPhrase(read))") }
+        if let read = grant.read { parts.append("read \(DecisionText.readPhrase(read, instant: LocalTime.dateOrInstant))") }
         let alias = TypeArgument.alias(of: grant.type)
         return "set \(alias) for \(appID): \(parts.joined(separator: ", ")) "
             + "(decided by \(grant.decidedBy); the app sees it on its next call)"

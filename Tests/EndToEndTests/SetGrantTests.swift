@@ -16,11 +16,14 @@ struct SetGrantTests {
         #"{ "rules": [ { "app": "\#(writerID)", "share": "allow", "read": "full" }, { "app": "\#(readerID)", "share": "allow", "read": "limited", "from": "\#(ISOText(limitedFrom))" } ] }"#
     }
 
-    /// Runs the built `healthctl` against `daemon`: its exit status, standard output and standard error.
-    static func healthctl(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+    /// Runs the built `healthctl` against `daemon` in time zone `timeZone`: its exit status, standard output and standard error.
+    static func healthctl(_ daemon: DaemonProcess, _ arguments: [String], timeZone: String = "UTC") async throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try builtProduct("healthctl"))
         process.arguments = ["--admin-socket", daemon.adminSocket] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = timeZone
+        process.environment = environment
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -173,6 +176,16 @@ struct SetGrantTests {
         #expect(set.output.contains("read limited from 2026-06-03"), "\(set.output)")
         let june3 = base + 48 * hour
         #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]) == [.stepCount: Date(microsecondsSince1970: june3)])
+        // A day is midnight where the person is, as in 'healthctl consent' and the page.
+        let tokyo = try await Self.healthctl(daemon, ["grants", "set", Self.readerID, "stepCount", "from", "2026-06-03"], timeZone: "Asia/Tokyo")
+        #expect(tokyo.status == 0, "\(tokyo.errors)")
+        #expect(tokyo.output.contains("read limited from 2026-06-03 "), "the day as given: \(tokyo.output)")
+        #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]) == [.stepCount: Date(microsecondsSince1970: june3 - 9 * hour)])
+        // An instant is exact, whatever the zone.
+        let instant = try await Self.healthctl(daemon, ["grants", "set", Self.readerID, "stepCount", "from", "2026-06-03T06:30:00Z"], timeZone: "Asia/Tokyo")
+        #expect(instant.status == 0, "\(instant.errors)")
+        #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]) == [.stepCount: Date(microsecondsSince1970: june3 + 6 * hour + 1_800_000_000)])
+        #expect(try await Self.healthctl(daemon, ["grants", "set", Self.readerID, "stepCount", "from", "2026-06-03"]).status == 0)
 
         let json = try await Self.healthctl(daemon, ["--json", "grants", "set", Self.readerID, "HKQuantityTypeIdentifierStepCount", "deny", "--share", "deny"])
         #expect(json.status == 0, "\(json.errors)")
