@@ -13,6 +13,7 @@ import pytest
 from ui_support import TIME_ZONE, App, screenshot
 from healthbroker import (BrokerAdmin, BrokerError, HealthStore, ReadDecision, RequestStatus, ShareDecision,
                           StatusCode, TypeDecision)
+from healthbroker._time import to_micros
 
 STEPS = "HKQuantityTypeIdentifierStepCount"
 HEART = "HKQuantityTypeIdentifierHeartRate"
@@ -79,10 +80,14 @@ def sheet_prompt(page) -> Optional[str]:
 def test_sheet_answers_from_a_date_and_full(page, register: Callable[..., App], connect, admin: BrokerAdmin) -> None:
     app = register("Morning Run")
     store = connect(app)
-    asking = Asking(store, share=[STEPS, ENERGY], read=[STEPS, HEART, SLEEP, WEIGHT, BIRTH])
+    asking = Asking(store, share=[STEPS, ENERGY], read=[STEPS, HEART, SLEEP, WEIGHT, BIRTH], timeout=600)
     page.wait_for("!document.getElementById('backdrop').hidden && document.querySelectorAll('#sheet .typerow').length === 6")
     sheet_text = page.evaluate("document.getElementById('sheet').innerText")
     assert "Morning Run" in sheet_text and "Shows your daily steps" in sheet_text and "Saves the runs" in sheet_text
+    assert "Waits for your answer until " in sheet_text and " min left)." in sheet_text, sheet_text
+    # Behind the sheet the Apps page already lists the app that asks.
+    page.wait_for(f"!!document.querySelector('#page-apps .app[data-app={js(app.app_id)}]')",
+                  explain="document.getElementById('page-apps').innerText")
     # Plain names, grouped.
     groups = page.evaluate("[...document.querySelectorAll('#sheet .group')].map(g => g.textContent)")
     assert groups == ["Activity", "Heart", "Sleep", "Body measurements", "Characteristics"]
@@ -175,6 +180,55 @@ def test_withdrawn_prompt_leaves_the_page(page, register: Callable[..., App], co
     asking.wait()
     assert isinstance(asking.error, BrokerError) and asking.error.code == StatusCode.DEADLINE_EXCEEDED, asking.error
     page.wait_for("document.getElementById('backdrop').hidden", timeout=5)
+
+
+def prompt_of(admin: BrokerAdmin, app: App, seconds: float = 10):
+    """The prompt `app` raised, as the broker's prompt stream carries it."""
+    deadline = datetime.now() + timedelta(seconds=seconds)
+    watch = admin.watch_prompts()
+    try:
+        for event in watch:
+            if getattr(event, "app_id", None) == app.app_id:
+                return event
+            assert datetime.now() < deadline, "no prompt"
+    finally:
+        watch.close()
+
+
+def test_sheet_shows_the_apps_deadline_in_local_time_and_counts_down(page, register: Callable[..., App], connect,
+                                                                      admin: BrokerAdmin) -> None:
+    app = register("Timed App")
+    store = connect(app)
+    before = datetime.now(ZoneInfo(TIME_ZONE))
+    asking = Asking(store, share=[], read=[STEPS], timeout=100.0)
+    prompt = prompt_of(admin, app)
+    after = datetime.now(ZoneInfo(TIME_ZONE))
+    assert prompt.deadline is not None
+    assert before + timedelta(seconds=100) <= prompt.deadline <= after + timedelta(seconds=100), (before, prompt.deadline)
+    page.wait_for(f"document.getElementById('sheet').dataset.prompt === {js(str(prompt.prompt_id))} && "
+                  "document.getElementById('sheet-deadline')?.textContent.startsWith('Waits')")
+    shown = page.evaluate("document.getElementById('sheet-deadline').textContent")
+    local = prompt.deadline.astimezone(ZoneInfo(TIME_ZONE))   # the browser runs in TZ too
+    assert shown.startswith(f"Waits for your answer until {local:%H:%M} ("), shown
+    assert shown.endswith(" s left)."), shown   # under two minutes: counted in seconds
+    assert int(page.evaluate("document.getElementById('sheet-deadline').dataset.deadline")) == to_micros(prompt.deadline) // 1000
+    # The countdown moves on by itself.
+    page.wait_for(f"document.getElementById('sheet-deadline').textContent !== {js(shown)}", timeout=4)
+    page.evaluate("document.getElementById('sheet-cancel').click()")
+    asking.wait()
+    assert isinstance(asking.error, BrokerError) and asking.error.code == StatusCode.CANCELLED, asking.error
+    page.wait_for("document.getElementById('backdrop').hidden")
+
+    # An app that sets no deadline: the sheet says there is no time limit.
+    patient = Asking(store, share=[], read=[HEART])
+    untimed = prompt_of(admin, app)
+    assert untimed.deadline is None
+    page.wait_for(f"document.getElementById('sheet').dataset.prompt === {js(str(untimed.prompt_id))} && "
+                  "!!document.getElementById('sheet-deadline')?.textContent")
+    assert page.evaluate("document.getElementById('sheet-deadline').textContent") == "No time limit: the app waits until you answer."
+    page.evaluate("document.getElementById('sheet-cancel').click()")
+    patient.wait()
+    page.wait_for("document.getElementById('backdrop').hidden")
 
 
 def test_backlog_shows_and_an_answer_elsewhere_removes_it(browser, ui, register: Callable[..., App], connect,
@@ -274,3 +328,33 @@ def test_an_app_that_only_wrote_is_listed_with_its_samples(page, ui, register: C
     page.wait_for(f"document.querySelector('{card}')?.innerText.includes('wrote 5 samples')",
                   explain="document.getElementById('page-apps').innerText")
     assert "asked" not in page.evaluate(f"[...document.querySelectorAll('{card} .badge')].map(b => b.textContent).join()")
+
+
+def test_the_page_loads_nothing_from_elsewhere(page, ui) -> None:
+    """Everything the page uses comes from healthctl itself (it works offline): no third-party asset."""
+    origin = f"http://127.0.0.1:{ui.port}/"
+    loaded = page.evaluate("[location.href, ...performance.getEntriesByType('resource').map(e => e.name)]")
+    assert len(loaded) >= 3, loaded   # the page, its script and its style at least
+    assert all(url.startswith(origin) for url in loaded), loaded
+    linked = page.evaluate("[...document.querySelectorAll('[src], [href]')].map(n => n.src || n.href)")
+    assert all(url.startswith(origin) for url in linked), linked
+
+
+def test_an_app_denied_everything_and_removed_stays_listed(page, register: Callable[..., App], connect,
+                                                            admin: BrokerAdmin) -> None:
+    app = register("Nosy App")
+    store = connect(app)
+    asking = Asking(store, share=[], read=[HEART, SLEEP])
+    prompt = prompt_of(admin, app)
+    admin.answer_prompt(prompt.prompt_id, [TypeDecision(HEART, read=ReadDecision.DENY),
+                                           TypeDecision(SLEEP, read=ReadDecision.DENY)])
+    asking.wait()
+    assert asking.error is None, asking.error
+    admin.remove_app(app.app_id)
+    page.evaluate("document.querySelector('.tab[data-tab=apps]').click()")
+    card = f"#page-apps .app[data-app={js(app.app_id)}]"
+    page.wait_for(f"document.querySelector('{card}')?.innerText.includes('removed')",
+                  explain="document.getElementById('page-apps').innerText")
+    badges = page.evaluate(f"[...document.querySelectorAll('{card} .badge')].map(b => b.textContent)")
+    assert badges == ["removed", "asked"], badges
+    assert app.name in page.evaluate(f"document.querySelector('{card}').innerText")

@@ -118,6 +118,7 @@ extension Broker {
         info.consentAgents = UInt32(agents.count)
         // Only prompts still waiting for a person: an answered one leaves `openPrompts` before it commits.
         info.openPrompts = UInt32(openPrompts.count)
+        info.prompts = openPrompts.values.compactMap(\.prompt).sorted { $0.id < $1.id }
         reply(context, .adminBrokerInfo(info))
     }
 

@@ -80,6 +80,10 @@ extension Broker {
         context.heldBytes = frameBytes + CallContext.overheadBytes
         connection.hold(context.heldBytes)
         if timeoutMicros > 0 {
+            // Counted from arrival, as the timer is; kept in wall-clock µs for what the person sees
+            // (a prompt's deadline).
+            let (sum, overflow) = Microseconds.now().addingReportingOverflow(timeoutMicros)
+            context.deadlineMicros = overflow ? Int64.max : sum
             context.deadlineTimer = loop.schedule(afterMicros: timeoutMicros) { [weak self, weak context] in
                 guard let self, let context, context.isLive else { return }
                 self.finish(context, error: BrokerError(code: .deadlineExceeded, message: "\(context.method) passed its deadline"))

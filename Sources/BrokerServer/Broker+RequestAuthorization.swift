@@ -85,7 +85,8 @@ extension Broker {
         let prompt = Prompt(
             id: nextPromptID, appID: request.appID, appName: app.info.name,
             readUsage: app.info.readUsage, shareUsage: app.info.shareUsage,
-            shareTypes: share, readTypes: read, createdMicros: Microseconds.now())
+            shareTypes: share, readTypes: read, createdMicros: Microseconds.now(),
+            deadlineMicros: request.context.deadlineMicros)
         nextPromptID += 1
         request.prompt = prompt
         request.state = .prompting

@@ -10,6 +10,8 @@ final class CallContext {
     let method: String
     weak var session: Session?
     var deadlineTimer: TimerToken?
+    /// When the call passes its deadline (µs since the epoch, wall clock); 0 when it has none.
+    var deadlineMicros: Int64 = 0
     /// Stream items the client still accepts.
     var credit: UInt32
     /// Sends more stream items while credit lasts; set by streaming methods.

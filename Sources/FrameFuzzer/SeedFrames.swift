@@ -85,7 +85,8 @@ enum SeedFrames {
     static let prompt = Prompt(
         id: 17, appID: "com.example.心", appName: "Heart ♥", readUsage: "reads your heart rate",
         shareUsage: "écrit des séances", shareTypes: [.workout, .activeEnergyBurned, oddType],
-        readTypes: [.heartRate, .dateOfBirth, longType], createdMicros: 1_700_000_000_654_321)
+        readTypes: [.heartRate, .dateOfBirth, longType], createdMicros: 1_700_000_000_654_321,
+        deadlineMicros: 1_700_000_120_000_000)
 
     static let predicates: [SamplePredicate] = [
         .all,

@@ -6357,7 +6357,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_request__de
   (ProtobufCMessageInit) healthbroker__v1__admin_broker_info_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[13] =
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_response__field_descriptors[14] =
 {
   {
     "broker_version",
@@ -6515,6 +6515,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__admin_broker_info_respon
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "prompts",
+    14,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, n_prompts),
+    offsetof(Healthbroker__V1__AdminBrokerInfoResponse, prompts),
+    &healthbroker__v1__prompt__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__admin_broker_info_response__field_indices_by_name[] = {
   3,   /* field[3] = admin_connections */
@@ -6527,6 +6539,7 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
   7,   /* field[7] = frames_sent */
   12,   /* field[12] = open_prompts */
   9,   /* field[9] = power_loss_durable */
+  13,   /* field[13] = prompts */
   1,   /* field[1] = started_us */
   10,   /* field[10] = wal_fsyncs */
   8,   /* field[8] = write_calls */
@@ -6534,7 +6547,7 @@ static const unsigned healthbroker__v1__admin_broker_info_response__field_indice
 static const ProtobufCIntRange healthbroker__v1__admin_broker_info_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__descriptor =
 {
@@ -6544,7 +6557,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__d
   "Healthbroker__V1__AdminBrokerInfoResponse",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__AdminBrokerInfoResponse),
-  13,
+  14,
   healthbroker__v1__admin_broker_info_response__field_descriptors,
   healthbroker__v1__admin_broker_info_response__field_indices_by_name,
   1,  healthbroker__v1__admin_broker_info_response__number_ranges,
@@ -7185,7 +7198,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__type_decision__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__type_decision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__prompt__field_descriptors[8] =
+static const ProtobufCFieldDescriptor healthbroker__v1__prompt__field_descriptors[9] =
 {
   {
     "prompt_id",
@@ -7283,11 +7296,24 @@ static const ProtobufCFieldDescriptor healthbroker__v1__prompt__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "deadline_us",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__Prompt, deadline_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__prompt__field_indices_by_name[] = {
   1,   /* field[1] = app_id */
   2,   /* field[2] = app_name */
   7,   /* field[7] = created_us */
+  8,   /* field[8] = deadline_us */
   0,   /* field[0] = prompt_id */
   6,   /* field[6] = read_types */
   3,   /* field[3] = read_usage */
@@ -7297,7 +7323,7 @@ static const unsigned healthbroker__v1__prompt__field_indices_by_name[] = {
 static const ProtobufCIntRange healthbroker__v1__prompt__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__prompt__descriptor =
 {
@@ -7307,7 +7333,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__prompt__descriptor =
   "Healthbroker__V1__Prompt",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Prompt),
-  8,
+  9,
   healthbroker__v1__prompt__field_descriptors,
   healthbroker__v1__prompt__field_indices_by_name,
   1,  healthbroker__v1__prompt__number_ranges,

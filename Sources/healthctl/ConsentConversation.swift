@@ -75,7 +75,8 @@ struct ConsentConversation {
             if asking == nil && sending == nil { return begin(prompt) }
             queue.append(prompt)
             guard let asking else { return [] }
-            let note = "(prompt \(prompt.id) from \(prompt.appID) is waiting; it comes after this one)"
+            let waits = prompt.deadlineMicros > 0 ? "is waiting, answer by \(PromptText.deadline(prompt))" : "is waiting"
+            let note = "(prompt \(prompt.id) from \(prompt.appID) \(waits); it comes after this one)"
             return [.say(""), .say(note), .ask(PromptText.question(asking.questions[asking.index]))]
         case .resolved(let id, let resolution):
             if resolvedHere.remove(id) != nil || id == sending?.promptID { return [] }

@@ -69,6 +69,40 @@ enum GrantsCommands {
         Console.output(context.json ? JSONOutput.grantSet(appID: appID, grant: grant) : TextOutput.grantSet(appID: appID, grant: grant))
     }
 
+    /// Denies one type to every app allowed to read or write it (the page's "Turn off for all apps")
+    /// and prints the grants as recorded.
+    ///
+    /// As for `grants --type` there is no admin call for all apps at once: it lists the apps and sets
+    /// each allowed one's grant; an app removed in between (NOT_FOUND) is skipped.
+    static func turnOff(_ command: ParsedCommand, context: CommandContext) async throws {
+        let type = try TypeArgument.resolve(try required(command, "TYPE"), command: command.commandName)
+        let rows = try await context.withAdmin { admin throws(BrokerError) -> [(appID: String, grant: Grant)] in
+            var rows: [(appID: String, grant: Grant)] = []
+            for app in try await admin.listApps().sorted(by: { $0.appID < $1.appID }) {
+                do throws(BrokerError) {
+                    guard let grant = try await admin.grants(for: app.appID).first(where: { $0.type == type }),
+                          allows(grant) else { continue }
+                    let set = try await admin.setGrant(
+                        appID: app.appID, type: type, share: grant.share == nil ? nil : .deny, read: grant.read == nil ? nil : .deny)
+                    rows.append((app.appID, set))
+                } catch {
+                    if error.code == .notFound { continue }
+                    throw error
+                }
+            }
+            return rows
+        }
+        Console.output(context.json ? JSONOutput.typeGrants(rows) : TextOutput.turnedOff(type: type, rows: rows))
+    }
+
+    /// Whether `grant` lets its app read (full or from a date) or write the type.
+    static func allows(_ grant: Grant) -> Bool {
+        switch grant.read {
+        case .full?, .limited?: return true
+        case .deny?, nil: return grant.share == .allow
+        }
+    }
+
     /// The READ and DATE arguments of `grants set`: `full`, `deny`, `from DATE`, or neither (nil).
     static func readDecision(_ command: ParsedCommand) throws(ArgumentError) -> ReadDecision? {
         let name = command.commandName
@@ -83,9 +117,10 @@ enum GrantsCommands {
             return command.positional("READ")?.lowercased() == "full" ? .full : .deny
         case "from":
             guard let date else {
-                throw ArgumentError(.missingArgument, "'from' needs a DATE (YYYY-MM-DD, midnight UTC)", command: name)
+                throw ArgumentError(.missingArgument, "'from' needs a DATE (YYYY-MM-DD, midnight in your time zone)", command: name)
             }
-            guard let micros = ISODate.parse(date) else {
+            // A day is local midnight, as the consent agent and the page take it; an instant is exact.
+            guard let micros = date.utf8.count == 10 ? LocalTime.midnight(ofDate: date) : ISODate.parse(date) else {
                 throw ArgumentError(.invalidValue, "invalid DATE '\(date)': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", command: name)
             }
             return .limited(fromMicros: micros)

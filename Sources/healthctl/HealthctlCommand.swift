@@ -15,6 +15,7 @@ enum HealthctlCommand {
         case ["ui"]: try await UICommand.run(command, context: context)
         case ["grants"]: try await GrantsCommands.grants(command, context: context)
         case ["grants", "set"]: try await GrantsCommands.set(command, context: context)
+        case ["grants", "turn-off"]: try await GrantsCommands.turnOff(command, context: context)
         case ["revoke"]: try await GrantsCommands.revoke(command, context: context)
         case ["sources"]: try await SourcesCommand.run(context: context)
         case ["sources", "priority"]: try await SourcesCommand.priority(command, context: context)

@@ -6,8 +6,9 @@ extension HealthctlSpec {
         "consent",
         summary: "Answer authorization prompts as the person: interactively, or by a policy file.",
         discussion: """
-            Watches the daemon's prompts. Interactively, each prompt shows the app, its usage texts and \
-            the undecided types, then asks per type: share: allow or deny; read: full, 'limited \
+            Watches the daemon's prompts. Interactively, each prompt shows the app, its usage texts, \
+            the undecided types and until when the app waits for the answer (its call's deadline, in \
+            local time, or 'no time limit'), then asks per type: share: allow or deny; read: full, 'limited \
             YYYY-MM-DD' (from local midnight), 'last N days' (fixed now to the date N days ago) or deny; \
             characteristics take allow or deny only. 'allow all' / 'deny all' answers the rest of the \
             prompt, '?' explains the choices, 'cancel' cancels the whole prompt (the app is told the \
@@ -36,7 +37,20 @@ extension HealthctlSpec {
             """,
         options: [.option("type", value: "TYPE", help: "Show one type (identifier or alias) across every app instead of one app's grants.")],
         positionals: [PositionalSpec("APP_ID", help: "The app whose grants to show (or use --type).", optional: true)],
-        subcommands: [grantSet]
+        subcommands: [grantSet, grantTurnOff]
+    )
+
+    /// `healthctl grants turn-off TYPE`.
+    static let grantTurnOff = CommandSpec(
+        "turn-off",
+        summary: "Take one type away from every app: deny reading and writing it wherever an app was allowed.",
+        discussion: """
+            For every registered app allowed to read TYPE (full or from a date) or to write it, records \
+            deny for each part that app was decided for (decided by 'admin', now); apps already denied, \
+            or never asked, are left as they are. Each app sees the change on its very next call. \
+            Prints the apps changed, as 'grants --type' does. To undo it for one app, use 'grants set'.
+            """,
+        positionals: [PositionalSpec("TYPE", help: "The type (identifier or alias).")]
     )
 
     /// `healthctl grants set APP_ID TYPE [full|deny|from DATE] [--share allow|deny]`.
@@ -45,7 +59,8 @@ extension HealthctlSpec {
         summary: "Set an app's decision for one type directly, as the person, without a prompt.",
         discussion: """
             READ is full, deny, or 'from DATE': reading limited to samples ending at or after DATE \
-            (YYYY-MM-DD, midnight UTC, or an ISO-8601 UTC instant; not in the future). --share sets \
+            (YYYY-MM-DD: midnight in your time zone, TZ, as 'healthctl consent' and 'healthctl ui' take \
+            it; or an ISO-8601 UTC instant; not in the future). --share sets \
             the share decision; a part not given stays as it was. Characteristic types (dateOfBirth, \
             biologicalSex, bloodType) take only full or deny. The decision is recorded as decided by \
             'admin', now, and the app sees it on its very next call; an open prompt of the app stays \

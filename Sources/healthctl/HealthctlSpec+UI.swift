@@ -7,7 +7,7 @@ extension HealthctlSpec {
         summary: "Serve the authorization sheet and a Health page in the browser, on 127.0.0.1 only.",
         discussion: """
             Starts a local web page: the sheet that appears when an app asks for authorization (answer \
-            it there, live), and pages for every app's decisions (changed directly: full, from a date, \
+            it there, live; it counts down until when the app waits), and pages for every app's decisions (changed directly: full, from a date, \
             deny, or forget), each type's readers and writers, the access history and charts of the data. \
             The process is a consent agent and admin client on the admin socket like 'healthctl consent': \
             it opens no new door into the broker. It listens on 127.0.0.1 only (port chosen by the \

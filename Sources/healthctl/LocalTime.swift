@@ -24,6 +24,16 @@ enum LocalTime {
         format(micros: micros, "%Y-%m-%d %H:%M %Z")
     }
 
+    /// `14:03 CEST`: the time of day of an instant, in local time.
+    static func clockString(micros: Int64) -> String {
+        format(micros: micros, "%H:%M %Z")
+    }
+
+    /// Whether two instants fall on the same local day.
+    static func sameDay(_ first: Int64, _ second: Int64) -> Bool {
+        format(micros: first, "%Y-%m-%d") == format(micros: second, "%Y-%m-%d")
+    }
+
     /// `2026-06-15 14:03:07 CEST`: an instant in local time, to the second.
     static func secondString(micros: Int64) -> String {
         format(micros: micros, "%Y-%m-%d %H:%M:%S %Z")

@@ -3,9 +3,7 @@ import BrokerSupport
 
 /// What the consent agents print about prompts: the introduction of a prompt and how prompts end.
 enum PromptText {
-    /// The lines introducing a prompt: who asks, why, and the undecided types (as aliases).
-    ///
-    /// The wire carries no deadline, so the age of the prompt stands in for how long the app has waited.
+    /// The lines introducing a prompt: who asks, why, the undecided types, and how long the app waits.
     static func introduction(_ prompt: Prompt, now: Int64 = Microseconds.now()) -> [String] {
         var lines = ["prompt \(prompt.id): \(TableFormatter.singleLine(prompt.appName)) (\(prompt.appID)) asks for access"]
         var details: [[String]] = []
@@ -14,8 +12,18 @@ enum PromptText {
         if !prompt.shareTypes.isEmpty { details.append(["  to share (write):", names(prompt.shareTypes)]) }
         if !prompt.readTypes.isEmpty { details.append(["  to read:", names(prompt.readTypes)]) }
         details.append(["  raised:", "\(LocalTime.string(micros: prompt.createdMicros)) (\(age(now - prompt.createdMicros)) ago; the app is waiting)"])
+        details.append(["  answer by:", deadline(prompt, now: now)])
         lines.append(TableFormatter.render(rows: details))
         return lines
+    }
+
+    /// How long the app waits for the answer, in local time: `14:32 CET (4 min left)` (with the day
+    /// when it is not today), or that it set no time limit.
+    static func deadline(_ prompt: Prompt, now: Int64 = Microseconds.now()) -> String {
+        guard prompt.deadlineMicros > 0 else { return "no time limit (the app waits until you answer)" }
+        let left = prompt.deadlineMicros - now
+        let when = LocalTime.sameDay(prompt.deadlineMicros, now) ? LocalTime.clockString(micros: prompt.deadlineMicros) : LocalTime.string(micros: prompt.deadlineMicros)
+        return left > 0 ? "\(when) (\(age(left)) left)" : "\(when) (the time is up)"
     }
 
     /// The question for one part of one type, ending in `: ` for the answer.

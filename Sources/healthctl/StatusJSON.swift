@@ -17,7 +17,7 @@ struct StatusJSON: Encodable, Equatable {
         case appConnections = "app_connections", adminConnections = "admin_connections"
         case callsServed = "calls_served", dataDirectory = "data_directory"
         case powerLossDurable = "power_loss_durable", walFsyncs = "wal_fsyncs"
-        case consentAgents = "consent_agents", openPrompts = "open_prompts"
+        case consentAgents = "consent_agents", openPrompts = "open_prompts", prompts
     }
 
     /// Writes every key.
@@ -37,5 +37,6 @@ struct StatusJSON: Encodable, Equatable {
         try container.encode(info.walFsyncs, forKey: .walFsyncs)
         try container.encode(info.consentAgents, forKey: .consentAgents)
         try container.encode(info.openPrompts, forKey: .openPrompts)
+        try container.encode(info.prompts.map(PromptJSON.init), forKey: .prompts)
     }
 }

@@ -29,11 +29,20 @@ extension TextOutput {
         return TableFormatter.render(header: ["APP ID", "SHARE", "READ", "LIMITED FROM", "DECIDED (UTC)", "BY"], rows: cells)
     }
 
-    /// `set stepCount for APP: share allowed, read limited from 2026-01-31 (decided by admin; the app sees it on its next call)`.
+    /// What `grants turn-off` changed: a line saying so, then the changed grants as `grants --type` shows them.
+    static func turnedOff(type: ObjectType, rows: [(appID: String, grant: Grant)]) -> String {
+        let alias = TypeArgument.alias(of: type)
+        guard !rows.isEmpty else { return "no app may read or write \(alias): nothing to turn off" }
+        let apps = rows.count == 1 ? "1 app" : "\(rows.count) apps"
+        return "turned off \(alias) for \(apps) (each sees it on its next call):\n" + typeGrantTable(type: type, rows: rows)
+    }
+
+    /// `set stepCount for APP: share allowed, read limited from 2026-01-31 (decided by admin; the app sees it on its next call)`;
+    /// the date as the person gave it (a local midnight shows as its day).
     static func grantSet(appID: String, grant: Grant) -> String {
         var parts: [String] = []
         if let share = grant.share { parts.append("share \(DecisionText.share(share))") }
-        if let read = grant.read { parts.append("read \(DecisionText.readPhrase(read))") }
+        if let read = grant.read { parts.append("read \(DecisionText.readPhrase(read, instant: LocalTime.dateOrInstant))") }
         let alias = TypeArgument.alias(of: grant.type)
         return "set \(alias) for \(appID): \(parts.joined(separator: ", ")) "
             + "(decided by \(grant.decidedBy); the app sees it on its next call)"

@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerSupport
 
 /// The human-readable output of each command, as pure functions of what the broker returned.
 enum TextOutput {
@@ -58,10 +59,10 @@ enum TextOutput {
         "removed \(appID) (\(connectionsClosed) connection\(connectionsClosed == 1 ? "" : "s") closed)"
     }
 
-    /// The broker's status as aligned `label  value` lines.
-    static func status(_ info: BrokerInfo) -> String {
+    /// The broker's status as aligned `label  value` lines, then one line per open prompt.
+    static func status(_ info: BrokerInfo, now: Int64 = Microseconds.now()) -> String {
         let connections = Int(info.appConnections) + Int(info.adminConnections)
-        return TableFormatter.render(rows: [
+        let table = TableFormatter.render(rows: [
             ["broker version", info.brokerVersion],
             ["started", UTCTimestamp.string(micros: info.startedMicros)],
             ["uptime", UptimeFormatter.string(micros: info.brokerTimeMicros - info.startedMicros)],
@@ -74,6 +75,18 @@ enum TextOutput {
                 ? "power loss (results wait for a WAL fsync; \(info.walFsyncs) so far)"
                 : "killed process (--synchronous-full adds power loss)"],
         ])
+        return ([table] + info.prompts.map { openPrompt($0, now: now) }).joined(separator: "\n")
+    }
+
+    /// `  prompt 7: com.example.steps (Steps) asks to share bodyMass and read stepCount; waiting 3 min, answer by 14:32 CET (2 min left)`:
+    /// an open prompt in `status`, its times in local time.
+    static func openPrompt(_ prompt: Prompt, now: Int64) -> String {
+        var asks: [String] = []
+        if !prompt.shareTypes.isEmpty { asks.append("share \(DecisionText.aliases(prompt.shareTypes))") }
+        if !prompt.readTypes.isEmpty { asks.append("read \(DecisionText.aliases(prompt.readTypes))") }
+        let waits = prompt.deadlineMicros > 0 ? "answer by \(PromptText.deadline(prompt, now: now))" : "no time limit"
+        return "  prompt \(prompt.id): \(prompt.appID) (\(TableFormatter.singleLine(prompt.appName))) asks to \(asks.joined(separator: " and ")); "
+            + "waiting \(PromptText.age(now - prompt.createdMicros)), \(waits)"
     }
 
     private static func orDash(_ text: String) -> String {

@@ -47,6 +47,8 @@ enum UIJSON {
         var shareUsage: String
         /// When the app asked (ms).
         var created: Int64
+        /// When the app stops waiting for the answer (ms); nil when it set no deadline.
+        var deadline: Int64?
         var share: [TypeInfo]
         var read: [TypeInfo]
 
@@ -57,6 +59,8 @@ enum UIJSON {
             readUsage = prompt.readUsage
             shareUsage = prompt.shareUsage
             created = prompt.createdMicros / 1_000
+            // Past a JavaScript Date's range (year 275760; a timeout near Int64.max) it is no limit in practice.
+            deadline = (1...8_640_000_000_000_000).contains(prompt.deadlineMicros / 1_000) ? prompt.deadlineMicros / 1_000 : nil
             share = prompt.shareTypes.map(TypeInfo.init)
             read = prompt.readTypes.map(TypeInfo.init)
         }

@@ -47,6 +47,36 @@ extension UIPage {
           const d = new Date(ms);
           return `${dayWords(d)} ${d.getFullYear()}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
         }
+        function clock(d) { return `${pad(d.getHours())}:${pad(d.getMinutes())}`; }
+
+        /// `4 min`, `30 s`, `2 h`, `3 days`: a rough length of time (as the terminal agent writes it).
+        function span(ms) {
+          const s = Math.max(0, Math.floor(ms / 1000));
+          if (s < 120) return `${s} s`;
+          if (s < 7200) return `${Math.floor(s / 60)} min`;
+          if (s < 172800) return `${Math.floor(s / 3600)} h`;
+          return `${Math.floor(s / 86400)} days`;
+        }
+
+        /// "Waits for your answer until 14:32 (4 min left)", with the day when it is not today; or that
+        /// the app set no time limit.
+        function deadlineWords(deadline, now) {
+          if (!deadline) return "No time limit: the app waits until you answer.";
+          const d = new Date(deadline);
+          const when = isoDate(d) === isoDate(new Date(now)) ? clock(d) : `${dayWords(d)} ${d.getFullYear()}, ${clock(d)}`;
+          const left = deadline - now;
+          return left > 0 ? `Waits for your answer until ${when} (${span(left)} left).` : `Waited for your answer until ${when}: the time is up.`;
+        }
+
+        /// Redraws the sheet's countdown (every second while a prompt with a deadline shows).
+        function tickDeadline() {
+          const node = document.getElementById("sheet-deadline");
+          const prompt = prompts[0];
+          if (!node || !prompt || String(prompt.id) !== node.dataset.prompt) return;
+          node.textContent = deadlineWords(prompt.deadline, Date.now());
+          node.className = prompt.deadline && prompt.deadline - Date.now() < 60000 ? "deadline soon" : "deadline";
+        }
+        setInterval(tickDeadline, 1000);
 
         /// "this app will see your data from Tue 17 Nov on — 14 days", or why the date cannot be used.
         function preview(text) {
@@ -211,6 +241,8 @@ extension UIPage {
           fill(sheet, 
             el("h2", { id: "sheet-title", text: `“${prompt.appName}” would like to access your health data` }),
             el("div", { class: "sub", text: `${prompt.appID} · asked ${localTime(prompt.created)}` }),
+            el("div", { class: "deadline", id: "sheet-deadline", "data-prompt": String(prompt.id),
+              "data-deadline": prompt.deadline ? String(prompt.deadline) : "" }),
             prompt.readUsage ? el("div", { class: "usage" }, el("b", { text: "Why it reads" }), prompt.readUsage) : null,
             prompt.shareUsage ? el("div", { class: "usage" }, el("b", { text: "Why it writes" }), prompt.shareUsage) : null,
             el("div", { class: "buttons" }, el("span", { class: "spacer" }),
@@ -223,6 +255,7 @@ extension UIPage {
               el("button", { class: "action", id: "sheet-cancel", text: "Cancel", onclick: cancel }),
               submit));
           backdrop.hidden = false;
+          tickDeadline();
           check();
         }
 
@@ -480,7 +513,11 @@ extension UIPage {
           source.addEventListener("prompts", event => {
             const data = JSON.parse(event.data);
             connected = data.connected;
+            // A new request may come from an app the open page does not list yet: redraw behind the sheet.
+            const known = new Set(prompts.map(p => p.id));
+            const asking = data.prompts.some(p => !known.has(p.id));
             prompts = data.prompts;
+            if (asking && currentTab !== "data") refresh();
             status.textContent = connected ? "connected to the broker" : "broker not reachable: retrying…";
             status.classList.toggle("down", !connected);
             renderSheet();

@@ -32,6 +32,8 @@ extension UIPage {
         .backdrop[hidden] { display: none; }
         .sheet { background: #fff; border-radius: 14px; width: min(640px, 100%); padding: 22px 24px; box-shadow: 0 12px 40px rgba(0,0,0,.25); }
         .sheet h2 { margin: 0 0 6px; font-size: 20px; }
+        .deadline { margin: 6px 0 4px; font-size: 14px; color: #1c1c1e; }
+        .deadline.soon { color: var(--deny); font-weight: 600; }
         .usage { background: #f6f6f9; border-radius: 8px; padding: 8px 12px; margin: 8px 0; }
         .usage b { display: block; font-size: 12px; color: var(--muted); font-weight: 600; }
         .group { margin: 14px 0 2px; font-size: 13px; font-weight: 700; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }

@@ -29,6 +29,10 @@ enum Samples {
         info.walFsyncs = 987_654_321
         info.consentAgents = 3
         info.openPrompts = UInt32.max
+        info.prompts = [
+            prompt,
+            Prompt(id: 18, appID: "a", appName: "", readUsage: "", shareUsage: "", shareTypes: [.stepCount], readTypes: [], createdMicros: 1),
+        ]
         return info
     }()
 
@@ -62,7 +66,8 @@ enum Samples {
     static let prompt = Prompt(
         id: 17, appID: "com.example.心", appName: "Heart ♥ \(unicode)", readUsage: "reads your heart rate",
         shareUsage: "écrit des séances", shareTypes: [.workout, .activeEnergyBurned, oddType],
-        readTypes: [.heartRate, .restingHeartRate, .dateOfBirth, longType], createdMicros: 1_700_000_000_654_321)
+        readTypes: [.heartRate, .restingHeartRate, .dateOfBirth, longType], createdMicros: 1_700_000_000_654_321,
+        deadlineMicros: 1_700_000_300_654_321)
 
     static let clientFrames: [ClientFrame] = [
         .call(Call(
@@ -232,12 +237,12 @@ enum Samples {
             callID: 6,
             response: .streamItem(.promptEvent(.raised(Prompt(
                 id: 0, appID: "", appName: "", readUsage: "", shareUsage: "", shareTypes: [], readTypes: [],
-                createdMicros: 0))))),
+                createdMicros: 0, deadlineMicros: 0))))),
         ServerFrame(
             callID: 6,
             response: .streamItem(.promptEvent(.raised(Prompt(
                 id: UInt64.max, appID: "a", appName: "A", readUsage: "r", shareUsage: "", shareTypes: [],
-                readTypes: [.stepCount], createdMicros: -1))))),
+                readTypes: [.stepCount], createdMicros: -1, deadlineMicros: Int64.max))))),
         ServerFrame(callID: 6, response: .streamItem(.promptEvent(.resolved(promptID: 17, resolution: .answered)))),
         ServerFrame(callID: 6, response: .streamItem(.promptEvent(.resolved(promptID: 0, resolution: .cancelled)))),
         ServerFrame(

@@ -163,6 +163,8 @@ struct WireCodecRoundTripTests {
         #expect(info.walFsyncs == 987_654_321)
         #expect(info.consentAgents == 3)
         #expect(info.openPrompts == UInt32.max)
+        #expect(info.prompts == Samples.busyBroker.prompts)
+        #expect(info.prompts.first?.deadlineMicros == 1_700_000_300_654_321)
     }
 
     @Test func everyStatusCodeAndDomainCodeRoundTrips() throws {

@@ -11,14 +11,21 @@ import Testing
 struct ConsentStatusTests {
     /// The `consent_agents` and `open_prompts` of `healthctl --json status`, and the text status's lines for them.
     static func status(_ daemon: DaemonProcess) async throws -> (agents: Int, prompts: Int, text: String) {
+        let (agents, prompts, _, text) = try await detailedStatus(daemon)
+        return (agents, prompts, text)
+    }
+
+    /// As `status`, with the JSON's `prompts` array.
+    static func detailedStatus(_ daemon: DaemonProcess) async throws -> (agents: Int, prompts: Int, list: [[String: Any]], text: String) {
         let json = try await SetGrantTests.healthctl(daemon, ["--json", "status"])
         #expect(json.status == 0, "\(json.errors)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
         let agents = try #require(object["consent_agents"] as? Int, "\(json.output)")
         let prompts = try #require(object["open_prompts"] as? Int, "\(json.output)")
+        let list = try #require(object["prompts"] as? [[String: Any]], "\(json.output)")
         let text = try await SetGrantTests.healthctl(daemon, ["status"])
         #expect(text.status == 0, "\(text.errors)")
-        return (agents, prompts, text.output)
+        return (agents, prompts, list, text.output)
     }
 
     /// Whether `text` has a `label  value` line (TableFormatter aligns with spaces).
@@ -56,14 +63,35 @@ struct ConsentStatusTests {
         defer { store.close() }
         let request = Task { try await store.requestAuthorization(toShare: [.stepCount], read: [.heartRate]) }
         let prompt = try await agent.prompt(0)
-        let pending = try await Self.status(daemon)
-        #expect(pending.agents == 1 && pending.prompts == 1)
-        #expect(Self.hasLine(pending.text, "open prompts", 1), "\(pending.text)")
+        // A second app, with a deadline.
+        let timed = try await daemon.connectApp("com.example.timed")
+        defer { timed.close() }
+        let timedRequest = Task { try await timed.requestAuthorization(toShare: [], read: [.sleepAnalysis], timeout: .seconds(300)) }
+        let second = try await agent.prompt(1)
+        let pending = try await Self.detailedStatus(daemon)
+        #expect(pending.agents == 1 && pending.prompts == 2)
+        #expect(Self.hasLine(pending.text, "open prompts", 2), "\(pending.text)")
+        // Each open prompt is listed, oldest first: who asks, for what, until when.
+        let listed = pending.text.split(separator: "\n").filter { $0.hasPrefix("  prompt ") }.map(String.init)
+        #expect(listed.count == 2, "\(pending.text)")
+        #expect(listed.first?.hasPrefix("  prompt \(prompt.id): com.example.pending (") == true, "\(pending.text)")
+        #expect(listed.first?.contains("asks to share stepCount and read heartRate; waiting ") == true, "\(pending.text)")
+        #expect(listed.first?.hasSuffix(", no time limit") == true, "\(pending.text)")
+        #expect(listed.last?.hasPrefix("  prompt \(second.id): com.example.timed (") == true, "\(pending.text)")
+        #expect(listed.last?.contains(", answer by ") == true && listed.last?.hasSuffix(" min left)") == true, "\(pending.text)")
+        #expect(pending.list.map { $0["prompt_id"] as? Int } == [Int(prompt.id), Int(second.id)])
+        #expect(pending.list.map { $0["app_id"] as? String } == ["com.example.pending", "com.example.timed"])
+        #expect(pending.list.first?["deadline_us"] is NSNull)
+        #expect((pending.list.last?["deadline_us"] as? NSNumber)?.int64Value == second.deadlineMicros)
+        #expect(pending.list.last?["read_types"] as? [String] == ["HKCategoryTypeIdentifierSleepAnalysis"])
 
         try await agent.answerAll(prompt, share: .allow, read: .full)
         try await request.value
-        let answered = try await Self.status(daemon)
+        try await agent.answerAll(second, share: .allow, read: .deny)
+        try await timedRequest.value
+        let answered = try await Self.detailedStatus(daemon)
         #expect(answered.agents == 1 && answered.prompts == 0)
+        #expect(answered.list.isEmpty && !answered.text.contains("  prompt "), "\(answered.text)")
         // An agent was there to answer: nothing to warn about.
         #expect(!daemon.log().contains("no consent agent"), "\(daemon.log())")
     }

@@ -16,11 +16,14 @@ struct SetGrantTests {
         #"{ "rules": [ { "app": "\#(writerID)", "share": "allow", "read": "full" }, { "app": "\#(readerID)", "share": "allow", "read": "limited", "from": "\#(ISOText(limitedFrom))" } ] }"#
     }
 
-    /// Runs the built `healthctl` against `daemon`: its exit status, standard output and standard error.
-    static func healthctl(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+    /// Runs the built `healthctl` against `daemon` in time zone `timeZone`: its exit status, standard output and standard error.
+    static func healthctl(_ daemon: DaemonProcess, _ arguments: [String], timeZone: String = "UTC") async throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try builtProduct("healthctl"))
         process.arguments = ["--admin-socket", daemon.adminSocket] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = timeZone
+        process.environment = environment
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -173,6 +176,16 @@ struct SetGrantTests {
         #expect(set.output.contains("read limited from 2026-06-03"), "\(set.output)")
         let june3 = base + 48 * hour
         #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]) == [.stepCount: Date(microsecondsSince1970: june3)])
+        // A day is midnight where the person is, as in 'healthctl consent' and the page.
+        let tokyo = try await Self.healthctl(daemon, ["grants", "set", Self.readerID, "stepCount", "from", "2026-06-03"], timeZone: "Asia/Tokyo")
+        #expect(tokyo.status == 0, "\(tokyo.errors)")
+        #expect(tokyo.output.contains("read limited from 2026-06-03 "), "the day as given: \(tokyo.output)")
+        #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]) == [.stepCount: Date(microsecondsSince1970: june3 - 9 * hour)])
+        // An instant is exact, whatever the zone.
+        let instant = try await Self.healthctl(daemon, ["grants", "set", Self.readerID, "stepCount", "from", "2026-06-03T06:30:00Z"], timeZone: "Asia/Tokyo")
+        #expect(instant.status == 0, "\(instant.errors)")
+        #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]) == [.stepCount: Date(microsecondsSince1970: june3 + 6 * hour + 1_800_000_000)])
+        #expect(try await Self.healthctl(daemon, ["grants", "set", Self.readerID, "stepCount", "from", "2026-06-03"]).status == 0)
 
         let json = try await Self.healthctl(daemon, ["--json", "grants", "set", Self.readerID, "HKQuantityTypeIdentifierStepCount", "deny", "--share", "deny"])
         #expect(json.status == 0, "\(json.errors)")
@@ -215,5 +228,45 @@ struct SetGrantTests {
         // One app's grants still work as before.
         let one = try await Self.healthctl(daemon, ["grants", Self.writerID])
         #expect(one.status == 0 && one.output.contains("HKQuantityTypeIdentifierStepCount"))
+    }
+
+    @Test func healthctlTurnsATypeOffForEveryApp() async throws {
+        let daemon = try await DaemonProcess(policy: Self.policy(limitedFrom: base + 100 * hour))
+        let writer = try await authorizedApp(daemon, Self.writerID, types: [.stepCount, .heartRate])
+        defer { writer.close() }
+        let reader = try await authorizedApp(daemon, Self.readerID, types: [.stepCount])
+        defer { reader.close() }
+        _ = try await daemon.registerApp("com.example.quiet")
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        let denied = try await admin.setGrant(appID: "com.example.quiet", type: .stepCount, read: .deny)
+        #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]).count == 1)
+
+        let off = try await Self.healthctl(daemon, ["grants", "turn-off", "stepCount"])
+        #expect(off.status == 0, "\(off.errors)")
+        let lines = off.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "turned off stepCount for 2 apps (each sees it on its next call):", "\(off.output)")
+        #expect(lines.contains { $0.hasPrefix(Self.readerID) && $0.contains("denied") && $0.hasSuffix("admin") }, "\(off.output)")
+        #expect(lines.contains { $0.hasPrefix(Self.writerID) && $0.contains("denied") && $0.hasSuffix("admin") }, "\(off.output)")
+        #expect(!off.output.contains("com.example.quiet"), "an app already denied is left as it was: \(off.output)")
+        // The apps' very next calls see it; another type stays as it was.
+        #expect(try await writer.authorizationStatus(for: .stepCount) == .sharingDenied)
+        #expect(try await reader.authorizationStatus(for: .stepCount) == .sharingDenied)
+        #expect(try await reader.earliestAuthorizedSampleDate(for: [.stepCount]).isEmpty)
+        for appID in [Self.writerID, Self.readerID] {
+            let grant = try #require(try await admin.grants(for: appID).first { $0.type == .stepCount })
+            #expect(grant.read == .deny && grant.share == .deny && grant.decidedBy == "admin", "\(grant)")
+        }
+        #expect(try await writer.authorizationStatus(for: .heartRate) == .sharingAuthorized)
+        #expect(try await admin.grants(for: "com.example.quiet").first { $0.type == .stepCount } == denied)
+
+        let again = try await Self.healthctl(daemon, ["grants", "turn-off", "stepCount"])
+        #expect(again.status == 0 && again.output == "no app may read or write stepCount: nothing to turn off\n", "\(again.output)")
+        let json = try await Self.healthctl(daemon, ["--json", "grants", "turn-off", "HKQuantityTypeIdentifierHeartRate"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]], "\(json.output)")
+        #expect(rows.map { $0["app_id"] as? String } == [Self.writerID])
+        #expect(rows.map { $0["read"] as? String } == ["denied"])
+        #expect(try await Self.healthctl(daemon, ["grants", "turn-off"]).status == 64)
+        #expect(try await Self.healthctl(daemon, ["grants", "turn-off", "noSuchType"]).status == 64)
     }
 }

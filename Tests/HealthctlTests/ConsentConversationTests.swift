@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerSupport
 @testable import healthctl
 import Testing
 
@@ -222,5 +223,39 @@ import Testing
     @Test func theIntroductionSaysHowLongAgoThePromptWasRaised() {
         let text = PromptText.introduction(Self.prompt, now: Samples.june1 + 180 * 1_000_000).joined(separator: "\n")
         #expect(text.contains("(3 min ago; the app is waiting)"))
+    }
+
+    @Test func theIntroductionSaysUntilWhenTheAppWaitsInLocalTime() {
+        let deadline = Samples.june1 + 300 * Samples.second
+        let prompt = Samples.prompt(deadline: deadline)
+        let text = PromptText.introduction(prompt, now: Samples.june1 + 60 * Samples.second).joined(separator: "\n")
+        #expect(text.contains("answer by:"), "\(text)")
+        #expect(text.contains("\(LocalTime.clockString(micros: deadline)) (4 min left)"), "\(text)")
+        #expect(!text.contains(LocalTime.string(micros: deadline)), "today's deadline shows as a time of day: \(text)")
+        #expect(PromptText.deadline(prompt, now: Samples.june1) == "\(LocalTime.clockString(micros: deadline)) (5 min left)")
+        #expect(PromptText.deadline(prompt, now: deadline + Samples.second).hasSuffix("(the time is up)"))
+        // A deadline on another day names the day.
+        let tomorrow = Samples.prompt(deadline: Samples.june1 + 2 * Samples.day)
+        #expect(PromptText.deadline(tomorrow, now: Samples.june1) == "\(LocalTime.string(micros: tomorrow.deadlineMicros)) (2 days left)")
+    }
+
+    @Test func aPromptWithoutADeadlineSaysThereIsNoTimeLimit() {
+        let text = PromptText.introduction(Self.prompt, now: Samples.june1).joined(separator: "\n")
+        #expect(text.contains("answer by:"), "\(text)")
+        #expect(text.contains("no time limit (the app waits until you answer)"), "\(text)")
+    }
+
+    @Test func aQueuedPromptSaysUntilWhenItWaits() {
+        var conversation = Self.asking(Samples.prompt(share: [], read: [.stepCount]))
+        let deadline = Microseconds.now() + 600 * Samples.second
+        let second = Samples.prompt(id: 8, share: [], read: [.heartRate], deadline: deadline)
+        let effects = conversation.receive(.raised(second))
+        guard case .say(let note)? = effects.dropFirst().first else {
+            Issue.record("no note: \(effects)")
+            return
+        }
+        #expect(note.hasPrefix("(prompt 8 from com.example.steps is waiting, answer by \(LocalTime.clockString(micros: deadline))")
+            || note.hasPrefix("(prompt 8 from com.example.steps is waiting, answer by \(LocalTime.string(micros: deadline))"), "\(note)")
+        #expect(note.hasSuffix("min left); it comes after this one)"), "\(note)")
     }
 }

@@ -57,8 +57,9 @@ import Testing
         #expect(Set(object.keys) == [
             "broker_version", "started", "started_us", "broker_time", "broker_time_us", "uptime_us",
             "app_connections", "admin_connections", "calls_served", "data_directory",
-            "power_loss_durable", "wal_fsyncs", "consent_agents", "open_prompts",
+            "power_loss_durable", "wal_fsyncs", "consent_agents", "open_prompts", "prompts",
         ])
+        #expect((object["prompts"] as? [Any])?.isEmpty == true)
         #expect(object["consent_agents"] as? Int == 0)
         var consenting = Samples.info
         consenting.consentAgents = 2
@@ -66,6 +67,13 @@ import Testing
         let counted = try Self.object(JSONOutput.status(consenting))
         #expect(counted["consent_agents"] as? Int == 2)
         #expect(counted["open_prompts"] as? Int == 5)
+        var asking = Samples.info
+        asking.prompts = [Samples.prompt(id: 7, deadline: Samples.june1 + 60 * Samples.second)]
+        let prompts = try #require(try Self.object(JSONOutput.status(asking))["prompts"] as? [[String: Any]])
+        #expect(prompts.count == 1)
+        #expect(Set(prompts[0].keys) == ["prompt_id", "app_id", "app_name", "share_types", "read_types", "created", "created_us", "deadline", "deadline_us"])
+        #expect(prompts[0]["deadline"] as? String == "2025-06-01T10:01:00.000000Z")
+        #expect(prompts[0]["share_types"] as? [String] == ["HKQuantityTypeIdentifierBodyMass"])
         #expect(object["power_loss_durable"] as? Bool == false)
         #expect((object["uptime_us"] as? NSNumber)?.int64Value == 3_725 * Samples.second)
     }

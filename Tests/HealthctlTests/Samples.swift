@@ -23,9 +23,9 @@ enum Samples {
         dataDirectory: "/var/lib/healthbroker", brokerTimeMicros: june1 + 3_725 * second)
 
     /// A prompt asking to share body mass and read steps and heart rate.
-    static func prompt(id: UInt64 = 7, share: [ObjectType] = [.bodyMass], read: [ObjectType] = [.stepCount, .heartRate]) -> Prompt {
+    static func prompt(id: UInt64 = 7, share: [ObjectType] = [.bodyMass], read: [ObjectType] = [.stepCount, .heartRate], deadline: Int64 = 0) -> Prompt {
         Prompt(
             id: id, appID: "com.example.steps", appName: "Steps", readUsage: "Shows your step trends.",
-            shareUsage: "Logs walks.", shareTypes: share, readTypes: read, createdMicros: june1)
+            shareUsage: "Logs walks.", shareTypes: share, readTypes: read, createdMicros: june1, deadlineMicros: deadline)
     }
 }

@@ -85,4 +85,22 @@ import Testing
         #expect(lines.contains("consent agents  2"))
         #expect(lines.contains("open prompts    5"))
     }
+
+    @Test func statusListsTheOpenPromptsWithUntilWhenTheAppsWait() {
+        var info = Samples.info
+        info.consentAgents = 0
+        info.openPrompts = 2
+        let deadline = Samples.june1 + 600 * Samples.second
+        info.prompts = [
+            Samples.prompt(id: 7, deadline: deadline),
+            Samples.prompt(id: 9, share: [], read: [.heartRate]),
+        ]
+        let now = Samples.june1 + 180 * Samples.second
+        let lines = TextOutput.status(info, now: now).split(separator: "\n").map(String.init)
+        #expect(lines.suffix(2) == [
+            "  prompt 7: com.example.steps (Steps) asks to share bodyMass and read stepCount, heartRate; waiting 3 min, answer by \(LocalTime.clockString(micros: deadline)) (7 min left)",
+            "  prompt 9: com.example.steps (Steps) asks to read heartRate; waiting 3 min, no time limit",
+        ])
+        #expect(TextOutput.status(Samples.info).split(separator: "\n").last?.hasPrefix("durability") == true, "no prompt, no prompt line")
+    }
 }

@@ -145,6 +145,9 @@ public final class DaemonProcess: @unchecked Sendable {
             if Self.accepts(appSocket), Self.accepts(adminSocket) { return }
             try await Task.sleep(for: .milliseconds(10))
         }
+        // The test gives up on this daemon: end it, or it outlives the test run (seen when a
+        // starved suite timed out here: the daemons stayed behind, orphaned).
+        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
         throw DaemonError("daemon sockets did not appear within \(Int(Self.startTimeout)) s:\n\(log())")
     }
 

@@ -16,9 +16,11 @@ public struct Prompt: Sendable, Hashable {
     public var readTypes: [ObjectType]
     /// When the prompt was raised.
     package var createdMicros: Int64
+    /// When the waiting call passes its deadline (µs since the epoch); 0 when the app set none.
+    package var deadlineMicros: Int64
 
     /// Creates a prompt.
-    package init(id: UInt64, appID: String, appName: String, readUsage: String, shareUsage: String, shareTypes: [ObjectType], readTypes: [ObjectType], createdMicros: Int64) {
+    package init(id: UInt64, appID: String, appName: String, readUsage: String, shareUsage: String, shareTypes: [ObjectType], readTypes: [ObjectType], createdMicros: Int64, deadlineMicros: Int64 = 0) {
         self.id = id
         self.appID = appID
         self.appName = appName
@@ -27,6 +29,7 @@ public struct Prompt: Sendable, Hashable {
         self.shareTypes = shareTypes
         self.readTypes = readTypes
         self.createdMicros = createdMicros
+        self.deadlineMicros = deadlineMicros
     }
 }
 

@@ -26,6 +26,8 @@ public struct BrokerInfo: Sendable, Hashable {
     public var consentAgents: UInt32 = 0
     /// Prompts raised and waiting for a person's answer.
     public var openPrompts: UInt32 = 0
+    /// Those prompts, oldest first.
+    public var prompts: [Prompt] = []
 
     /// Creates broker info.
     package init(brokerVersion: String, startedMicros: Int64, appConnections: UInt32, adminConnections: UInt32, callsServed: UInt64, dataDirectory: String, brokerTimeMicros: Int64) {

@@ -1411,6 +1411,12 @@ extension Proto.AdminBrokerInfoResponse {
                 guard let raw = reader.varint() else { return false }
                 let value = UInt32(truncatingIfNeeded: raw)
                 self.openPrompts = value
+            case 114:  // prompts
+                if self.prompts.capacity == 0 { self.prompts.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Prompt()
+                guard value.mergeStrict(&nested) else { return false }
+                self.prompts.append(value)
             default:
                 return false
             }
@@ -1922,6 +1928,12 @@ extension Proto.Prompt {
                 guard let raw = reader.varint() else { return false }
                 let value = Int64(bitPattern: raw)
                 self.createdMicros = value
+            case 72:  // deadline_us
+                guard seen & 0x40 == 0 else { return false }
+                seen |= 0x40
+                guard let raw = reader.varint() else { return false }
+                let value = Int64(bitPattern: raw)
+                self.deadlineMicros = value
             default:
                 return false
             }

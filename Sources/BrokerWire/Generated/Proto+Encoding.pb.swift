@@ -2347,6 +2347,14 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         if self.openPrompts != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.openPrompts))
         }
+        for element in self.prompts {
+            do {
+                let slot = sizes.reserve()
+                let count = element.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
         return size
     }
 
@@ -2393,6 +2401,9 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         }
         if self.openPrompts != 0 {
             writer.byte(0x68); writer.varint(UInt64(self.openPrompts))
+        }
+        for element in self.prompts {
+            writer.byte(0x72); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
         }
     }
 }
@@ -2793,6 +2804,9 @@ extension Proto.Prompt: ProtoMessage {
         if self.createdMicros != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.createdMicros))
         }
+        if self.deadlineMicros != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.deadlineMicros))
+        }
         return size
     }
 
@@ -2826,6 +2840,9 @@ extension Proto.Prompt: ProtoMessage {
         }
         if self.createdMicros != 0 {
             writer.byte(0x40); writer.varint(UInt64(bitPattern: self.createdMicros))
+        }
+        if self.deadlineMicros != 0 {
+            writer.byte(0x48); writer.varint(UInt64(bitPattern: self.deadlineMicros))
         }
     }
 }

@@ -1287,6 +1287,7 @@ extension Proto.AdminBrokerInfoResponse: ProtoJSONMessage {
         if self.walFsyncs != 0 { members.append(ProtoJSON.Member("walFsyncs", ProtoJSON.uint64(self.walFsyncs))) }
         if self.consentAgents != 0 { members.append(ProtoJSON.Member("consentAgents", ProtoJSON.uint32(self.consentAgents))) }
         if self.openPrompts != 0 { members.append(ProtoJSON.Member("openPrompts", ProtoJSON.uint32(self.openPrompts))) }
+        if !self.prompts.isEmpty { members.append(ProtoJSON.Member("prompts", .array(self.prompts.map { $0.json() }))) }
         return .object(members)
     }
 
@@ -1323,6 +1324,10 @@ extension Proto.AdminBrokerInfoResponse: ProtoJSONMessage {
                 self.consentAgents = try member.value.integer(UInt32.self, at: path)
             case "openPrompts", "open_prompts":
                 self.openPrompts = try member.value.integer(UInt32.self, at: path)
+            case "prompts":
+                for (index, element) in try member.value.elements(at: path).enumerated() {
+                    self.prompts.append(try Proto.Prompt(json: element, path: path + "[\(index)]"))
+                }
             default:
                 throw ProtoJSONError(path, "unknown field of AdminBrokerInfoResponse")
             }
@@ -1734,6 +1739,7 @@ extension Proto.Prompt: ProtoJSONMessage {
         if !self.shareTypes.isEmpty { members.append(ProtoJSON.Member("shareTypes", .array(self.shareTypes.map { ProtoJSON.string($0) }))) }
         if !self.readTypes.isEmpty { members.append(ProtoJSON.Member("readTypes", .array(self.readTypes.map { ProtoJSON.string($0) }))) }
         if self.createdMicros != 0 { members.append(ProtoJSON.Member("createdUs", ProtoJSON.int64(self.createdMicros))) }
+        if self.deadlineMicros != 0 { members.append(ProtoJSON.Member("deadlineUs", ProtoJSON.int64(self.deadlineMicros))) }
         return .object(members)
     }
 
@@ -1764,6 +1770,8 @@ extension Proto.Prompt: ProtoJSONMessage {
                 }
             case "createdUs", "created_us":
                 self.createdMicros = try member.value.integer(Int64.self, at: path)
+            case "deadlineUs", "deadline_us":
+                self.deadlineMicros = try member.value.integer(Int64.self, at: path)
             default:
                 throw ProtoJSONError(path, "unknown field of Prompt")
             }

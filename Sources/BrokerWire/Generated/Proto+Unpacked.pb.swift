@@ -815,6 +815,7 @@ extension Proto.AdminBrokerInfoResponse {
         self.walFsyncs = c.wal_fsyncs
         self.consentAgents = c.consent_agents
         self.openPrompts = c.open_prompts
+        self.prompts = ProtoUnpacked.array(c.prompts, count: c.n_prompts) { Proto.Prompt(unpacked: $0!) }
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1290,6 +1291,7 @@ extension Proto.Prompt {
         self.shareTypes = ProtoUnpacked.array(c.share_types, count: c.n_share_types) { ProtoUnpacked.string($0) }
         self.readTypes = ProtoUnpacked.array(c.read_types, count: c.n_read_types) { ProtoUnpacked.string($0) }
         self.createdMicros = c.created_us
+        self.deadlineMicros = c.deadline_us
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.

@@ -717,6 +717,8 @@ extension Proto {
         public var consentAgents: UInt32 = 0
         /// prompts raised and waiting for a person's answer
         public var openPrompts: UInt32 = 0
+        /// those prompts, oldest first (as AdminWatchPrompts' backlog)
+        public var prompts: [Proto.Prompt] = []
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -914,6 +916,11 @@ extension Proto {
         public var readTypes: [String] = []
         /// created_us = 8.
         public var createdMicros: Int64 = 0
+        /// When the waiting RequestAuthorization call passes its deadline (Call.timeout_us counted from its
+        /// arrival), µs since the Unix epoch; 0 when the app set none. The prompt belongs to that one call:
+        /// when the call ends first the prompt is withdrawn, and the app's next queued request, if any, gets
+        /// a prompt of its own with its own deadline.
+        public var deadlineMicros: Int64 = 0
         /// An empty message: every field at its default.
         public init() {}
     }

@@ -264,6 +264,7 @@ public enum ProtoDescriptors {
             .init(name: "wal_fsyncs", jsonName: "walFsyncs", number: 11, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["WAL fsyncs the sync thread made (0 without --synchronous-full)"]),
             .init(name: "consent_agents", jsonName: "consentAgents", number: 12, type: "uint32", kind: .scalar, isRepeated: false, oneof: nil, doc: ["consent agents connected now (open AdminWatchPrompts streams)"]),
             .init(name: "open_prompts", jsonName: "openPrompts", number: 13, type: "uint32", kind: .scalar, isRepeated: false, oneof: nil, doc: ["prompts raised and waiting for a person's answer"]),
+            .init(name: "prompts", jsonName: "prompts", number: 14, type: "Prompt", kind: .message, isRepeated: true, oneof: nil, doc: ["those prompts, oldest first (as AdminWatchPrompts' backlog)"]),
         ], doc: []),
         ProtoMessageDescriptor(name: "RequestAuthorizationRequest", fields: [
             .init(name: "share_types", jsonName: "shareTypes", number: 1, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),
@@ -325,6 +326,7 @@ public enum ProtoDescriptors {
             .init(name: "share_types", jsonName: "shareTypes", number: 6, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),
             .init(name: "read_types", jsonName: "readTypes", number: 7, type: "string", kind: .scalar, isRepeated: true, oneof: nil, doc: []),
             .init(name: "created_us", jsonName: "createdUs", number: 8, type: "int64", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+            .init(name: "deadline_us", jsonName: "deadlineUs", number: 9, type: "int64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["When the waiting RequestAuthorization call passes its deadline (Call.timeout_us counted from its", "arrival), µs since the Unix epoch; 0 when the app set none. The prompt belongs to that one call:", "when the call ends first the prompt is withdrawn, and the app's next queued request, if any, gets", "a prompt of its own with its own deadline."]),
         ], doc: ["A pending authorization prompt: the app and only the types still undecided."]),
         ProtoMessageDescriptor(name: "PromptEvent", fields: [
             .init(name: "raised", jsonName: "raised", number: 1, type: "Prompt", kind: .message, isRepeated: false, oneof: "event", doc: []),

@@ -68,6 +68,7 @@ extension BrokerInfo {
         walFsyncs = proto.walFsyncs
         consentAgents = proto.consentAgents
         openPrompts = proto.openPrompts
+        prompts = proto.prompts.map(Prompt.init(proto:))
     }
 
     /// The status as a .proto message.
@@ -86,6 +87,7 @@ extension BrokerInfo {
         message.walFsyncs = walFsyncs
         message.consentAgents = consentAgents
         message.openPrompts = openPrompts
+        message.prompts = prompts.map(\.proto)
         return message
     }
 }

@@ -7,7 +7,8 @@ extension Prompt {
         self.init(
             id: proto.promptID, appID: proto.appID, appName: proto.appName, readUsage: proto.readUsage,
             shareUsage: proto.shareUsage, shareTypes: ObjectType.types(protoIdentifiers: proto.shareTypes),
-            readTypes: ObjectType.types(protoIdentifiers: proto.readTypes), createdMicros: proto.createdMicros)
+            readTypes: ObjectType.types(protoIdentifiers: proto.readTypes), createdMicros: proto.createdMicros,
+            deadlineMicros: proto.deadlineMicros)
     }
 
     /// The prompt as a .proto message.
@@ -21,6 +22,7 @@ extension Prompt {
         message.shareTypes = ObjectType.protoIdentifiers(shareTypes)
         message.readTypes = ObjectType.protoIdentifiers(readTypes)
         message.createdMicros = createdMicros
+        message.deadlineMicros = deadlineMicros
         return message
     }
 }

@@ -786,10 +786,15 @@ struct  Healthbroker__V1__AdminBrokerInfoResponse
    * prompts raised and waiting for a person's answer
    */
   uint32_t open_prompts;
+  /*
+   * those prompts, oldest first (as AdminWatchPrompts' backlog)
+   */
+  size_t n_prompts;
+  Healthbroker__V1__Prompt **prompts;
 };
 #define HEALTHBROKER__V1__ADMIN_BROKER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_broker_info_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0,NULL }
 
 
 /*
@@ -998,10 +1003,17 @@ struct  Healthbroker__V1__Prompt
   size_t n_read_types;
   char **read_types;
   int64_t created_us;
+  /*
+   * When the waiting RequestAuthorization call passes its deadline (Call.timeout_us counted from its
+   * arrival), µs since the Unix epoch; 0 when the app set none. The prompt belongs to that one call:
+   * when the call ends first the prompt is withdrawn, and the app's next queued request, if any, gets
+   * a prompt of its own with its own deadline.
+   */
+  int64_t deadline_us;
 };
 #define HEALTHBROKER__V1__PROMPT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__prompt__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0 }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0, 0 }
 
 
 typedef enum {

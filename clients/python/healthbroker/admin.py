@@ -74,11 +74,14 @@ class Prompt:
     share_types: List[str]
     read_types: List[str]
     created: datetime
+    #: When the app's waiting call passes its deadline; None when the app set none.
+    deadline: Optional[datetime] = None
 
     @classmethod
     def from_proto(cls, message: "pb.Prompt") -> "Prompt":
         return cls(message.prompt_id, message.app_id, message.app_name, list(message.share_types),
-                   list(message.read_types), from_micros(message.created_us))
+                   list(message.read_types), from_micros(message.created_us),
+                   from_micros(message.deadline_us) if message.deadline_us else None)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import pytest
 
 from healthbroker import (
     HEART_RATE,
+    SLEEP_ANALYSIS,
     STEP_COUNT,
     AuthorizationStatus,
     BrokerError,
@@ -62,6 +63,8 @@ def test_authorization_flow_and_earliest_authorized_sample_date(
 
     prompt = next(p for p in agent.prompts if p.app_id == app.app_id)
     assert sorted(prompt.read_types) == sorted([STEP_COUNT, HEART_RATE]) and prompt.share_types == [STEP_COUNT]
+    # The prompt carries the call's deadline: 10 s after the call reached the broker.
+    assert prompt.deadline is not None and prompt.created < prompt.deadline <= prompt.created + timedelta(seconds=10)
     assert store.authorization_status(STEP_COUNT) == AuthorizationStatus.SHARING_AUTHORIZED
     assert store.authorization_status(HEART_RATE) == AuthorizationStatus.NOT_DETERMINED  # never asked to share
     assert store.request_status([STEP_COUNT], [STEP_COUNT, HEART_RATE]) == RequestStatus.UNNECESSARY
@@ -75,6 +78,14 @@ def test_authorization_flow_and_earliest_authorized_sample_date(
     prompts_before = len(agent.prompts)
     store.request_authorization(read=[STEP_COUNT], timeout=5)
     assert len(agent.prompts) == prompts_before
+
+
+def test_a_prompt_without_a_timeout_has_no_deadline(
+        register: Callable[..., App], connect: Callable[[App], HealthStore], agent: Agent) -> None:
+    app = register("untimed", lambda prompt: [TypeDecision(SLEEP_ANALYSIS, read=ReadDecision.DENY)])
+    connect(app).request_authorization(read=[SLEEP_ANALYSIS])
+    prompt = next(p for p in agent.prompts if p.app_id == app.app_id)
+    assert prompt.deadline is None
 
 
 def test_the_person_cancelling_is_user_canceled(register: Callable[..., App], connect: Callable[[App], HealthStore]) -> None:
