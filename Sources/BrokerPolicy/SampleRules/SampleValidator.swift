@@ -10,7 +10,7 @@ public enum SampleValidator {
     public static let maxMetadataKeyBytes = 128
     /// The longest metadata value, in UTF-8 bytes.
     public static let maxMetadataValueBytes = 1_024
-    /// The largest category value (category values run from 0 to this).
+    /// The largest category value any catalogued type has; a save checks the value against its type's own set.
     public static let maxCategoryValue = 1_000
 
     /// Validates a batch and returns it normalised: quantities (and workout energy/distance) converted to canonical units, uuid lower-cased, sourceAppID/createdMicros cleared.
