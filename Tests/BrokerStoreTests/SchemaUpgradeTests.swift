@@ -45,7 +45,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 11)
+        #expect(BrokerSchema.migrations.steps.count == 12)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -219,7 +219,7 @@ struct SchemaUpgradeTests {
             let store = try BrokerStore(dataDirectory: directory.path)
             defer { store.close() }
             #expect(store.migration?.fromVersion == 10)
-            #expect(store.migration?.toVersion == 11)
+            #expect(store.migration?.toVersion == 12)
             #expect(try store.sourcePriority(of: .stepCount) == [])
             try store.setSourcePriority(of: .stepCount, appIDs: ["com.example.watch", "com.example.phone"])
         }

@@ -84,6 +84,7 @@ extension SampleValidator {
         case .quantity: "a quantity"
         case .category: "a category value"
         case .workout: "a workout"
+        case .correlation: "a correlation"
         }
     }
 }

@@ -58,6 +58,16 @@ extension Sample {
         return samples
     }
 
+    /// A correlation's decoded members. A member without a value kind this build knows keeps an
+    /// empty correlation as its value, which validation refuses as a member (it is not a quantity).
+    static func members(proto: [Proto.Sample]) -> [Sample] {
+        proto.map { message in
+            (try? Sample(proto: message))
+                ?? Sample(uuid: message.uuid, type: ObjectType(protoIdentifier: message.type), startMicros: message.startMicros,
+                          endMicros: message.endMicros, value: .correlation([]))
+        }
+    }
+
     /// `samples` as a repeated Sample field.
     static func proto(_ samples: [Sample]) -> [Proto.Sample] {
         guard !samples.isEmpty else { return [] }
@@ -78,9 +88,9 @@ extension Sample {
             if let field = sample.unknownFieldNumbers?.first {
                 return .invalidArgument(
                     "samples[\(index)]: value: field \(field) is a value kind this broker does not know; "
-                        + "it takes quantity, category_value or workout")
+                        + "it takes quantity, category_value, workout or correlation")
             }
-            return .invalidArgument("samples[\(index)]: value: missing; set quantity, category_value or workout")
+            return .invalidArgument("samples[\(index)]: value: missing; set quantity, category_value, workout or correlation")
         }
         return nil
     }
@@ -94,6 +104,7 @@ extension SampleValue {
         case .quantity(let quantity): self = .quantity(Quantity(proto: quantity))
         case .categoryValue(let value): self = .category(value)
         case .workout(let workout): self = .workout(WorkoutDetails(proto: workout))
+        case .correlation(let correlation): self = .correlation(Sample.members(proto: correlation.objects))
         }
     }
 
@@ -104,6 +115,12 @@ extension SampleValue {
         case .quantity(let quantity): .quantity(quantity.proto)
         case .category(let value): .categoryValue(value)
         case .workout(let details): .workout(details.proto)
+        case .correlation(let members):
+            .correlation({
+                var message = Proto.Correlation()
+                message.objects = Sample.proto(members)
+                return message
+            }())
         }
     }
 }
