@@ -18,6 +18,10 @@ extension Broker {
         let converter: UnitConverter?
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
+            if descriptor.kind == .correlation {
+                handleCorrelationQuery(query, appID: appID, context: context)
+                return
+            }
             try PredicateRules.validate(query.predicate)
             converter = try resultConverter(query.unit, descriptor: descriptor)
             guard query.pageSize <= Self.maxPageSize else { throw .invalidArgument("page_size must be at most \(Self.maxPageSize)") }
@@ -45,6 +49,10 @@ extension Broker {
         let scope: ReadScope
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
+            if descriptor.kind == .correlation {
+                throw .invalidArgument(
+                    "anchored queries of correlation types are not supported: query \(query.type.identifier) with Query, or its member types with AnchoredQuery")
+            }
             try PredicateRules.validate(query.predicate)
             converter = try resultConverter(query.unit, descriptor: descriptor)
             scope = try readScope(of: query.type, appID: appID)
