@@ -275,7 +275,9 @@ struct CorrelationTests {
                 }
                 _ = try await writer.save(batch)
                 othersUUID = batch[0].uuid
-                // The writer's correlation uuid is one the denied app also cannot reach by reusing it.
+                // Not vacuous: the others' correlations are there, and a reader with access sees them.
+                #expect(try await collect(writer.samples(of: .bloodPressure)).count == 300)
+                #expect(try await collect(writer.samples(of: .food)).count == 30)
             }
             let denied = try await authorizedApp(daemon, Self.deniedID, types: Self.pressureTypes.union(Self.foodTypes))
             defer { denied.close() }
