@@ -299,4 +299,38 @@ struct CorrelationTests {
         #expect(own.map(\.uuid) == [ownFirst.uuid, ownSecond.uuid])
         #expect(own.map { Self.members($0).count } == [2, 2])
     }
+
+    @Test func anAppleHealthExportsCorrelationsImportAsCorrelationsOnce() async throws {
+        let daemon = try await DaemonProcess(policy: Self.policy)
+        let path = daemon.directory + "/export.xml"
+        let at = "2026-06-01 08:00:00 +0200"
+        func record(_ type: String, _ value: String, _ unit: String) -> String {
+            "  <Record type=\"\(type)\" unit=\"\(unit)\" value=\"\(value)\" sourceName=\"Cuff\" startDate=\"\(at)\" endDate=\"\(at)\"/>\n"
+        }
+        let members = record("HKQuantityTypeIdentifierBloodPressureSystolic", "122", "mmHg")
+            + record("HKQuantityTypeIdentifierBloodPressureDiastolic", "81", "mmHg")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2026-06-02 10:00:00 +0200"/>
+            \(members) <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" startDate="\(at)" endDate="\(at)">
+            \(members) </Correlation>
+            </HealthData>
+
+            """
+        try xml.write(toFile: path, atomically: true, encoding: .utf8)
+        let first = try await SetGrantTests.healthctl(daemon, ["import", "--format", "apple-health", path])
+        try #require(first.status == 0, "\(first.errors)")
+        #expect(first.output.contains("1 correlations"), "\(first.output)")
+        let again = try await SetGrantTests.healthctl(daemon, ["import", "--format", "apple-health", path])
+        try #require(again.status == 0, "\(again.errors)")
+        let reader = try await authorizedApp(daemon, Self.writerID, types: Self.pressureTypes)
+        defer { reader.close() }
+        let read = try await collect(reader.samples(of: .bloodPressure))
+        #expect(read.count == 1)
+        #expect(Self.members(read.first).map(Self.quantity) == [122, 81])
+        #expect(read.first?.startMicros == base + 6 * hour)
+        // The members once each, as samples of their types.
+        #expect(try await collect(reader.samples(of: .bloodPressureSystolic)).count == 1)
+    }
 }
