@@ -106,6 +106,18 @@ struct CorrelationTests {
         #expect(taken?.code == .alreadyExists)
         #expect(taken?.message.contains("already belongs to another correlation") == true, "\(taken?.message ?? "")")
 
+        // The client's Date initialiser and `objects`.
+        let now = Date(microsecondsSince1970: base + 2 * hour)
+        let made = Sample(correlation: .bloodPressure, objects: [
+            Sample(type: .bloodPressureSystolic, quantity: Quantity(119, "mmHg"), start: now, end: now),
+            Sample(type: .bloodPressureDiastolic, quantity: Quantity(77, "mmHg"), start: now, end: now),
+        ], start: now, end: now)
+        #expect(try await store.save([made]).saved == 3)
+        let both = try await collect(store.samples(of: .bloodPressure))
+        #expect(both.map(\.uuid) == [reading.uuid, made.uuid])
+        #expect(both.last?.objects.map(\.uuid) == made.objects.map(\.uuid))
+        #expect(try await store.delete([made.uuid] + made.objects.map(\.uuid)) == 3)
+
         // A food correlation, and a query by predicate and order.
         let lunch = Self.meal(base + 12 * hour, kcal: 640, protein: 31)
         let dinner = Self.meal(base + 19 * hour, kcal: 820, protein: 44)
