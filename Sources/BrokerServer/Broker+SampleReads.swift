@@ -241,7 +241,9 @@ extension Broker {
         do throws(BrokerError) {
             guard !types.isEmpty else { throw .invalidArgument("types must not be empty") }
             for type in types {
-                _ = try sampleDescriptor(type, field: "types")
+                if try sampleDescriptor(type, field: "types").kind == .correlation {
+                    throw .invalidArgument("observing correlation types is not supported: observe \(type.identifier)'s member types")
+                }
                 _ = try readScope(of: type, appID: appID)
             }
         } catch {

@@ -187,6 +187,10 @@ struct CorrelationTests {
         // A correlation type cannot be queried incrementally or summed.
         let anchored = await #expect(throws: BrokerError.self) { _ = try await store.anchoredChanges(of: .bloodPressure) }
         #expect(anchored?.code == .invalidArgument)
+        let observe = await #expect(throws: BrokerError.self) {
+            for try await _ in store.observe([.bloodPressure]) { break }
+        }
+        #expect(observe?.code == .invalidArgument)
         let sum = await #expect(throws: BrokerError.self) {
             _ = try await store.statistics(StatisticsQuery(type: .bloodPressure, predicate: .all, options: .average))
         }
