@@ -147,6 +147,22 @@ struct WireCodecMalformedTests {
         #expect(newer.error.message.hasPrefix("samples[0]: value: field 14 is a value kind this broker does not know"))
     }
 
+    @Test func aCorrelationObjectWithoutAValueIsNamedInsideItsCorrelation() {
+        var member = Proto.Sample()
+        member.uuid = "m"
+        var good = Proto.Sample()
+        good.value = .categoryValue(1)
+        var correlation = Proto.Correlation()
+        correlation.objects = [good, member]
+        var sample = Proto.Sample()
+        sample.value = .correlation(correlation)
+        #expect(Sample.valueError(in: [good, sample])?.message
+                == "samples[1]: objects[1]: value: missing; set quantity, category_value, workout or correlation")
+        // In index order: a bare sample before it is named first.
+        #expect(Sample.valueError(in: [member, sample])?.message.hasPrefix("samples[0]: value: missing") == true)
+        #expect(Sample.valueError(in: [good, good]) == nil)
+    }
+
     @Test func theFirstSampleWithoutAValueIsNamedByItsIndex() throws {
         // Save { samples { uuid: "a", category_value: 3 } ×2, samples { uuid: "u" }, samples { uuid: "v" } }
         let good: [UInt8] = [0x0A, 0x05, 0x0A, 0x01, 0x61, 0x58, 0x03]

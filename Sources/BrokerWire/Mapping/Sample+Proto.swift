@@ -84,13 +84,27 @@ extension Sample {
     /// value kind added by a newer client reaches protobuf-c as an unknown field (the value stays
     /// unset): the message names its field number, so the sender can tell the two cases apart.
     public static func valueError(in samples: [Proto.Sample]) -> BrokerError? {
-        for (index, sample) in samples.enumerated() where sample.value == nil {
-            if let field = sample.unknownFieldNumbers?.first {
-                return .invalidArgument(
-                    "samples[\(index)]: value: field \(field) is a value kind this broker does not know; "
-                        + "it takes quantity, category_value, workout or correlation")
+        valueError(in: samples, field: "samples")
+    }
+
+    /// `valueError(in:)` for a repeated field named `field`; a correlation's objects are checked too (as "objects[j]").
+    private static func valueError(in samples: [Proto.Sample], field name: String) -> BrokerError? {
+        for (index, sample) in samples.enumerated() {
+            switch sample.value {
+            case .correlation(let correlation):
+                if let error = valueError(in: correlation.objects, field: "objects") {
+                    return .invalidArgument("\(name)[\(index)]: \(error.message)")
+                }
+            case nil:
+                if let field = sample.unknownFieldNumbers?.first {
+                    return .invalidArgument(
+                        "\(name)[\(index)]: value: field \(field) is a value kind this broker does not know; "
+                            + "it takes quantity, category_value, workout or correlation")
+                }
+                return .invalidArgument("\(name)[\(index)]: value: missing; set quantity, category_value, workout or correlation")
+            default:
+                continue
             }
-            return .invalidArgument("samples[\(index)]: value: missing; set quantity, category_value, workout or correlation")
         }
         return nil
     }
