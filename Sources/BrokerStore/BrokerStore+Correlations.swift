@@ -40,10 +40,9 @@ extension BrokerStore {
                 else {
                     throw .internal("samples[\(correlation.index)]: objects[\(memberIndex)]: uuid \"\(uuid)\" was not stored")
                 }
-                if try correlationTable.correlation(ofMember: member) != nil {
+                guard try correlationTable.link(member: member, to: sequence, typeCode: memberType, appCode: appCode, endMicros: location.endMicros) else {
                     throw .alreadyExists("samples[\(correlation.index)]: objects[\(memberIndex)]: the sample with uuid \"\(uuid)\" already belongs to another correlation")
                 }
-                try correlationTable.link(member: member, to: sequence, typeCode: memberType, appCode: appCode, endMicros: location.endMicros)
             }
             saved[sample.type, default: 0] += 1
         }

@@ -11,7 +11,6 @@ final class CorrelationTable {
     private let insert: Statement
     private let selectByUUID: Statement
     private let selectMemberUUIDs: Statement
-    private let selectLink: Statement
     private let insertLink: Statement
     private let deleteRow: Statement
     private let deleteLinks: Statement
@@ -48,9 +47,8 @@ final class CorrelationTable {
             SELECT s.uuid FROM correlation_members AS m JOIN samples AS s ON s.seq = m.member
             WHERE m.correlation = ?1 ORDER BY m.member
             """)
-        selectLink = try database.prepare("SELECT correlation FROM correlation_members WHERE member = ?1")
         insertLink = try database.prepare(
-            "INSERT INTO correlation_members (member, correlation, type, app, end_us) VALUES (?1, ?2, ?3, ?4, ?5)")
+            "INSERT INTO correlation_members (member, correlation, type, app, end_us) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (member) DO NOTHING")
         deleteRow = try database.prepare("DELETE FROM correlations WHERE seq = ?1")
         deleteLinks = try database.prepare("DELETE FROM correlation_members WHERE correlation = ?1")
         selectOwnOfType = try database.prepare("""
@@ -105,23 +103,17 @@ final class CorrelationTable {
         }
     }
 
-    /// The correlation the member row `member` belongs to, or nil.
-    func correlation(ofMember member: Int64) throws(BrokerError) -> Int64? {
-        try selectLink.run { statement throws(BrokerError) -> Int64? in
-            try statement.bind(member, at: 1)
-            return try statement.step() ? statement.int64(at: 0) : nil
-        }
-    }
-
-    /// Links member row `member` (of `typeCode`, by `appCode`, ending at `endMicros`) to correlation `correlation`.
-    func link(member: Int64, to correlation: Int64, typeCode: Int64, appCode: Int64, endMicros: Int64) throws(BrokerError) {
-        try insertLink.run { statement throws(BrokerError) in
+    /// Links member row `member` (of `typeCode`, by `appCode`, ending at `endMicros`) to correlation
+    /// `correlation`; false (nothing written) when the row already belongs to a correlation.
+    func link(member: Int64, to correlation: Int64, typeCode: Int64, appCode: Int64, endMicros: Int64) throws(BrokerError) -> Bool {
+        try insertLink.run { statement throws(BrokerError) -> Bool in
             try statement.bind(member, at: 1)
             try statement.bind(correlation, at: 2)
             try statement.bind(typeCode, at: 3)
             try statement.bind(appCode, at: 4)
             try statement.bind(endMicros, at: 5)
             try statement.execute()
+            return database.changedRowCount == 1
         }
     }
 
