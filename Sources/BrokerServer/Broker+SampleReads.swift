@@ -18,6 +18,10 @@ extension Broker {
         let converter: UnitConverter?
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
+            if descriptor.kind == .correlation {
+                handleCorrelationQuery(query, appID: appID, context: context)
+                return
+            }
             try PredicateRules.validate(query.predicate)
             converter = try resultConverter(query.unit, descriptor: descriptor)
             guard query.pageSize <= Self.maxPageSize else { throw .invalidArgument("page_size must be at most \(Self.maxPageSize)") }
@@ -45,6 +49,10 @@ extension Broker {
         let scope: ReadScope
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
+            if descriptor.kind == .correlation {
+                throw .invalidArgument(
+                    "anchored queries of correlation types are not supported: query \(query.type.identifier) with Query, or its member types with AnchoredQuery")
+            }
             try PredicateRules.validate(query.predicate)
             converter = try resultConverter(query.unit, descriptor: descriptor)
             scope = try readScope(of: query.type, appID: appID)
@@ -233,7 +241,9 @@ extension Broker {
         do throws(BrokerError) {
             guard !types.isEmpty else { throw .invalidArgument("types must not be empty") }
             for type in types {
-                _ = try sampleDescriptor(type, field: "types")
+                if try sampleDescriptor(type, field: "types").kind == .correlation {
+                    throw .invalidArgument("observing correlation types is not supported: observe \(type.identifier)'s member types")
+                }
                 _ = try readScope(of: type, appID: appID)
             }
         } catch {

@@ -12,7 +12,7 @@ extension Broker {
         let normalized: [Sample]
         do throws(BrokerError) {
             normalized = try SampleValidator.validate(samples, earliestPermitted: configuration.earliestPermittedMicros)
-            try checkShare(Set(normalized.map(\.type)), appID: appID)
+            try checkShare(Self.shareTypes(of: normalized), appID: appID)
         } catch {
             finish(context, error: error)
             return

@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -471,5 +471,42 @@ public enum BrokerSchema {
             PRIMARY KEY (type, position),
             UNIQUE (type, app_id)
         ) WITHOUT ROWID;
+        """
+
+    /// Version 12: correlations (blood pressure, food). A correlation's members are ordinary rows
+    /// of `samples` (so queries and statistics of their types include them); `correlations` holds
+    /// the correlation itself, in the app's uuid namespace like a sample, and `correlation_members`
+    /// links each member row (by its seq) to its correlation, with the member's type, source app
+    /// and end date, so a correlation query reads the links the caller may see by the same rules as
+    /// samples: a type's links ending at or after a limited date (`correlation_members_by_type_end`),
+    /// or the app's own (`correlation_members_by_app_type`), never the rest. Deleting a member
+    /// sample drops its link (the trigger); deleting a correlation drops its links, not its members.
+    static let version12 = """
+        CREATE TABLE correlations (
+            seq INTEGER PRIMARY KEY,
+            app INTEGER NOT NULL,
+            uuid NOT NULL,
+            type INTEGER NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            metadata TEXT NULL,
+            created_us INTEGER NOT NULL,
+            UNIQUE (app, uuid)
+        );
+        CREATE INDEX correlations_by_app_type_start ON correlations (app, type, start_us);
+        CREATE TABLE correlation_members (
+            member INTEGER PRIMARY KEY,
+            correlation INTEGER NOT NULL,
+            type INTEGER NOT NULL,
+            app INTEGER NOT NULL,
+            end_us INTEGER NOT NULL
+        );
+        CREATE INDEX correlation_members_by_type_end ON correlation_members (type, end_us, correlation);
+        CREATE INDEX correlation_members_by_app_type ON correlation_members (app, type, correlation);
+        CREATE INDEX correlation_members_by_correlation ON correlation_members (correlation);
+        CREATE TRIGGER samples_leave_correlations AFTER DELETE ON samples
+        BEGIN
+            DELETE FROM correlation_members WHERE member = old.seq;
+        END;
         """
 }

@@ -83,9 +83,14 @@ extension BrokerStore {
             last = (sample.type, code)
             typeCodes.append(code)
         }
+        var correlationTypeCodes: [Int64] = []
+        for correlation in request.correlations {
+            correlationTypeCodes.append(try sampleTable.types.assign(correlation.sample.type.identifier))
+        }
         return PreparedSave(
             rows: SampleTable.NewRows(samples: samples, contents: contents, typeCodes: typeCodes),
-            sourceAppID: request.sourceAppID, appCode: appCode, method: request.method, batchID: request.batchID)
+            sourceAppID: request.sourceAppID, appCode: appCode, method: request.method, batchID: request.batchID,
+            correlations: request.correlations, correlationTypeCodes: correlationTypeCodes)
     }
 
     /// Writes a prepared batch inside the caller's transaction.
@@ -149,6 +154,14 @@ extension BrokerStore {
             if index < range.upperBound { try add(index..<range.upperBound, level: level + 1) }
         }
         try add(0..<samples.count, level: 0)
+        var correlationsSaved = 0
+        if !save.correlations.isEmpty {
+            let (newCorrelations, sameCorrelations) = try saveCorrelations(
+                save.correlations, typeCodes: save.correlationTypeCodes, appCode: appCode, sourceAppID: sourceAppID,
+                method: save.method, batchID: save.batchID, now: now)
+            correlationsSaved = newCorrelations
+            unchanged += sameCorrelations
+        }
         for entry in tally.entries where entry.count > 0 {
             try spanTable.raise(entry.type, to: entry.longest)
             guard let typeCode = try sampleTable.types.code(of: entry.type.identifier) else {
@@ -165,7 +178,9 @@ extension BrokerStore {
                 appID: sourceAppID, operation: "write", method: save.method, type: entry.type, count: entry.count, now: now,
                 batchID: save.batchID)
         }
-        return SaveOutcome(unchanged: unchanged, savedIndexes: saved, of: samples, sourceAppID: sourceAppID, createdMicros: now)
+        return SaveOutcome(
+            unchanged: unchanged, savedIndexes: saved, of: samples, sourceAppID: sourceAppID, createdMicros: now,
+            savedCorrelations: correlationsSaved)
     }
 
     /// Inserts rows `range` in one statement inside a savepoint; true when every row went in.
@@ -206,9 +221,11 @@ extension BrokerStore {
             guard let location = try sampleTable.locate(appCode: appCode, uuid: uuid) else { continue }
             found.append(location)
         }
-        guard !found.isEmpty else { return [] }
+        // A correlation's uuid deletes the correlation; its members stay unless their uuids are given too.
+        let correlations = try locateCorrelations(uuids: uuids, appCode: appCode)
+        guard !found.isEmpty || !correlations.isEmpty else { return [] }
         return try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
-            try remove(found, appID: appID, now: now)
+            try removeCorrelations(correlations, appID: appID, now: now) + (try remove(found, appID: appID, now: now))
         } }
     }
 
@@ -218,6 +235,9 @@ extension BrokerStore {
     public func deleteSamples(type: ObjectType, predicate: SamplePredicate, appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
         try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
             guard let appCode = try sampleTable.apps.code(of: appID), let typeCode = try sampleTable.types.code(of: type.identifier) else { return [] }
+            if TypeCatalogue.descriptor(for: type)?.kind == .correlation {
+                return try removeCorrelations(try locateCorrelations(type: type, predicate: predicate, appCode: appCode), appID: appID, now: now)
+            }
             // The app's own longest span: its delete walks only its own rows, whatever others store.
             let span = try appSpanTable.maxDuration(appCode: appCode, typeCode: typeCode)
             guard let bounds = SampleBounds(predicate, maxDurationMicros: span) else { return [] }
@@ -500,6 +520,9 @@ private struct PreparedSave {
     let appCode: Int64
     let method: String
     let batchID: String
+    let correlations: [SaveRequest.PendingCorrelation]
+    /// The type code of each of `correlations`, in the same order.
+    let correlationTypeCodes: [Int64]
 }
 
 /// A sample's identity: its source app's code and its uuid.

@@ -26,6 +26,8 @@ public final class BrokerStore: @unchecked Sendable {
     let characteristics: CharacteristicTable
     /// The `samples` table (used by `BrokerStore+Samples.swift`).
     let sampleTable: SampleTable
+    /// The `correlations` and `correlation_members` tables (used by `BrokerStore+Correlations.swift`).
+    let correlationTable: CorrelationTable
     /// The `tombstones` table (used by `BrokerStore+Samples.swift`).
     let tombstoneTable: TombstoneTable
     /// The `access_log` table (used by `BrokerStore+Samples.swift`).
@@ -95,6 +97,7 @@ public final class BrokerStore: @unchecked Sendable {
             sources = try SourceTable(database: database)
             characteristics = try CharacteristicTable(database: database)
             sampleTable = try SampleTable(database: database, reader: queries)
+            correlationTable = try CorrelationTable(database: database, reader: queries)
             tombstoneTable = try TombstoneTable(database: database, types: sampleTable.types, apps: sampleTable.apps)
             accessLogTable = try AccessLogTable(database: database)
             sequenceTable = try ChangeSequenceTable(database: database)

@@ -62,6 +62,9 @@ struct SampleContent {
                 guard total.unit == "m" else { throw .invalidArgument("workout distance is not in m (the canonical unit)") }
                 distance = try Self.finite(total.value, "workout distance")
             }
+        case .correlation:
+            // A save keeps a correlation in `correlations` and its members as rows of their own.
+            throw .invalidArgument("a correlation is not stored as a sample row")
         }
         self.quantity = quantity
         self.unit = unit

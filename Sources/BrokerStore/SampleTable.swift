@@ -16,6 +16,8 @@ final class SampleTable {
     /// One multi-row INSERT per size of `chunkSizes`, in the same order (`addChunk`).
     private let insertChunks: [Statement]
     private let selectByUUID: Statement
+    /// One row by seq, through the reading connection (a correlation's members).
+    private let selectBySequence: Statement
     private let locateByUUID: Statement
     private let selectOwnMatching: Statement
     private let deleteRow: Statement
@@ -212,6 +214,7 @@ final class SampleTable {
         for size in Self.chunkSizes { chunks.append(try database.prepare(Self.insertSQL(rows: size))) }
         insertChunks = chunks
         selectByUUID = try database.prepare("SELECT \(Self.columns) FROM samples WHERE app = ?1 AND uuid = ?2")
+        selectBySequence = try reader.prepare("SELECT \(Self.columns) FROM samples WHERE seq = ?1")
         locateByUUID = try database.prepare("SELECT \(Self.locationColumns) FROM samples WHERE app = ?1 AND uuid = ?2")
         // INDEXED BY: otherwise the planner walks every app's rows through the end-date index.
         selectOwnMatching = try database.prepare("""
@@ -369,6 +372,15 @@ final class SampleTable {
         try selectByUUID.run { statement throws(BrokerError) in
             try statement.bind(appCode, at: 1)
             try statement.bind(storedUUID: uuid, at: 2)
+            guard try statement.step() else { return nil }
+            return try decode(statement).sample
+        }
+    }
+
+    /// The sample stored as row `sequence` (read through the reading connection), or nil.
+    func sample(sequence: Int64) throws(BrokerError) -> Sample? {
+        try selectBySequence.run { statement throws(BrokerError) in
+            try statement.bind(sequence, at: 1)
             guard try statement.step() else { return nil }
             return try decode(statement).sample
         }
@@ -756,7 +768,7 @@ final class SampleTable {
     }
 
     /// The type stored under `code`, cached.
-    private func objectType(code: Int64) throws(BrokerError) -> ObjectType {
+    func objectType(code: Int64) throws(BrokerError) -> ObjectType {
         if let type = objectTypes[code] { return type }
         let type = ObjectType(try types.name(of: code))
         objectTypes[code] = type

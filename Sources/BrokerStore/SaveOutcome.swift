@@ -6,6 +6,8 @@ public struct SaveOutcome: Sendable {
     public let unchanged: Int
     /// The positions in the saved batch of the newly stored samples, in batch order.
     public let savedIndexes: [Int]
+    /// Correlations newly stored (their new members are among `savedIndexes`).
+    public let savedCorrelations: Int
     /// The batch as saved (shared, not copied).
     private let batch: [Sample]
     /// The app the batch was saved as.
@@ -14,9 +16,10 @@ public struct SaveOutcome: Sendable {
     private let createdMicros: Int64
 
     /// An outcome: `savedIndexes` are positions in `batch`, stored as `sourceAppID` at `createdMicros`.
-    public init(unchanged: Int, savedIndexes: [Int], of batch: [Sample], sourceAppID: String, createdMicros: Int64) {
+    public init(unchanged: Int, savedIndexes: [Int], of batch: [Sample], sourceAppID: String, createdMicros: Int64, savedCorrelations: Int = 0) {
         self.unchanged = unchanged
         self.savedIndexes = savedIndexes
+        self.savedCorrelations = savedCorrelations
         self.batch = batch
         self.sourceAppID = sourceAppID
         self.createdMicros = createdMicros
@@ -25,8 +28,8 @@ public struct SaveOutcome: Sendable {
     /// An outcome that stored nothing.
     public static let nothing = SaveOutcome(unchanged: 0, savedIndexes: [], of: [], sourceAppID: "", createdMicros: 0)
 
-    /// Samples newly stored.
-    public var saved: Int { savedIndexes.count }
+    /// Samples newly stored, a correlation counting as one beside each of its members.
+    public var saved: Int { savedIndexes.count + savedCorrelations }
 
     /// The newly stored samples, in batch order, with `sourceAppID` and `createdMicros` set (built on each use).
     public var savedSamples: [Sample] {

@@ -6,7 +6,7 @@ public import BrokerModel
 /// builds its requests on one thread and saves them on another spends that time off the writing
 /// thread. The broker builds them on its loop: CPU work, about 1 µs a sample, no I/O.
 public struct SaveRequest: Sendable {
-    /// The validated, canonical samples.
+    /// The validated, canonical samples, with each correlation's members in its place.
     public let samples: [Sample]
     /// The app they are saved as.
     public let sourceAppID: String
@@ -17,8 +17,39 @@ public struct SaveRequest: Sendable {
     /// Each sample's stored content, or the error naming the first sample the store cannot keep.
     let contents: Result<[SampleContent], BrokerError>
 
+    /// The batch's correlations, each with its position in the batch as given; their members are in `samples`.
+    let correlations: [PendingCorrelation]
+
+    /// A correlation of a batch: saved after its members, which are rows of `samples` of their own.
+    struct PendingCorrelation {
+        /// The correlation's position in the batch as the caller gave it (for "samples[i]" in errors).
+        let index: Int
+        /// The correlation (its value holds its members).
+        let sample: Sample
+        /// Its members' uuids, in the order given.
+        let memberUUIDs: [String]
+    }
+
     /// A batch of `samples` saved as `sourceAppID` by the call `method`, part of import `batchID` when not empty.
+    ///
+    /// A correlation in the batch is kept apart: its members take its place among the samples (each
+    /// a sample of its own type), and the correlation is saved after them, linking them.
     public init(samples: [Sample], sourceAppID: String, method: String = "Save", batchID: String = "") {
+        var flat = samples
+        var correlations: [PendingCorrelation] = []
+        if samples.contains(where: { if case .correlation = $0.value { true } else { false } }) {
+            flat = []
+            for (index, sample) in samples.enumerated() {
+                guard case .correlation(let members) = sample.value else {
+                    flat.append(sample)
+                    continue
+                }
+                flat.append(contentsOf: members)
+                correlations.append(PendingCorrelation(index: index, sample: sample, memberUUIDs: members.map(\.uuid)))
+            }
+        }
+        self.correlations = correlations
+        let samples = flat
         self.samples = samples
         self.sourceAppID = sourceAppID
         self.method = method

@@ -9,7 +9,7 @@ enum InvalidContentSeeds {
     static func files() -> [(name: String, bytes: [UInt8])] {
         let good = sample(uuid: "good", value: field([0x52], [0x09] + doubleBytes(3) + field([0x12], Array("count".utf8))))
         let bare = sample(uuid: "bare", value: [])
-        let newer = sample(uuid: "newer", value: [0x68, 0x01])
+        let newer = sample(uuid: "newer", value: [0x70, 0x01])  // field 14: no value kind (13 is correlation)
         let saves = [
             ("call-save-sample-without-value", frame(call(41, key: [0x92, 0x03], body: samples([good, bare])))),
             ("call-save-unknown-value-kind", frame(call(42, key: [0x92, 0x03], body: samples([newer, good])))),

@@ -18,6 +18,17 @@ extension Sample {
         self.init(uuid: uuid, type: .workout, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .workout(workout), metadata: metadata)
     }
 
+    /// A correlation of `type` (`.bloodPressure`, `.food`) holding `objects`, samples of its member
+    /// types within `start` … `end` (HKCorrelation's `init(type:start:end:objects:metadata:)`).
+    public init(correlation type: ObjectType, objects: [Sample], start: Date, end: Date, metadata: [String: String] = [:], uuid: String = SampleUUID.make()) {
+        self.init(uuid: uuid, type: type, startMicros: start.microsecondsSince1970, endMicros: end.microsecondsSince1970, value: .correlation(objects), metadata: metadata)
+    }
+
+    /// A correlation's objects (the ones the reader may see, on reads); empty for other samples.
+    public var objects: [Sample] {
+        if case .correlation(let objects) = value { objects } else { [] }
+    }
+
     /// When the sample starts.
     public var startDate: Date { Date(microsecondsSince1970: startMicros) }
 

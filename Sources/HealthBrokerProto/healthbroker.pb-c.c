@@ -2887,6 +2887,51 @@ void   healthbroker__v1__workout__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__workout__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__correlation__init
+                     (Healthbroker__V1__Correlation         *message)
+{
+  static const Healthbroker__V1__Correlation init_value = HEALTHBROKER__V1__CORRELATION__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__correlation__get_packed_size
+                     (const Healthbroker__V1__Correlation *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__correlation__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__correlation__pack
+                     (const Healthbroker__V1__Correlation *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__correlation__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__correlation__pack_to_buffer
+                     (const Healthbroker__V1__Correlation *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__correlation__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__Correlation *
+       healthbroker__v1__correlation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__Correlation *)
+     protobuf_c_message_unpack (&healthbroker__v1__correlation__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__correlation__free_unpacked
+                     (Healthbroker__V1__Correlation *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__correlation__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   healthbroker__v1__metadata_entry__init
                      (Healthbroker__V1__MetadataEntry         *message)
 {
@@ -8606,6 +8651,44 @@ const ProtobufCMessageDescriptor healthbroker__v1__workout__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__workout__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor healthbroker__v1__correlation__field_descriptors[1] =
+{
+  {
+    "objects",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Correlation, n_objects),
+    offsetof(Healthbroker__V1__Correlation, objects),
+    &healthbroker__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__correlation__field_indices_by_name[] = {
+  0,   /* field[0] = objects */
+};
+static const ProtobufCIntRange healthbroker__v1__correlation__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__correlation__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.Correlation",
+  "Correlation",
+  "Healthbroker__V1__Correlation",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__Correlation),
+  1,
+  healthbroker__v1__correlation__field_descriptors,
+  healthbroker__v1__correlation__field_indices_by_name,
+  1,  healthbroker__v1__correlation__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__correlation__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor healthbroker__v1__metadata_entry__field_descriptors[2] =
 {
   {
@@ -8657,7 +8740,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__metadata_entry__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__metadata_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__sample__field_descriptors[10] =
+static const ProtobufCFieldDescriptor healthbroker__v1__sample__field_descriptors[11] =
 {
   {
     "uuid",
@@ -8744,6 +8827,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__sample__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "correlation",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Sample, value_case),
+    offsetof(Healthbroker__V1__Sample, correlation),
+    &healthbroker__v1__correlation__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "metadata",
     20,
     PROTOBUF_C_LABEL_REPEATED,
@@ -8782,11 +8877,12 @@ static const ProtobufCFieldDescriptor healthbroker__v1__sample__field_descriptor
 };
 static const unsigned healthbroker__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
-  9,   /* field[9] = created_us */
+  7,   /* field[7] = correlation */
+  10,   /* field[10] = created_us */
   3,   /* field[3] = end_us */
-  7,   /* field[7] = metadata */
+  8,   /* field[8] = metadata */
   4,   /* field[4] = quantity */
-  8,   /* field[8] = source_app_id */
+  9,   /* field[9] = source_app_id */
   2,   /* field[2] = start_us */
   1,   /* field[1] = type */
   0,   /* field[0] = uuid */
@@ -8796,8 +8892,8 @@ static const ProtobufCIntRange healthbroker__v1__sample__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 10, 4 },
-  { 20, 7 },
-  { 0, 10 }
+  { 20, 8 },
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__sample__descriptor =
 {
@@ -8807,7 +8903,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__sample__descriptor =
   "Healthbroker__V1__Sample",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Sample),
-  10,
+  11,
   healthbroker__v1__sample__field_descriptors,
   healthbroker__v1__sample__field_indices_by_name,
   3,  healthbroker__v1__sample__number_ranges,

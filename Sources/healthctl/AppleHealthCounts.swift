@@ -2,7 +2,7 @@
 struct AppleHealthCounts: Equatable, Sendable {
     /// Records read (top-level and inside correlations), workouts included.
     var records = 0
-    /// Correlations read (their member records are imported as samples; the correlation itself is not stored yet).
+    /// Correlations read (each kept as a correlation whose objects are its member records).
     var correlations = 0
     /// Workouts read.
     var workouts = 0

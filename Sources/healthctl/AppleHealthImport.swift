@@ -75,7 +75,7 @@ enum AppleHealthImport {
     /// The lines after the importer's own: what was read, per source, and what was not imported, by type.
     static func summary(_ counts: AppleHealthCounts, tally: ImportTally, sources: [AppleHealthSourceName]) -> String {
         var lines = [
-            "read \(counts.records) records (\(counts.workouts) workouts; \(counts.correlations) correlations, whose member records were imported as samples: correlations themselves are not stored yet)",
+            "read \(counts.records) records (\(counts.workouts) workouts; \(counts.correlations) correlations, kept as correlations of their member records)",
             "new: \(tally.imported - tally.alreadyPresent), duplicates: \(tally.alreadyPresent) (already stored, or repeated in the export as correlation members are), "
                 + "not imported: \(counts.unknownTotal + counts.invalidTotal) (\(counts.unknownTotal) of unknown types, \(counts.invalidTotal) refused)",
         ]

@@ -9,7 +9,7 @@ import FoundationXML
 /// hands out batches of checked samples as it goes: memory stays bounded by one batch, whatever
 /// the file's size.
 ///
-/// Records (quantity and category types), the Records inside Correlations, Workouts (with
+/// Records (quantity and category types), Correlations (kept as correlations of their Records), Workouts (with
 /// duration, distance and energy, from attributes or WorkoutStatistics) and the Me element's
 /// characteristics are read; everything else is counted in `counts`, never silently dropped.
 final class AppleHealthParser: NSObject, XMLParserDelegate {
@@ -30,6 +30,10 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
     private var pendingWorkout: [String: String]?
     private var workoutStatistics: [String: (sum: String, unit: String)] = [:]
     private var metadata: [String: String] = [:]
+    /// The Correlation being read: its attributes, metadata and the member samples read so far.
+    private var pendingCorrelation: (attributes: [String: String], metadata: [String: String], members: [Sample])?
+    /// Objects of the correlations in the batch being built: the broker's batch limit counts them too.
+    private var batchedMembers = 0
 
     /// A record's uuid: derived from its content alone (so an export imports once), and time-ordered
     /// like HealthStore's version 7 uuids, which the broker's uuid index takes far faster than
@@ -95,9 +99,12 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
         case "MetadataEntry":
             if pendingRecord != nil || pendingWorkout != nil, let key = attributes["key"], let value = attributes["value"] {
                 metadata[key] = value
+            } else if pendingCorrelation != nil, let key = attributes["key"], let value = attributes["value"] {
+                pendingCorrelation?.metadata[key] = value
             }
         case "Correlation":
             counts.correlations += 1
+            pendingCorrelation = (attributes, [:], [])
         case "Workout":
             pendingWorkout = attributes
             workoutStatistics = [:]
@@ -123,6 +130,9 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
         case "Record":
             if let attributes = pendingRecord { record(attributes) }
             pendingRecord = nil
+        case "Correlation":
+            if let pending = pendingCorrelation { correlation(pending.attributes, metadata: pending.metadata, members: pending.members) }
+            pendingCorrelation = nil
         case "HealthData":
             sawEnd = true
         case "Workout":
@@ -261,6 +271,11 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
             return invalid(typeID, error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message)
         }
         sample.sourceAppID = appID(for: sourceName)
+        if pendingCorrelation != nil {
+            // A Record inside a Correlation: one of its objects, batched with it when it ends.
+            pendingCorrelation?.members.append(sample)
+            return
+        }
         if seen[uuid] != nil {
             chunk.batch.repeats += 1
             counts.repeats += 1
@@ -269,7 +284,80 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
         seen[uuid] = chunk.batch.samples.count
         chunk.batch.samples.append(sample)
         counts.perSource[sourceName, default: 0] += 1
-        if chunk.batch.samples.count >= batchSize { flush() }
+        if chunk.batch.samples.count + batchedMembers >= batchSize { flush() }
+    }
+
+    /// One Correlation (blood pressure, food), kept as a correlation of the Records it held.
+    ///
+    /// Its span is widened to hold its objects if the export's does not. A member also found as a
+    /// top-level Record (Apple's exports repeat them) has the same content-derived uuid: in this
+    /// batch it is taken out of the plain samples (the correlation holds it), in an earlier one it
+    /// is already stored and the correlation links it. A Correlation of a type the broker does not
+    /// know, or one its rules refuse, is counted as such and its objects imported as plain samples.
+    private func correlation(_ attributes: [String: String], metadata: [String: String], members: [Sample]) {
+        guard !members.isEmpty else { return }
+        let typeID = attributes["type"] ?? ""
+        let type = ObjectType(typeID)
+        let sourceName = attributes["sourceName"] ?? ""
+        var sample: Sample?
+        if TypeCatalogue.descriptor(for: type)?.kind == .correlation,
+           let start = attributes["startDate"].flatMap(AppleHealthDate.micros), let end = attributes["endDate"].flatMap(AppleHealthDate.micros) {
+            var name = [typeID, sourceName, String(start), String(end)] + members.map(\.uuid).sorted()
+            for key in metadata.keys.sorted() { name.append("\(key.utf8.count):\(key)=\(metadata[key] ?? "")") }
+            let raw = Sample(
+                uuid: Self.uuid(startMicros: start, content: name.joined(separator: "\n")), type: type,
+                startMicros: min(start, members.map(\.startMicros).min() ?? start), endMicros: max(end, members.map(\.endMicros).max() ?? end),
+                value: .correlation(members), metadata: metadata)
+            do throws(BrokerError) {
+                sample = try SampleValidator.validate([raw], earliestPermitted: .min).first
+            } catch {
+                let prefix = "samples[0]: "
+                invalid(typeID, error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message)
+            }
+        } else if TypeCatalogue.descriptor(for: type)?.kind != .correlation {
+            counts.unknownTypes[typeID.isEmpty ? "(no type)" : typeID, default: 0] += 1
+        } else {
+            invalid(typeID, "startDate or endDate is not YYYY-MM-DD HH:MM:SS ±HHMM")
+        }
+        guard var correlation = sample else {
+            for member in members { append(member, sourceName: sourceName) }
+            return
+        }
+        correlation.sourceAppID = appID(for: sourceName)
+        if !chunk.batch.samples.isEmpty, chunk.batch.samples.count + batchedMembers + 1 + members.count > batchSize { flush() }
+        if seen[correlation.uuid] != nil {
+            chunk.batch.repeats += 1
+            counts.repeats += 1
+            return
+        }
+        // Members this batch already holds as plain samples leave it: the correlation holds them.
+        let plain = Set(members.compactMap { seen[$0.uuid] }.filter { $0 >= 0 })
+        if !plain.isEmpty {
+            chunk.batch.samples = chunk.batch.samples.enumerated().filter { !plain.contains($0.offset) }.map(\.element)
+            chunk.batch.repeats += plain.count
+            counts.repeats += plain.count
+            for (index, kept) in chunk.batch.samples.enumerated() where seen[kept.uuid].map({ $0 >= 0 }) ?? false { seen[kept.uuid] = index }
+        }
+        seen[correlation.uuid] = chunk.batch.samples.count
+        // Inside a correlation (-1): a top-level repeat later in this batch is skipped.
+        for member in members { seen[member.uuid] = -1 }
+        chunk.batch.samples.append(correlation)
+        batchedMembers += members.count
+        counts.perSource[sourceName, default: 0] += 1 + members.count
+        if chunk.batch.samples.count + batchedMembers >= batchSize { flush() }
+    }
+
+    /// Batches a checked sample of `sourceName` (a repeat in this batch is counted, not batched).
+    private func append(_ sample: Sample, sourceName: String) {
+        if seen[sample.uuid] != nil {
+            chunk.batch.repeats += 1
+            counts.repeats += 1
+            return
+        }
+        seen[sample.uuid] = chunk.batch.samples.count
+        chunk.batch.samples.append(sample)
+        counts.perSource[sourceName, default: 0] += 1
+        if chunk.batch.samples.count + batchedMembers >= batchSize { flush() }
     }
 
     /// The app id of a source, noting it in the chunk the first time it is seen.
@@ -307,6 +395,7 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
         guard !chunk.batch.samples.isEmpty || chunk.batch.repeats > 0 || !chunk.newSources.isEmpty else { return }
         deliver(chunk)
         chunk = AppleHealthChunk(batch: ImportBatch())
+        batchedMembers = 0
         seen.removeAll(keepingCapacity: true)
     }
 }

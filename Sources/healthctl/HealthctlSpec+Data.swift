@@ -25,7 +25,7 @@ extension HealthctlSpec {
             batches imported; run it again once fixed, samples already imported are recognised. On a \
             terminal a progress line shows the count and rate; otherwise one summary line is printed.
             Apple Health (.zip, .xml; --format apple-health): the export.zip the Health app writes, or its \
-            export.xml, streamed (the zip through 'unzip -p'). Records, correlation members, workouts and the \
+            export.xml, streamed (the zip through 'unzip -p'). Records, correlations (with their records), workouts and the \
             Me element's characteristics go in, units converted and local offsets honoured; each sourceName \
             becomes an app of its own (registered under its name, so 'healthctl sources' shows it); uuids \
             come from each record's content, so the same export imports once. The summary counts records \

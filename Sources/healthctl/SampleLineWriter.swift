@@ -22,6 +22,8 @@ enum SampleLineWriter {
             parts.append("\"category\": \(value)")
         case .workout(let workout):
             parts.append("\"workout\": \(self.workout(workout))")
+        case .correlation(let members):
+            parts.append("\"objects\": [" + members.map(line(for:)).joined(separator: ", ") + "]")
         }
         if !sample.metadata.isEmpty { parts.append("\"metadata\": \(JSONText.object(sample.metadata))") }
         if !sample.sourceAppID.isEmpty { parts.append("\"source\": \(JSONText.string(sample.sourceAppID))") }

@@ -40,6 +40,9 @@ enum SampleUUID {
             parts.append("workout \(workout.activityType) \(workout.durationMicros)")
             parts.append(workout.totalEnergy.map { "energy \($0.value) \($0.unit)" } ?? "energy -")
             parts.append(workout.totalDistance.map { "distance \($0.value) \($0.unit)" } ?? "distance -")
+        case .correlation(let members):
+            // Members carry uuids of their own (derived from their content first).
+            parts.append(contentsOf: members.map { "object \($0.uuid)" })
         }
         for key in sample.metadata.keys.sorted() {
             parts.append("metadata \(key.utf8.count):\(key)=\(sample.metadata[key, default: ""])")

@@ -50,12 +50,20 @@ struct SampleValueValidationTests {
         #expect(failureAtTwo(testSample(9, .bodyMass, .quantity(Quantity(1, "stone")))).contains("\"stone\""))
     }
 
-    @Test func categoryRange() {
-        #expect(accepts(testSample(9, .sleepAnalysis, .category(0))))
-        #expect(accepts(testSample(9, .sleepAnalysis, .category(Int64(SampleValidator.maxCategoryValue)))))
-        for value in [Int64(-1), Int64(SampleValidator.maxCategoryValue) + 1, .max, .min] {
-            #expect(failureAtTwo(testSample(9, .mindfulSession, .category(value))) == "samples[2]: category value is outside 0...1000")
+    @Test func categoryValueMustBeInTheTypesSet() {
+        for value in Int64(0)...5 { #expect(accepts(testSample(9, .sleepAnalysis, .category(value)))) }
+        #expect(accepts(testSample(9, .mindfulSession, .category(0))))
+        #expect(accepts(testSample(9, .menstrualFlow, .category(4))))
+        let sleepValues = "inBed (0), asleepUnspecified (1), awake (2), asleepCore (3), asleepDeep (4), asleepREM (5)"
+        for value in [Int64(6), -1, 1_000, .max, .min] {
+            #expect(failureAtTwo(testSample(9, .sleepAnalysis, .category(value)))
+                    == "samples[2]: category value is not one of HKCategoryTypeIdentifierSleepAnalysis's values: \(sleepValues)")
         }
+        // Menstrual flow starts at 1 (unspecified): 0 is not one of its values.
+        let message = failureAtTwo(testSample(9, .menstrualFlow, .category(0)))
+        #expect(message.hasPrefix("samples[2]: category value is not one of HKCategoryTypeIdentifierMenstrualFlow's values: unspecified (1),"), "\(message)")
+        #expect(failureAtTwo(testSample(9, .mindfulSession, .category(1)))
+                == "samples[2]: category value is not one of HKCategoryTypeIdentifierMindfulSession's values: notApplicable (0)")
     }
 
     @Test func workoutActivityType() {

@@ -45,7 +45,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 11)
+        #expect(BrokerSchema.migrations.steps.count == 12)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -89,6 +89,7 @@ struct SchemaUpgradeTests {
         #expect(try database.userVersion() == BrokerSchema.migrations.latestVersion)
         #expect(try Self.tableNames(database) == [
             "access_log", "app_codes", "app_type_spans", "apps", "broker_meta", "change_sequence", "characteristics",
+            "correlation_members", "correlations",
             "grants", "long_spans", "prune_marks", "samples", "source_priorities", "sources", "tombstones", "type_codes", "type_spans",
         ])
     }
@@ -219,7 +220,7 @@ struct SchemaUpgradeTests {
             let store = try BrokerStore(dataDirectory: directory.path)
             defer { store.close() }
             #expect(store.migration?.fromVersion == 10)
-            #expect(store.migration?.toVersion == 11)
+            #expect(store.migration?.toVersion == 12)
             #expect(try store.sourcePriority(of: .stepCount) == [])
             try store.setSourcePriority(of: .stepCount, appIDs: ["com.example.watch", "com.example.phone"])
         }

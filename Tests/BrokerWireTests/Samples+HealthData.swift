@@ -33,6 +33,16 @@ extension Samples {
         Sample(uuid: "cat-min", type: .sleepAnalysis, startMicros: -1, endMicros: 0, value: .category(Int64.min)),
         Sample(uuid: "cat-max", type: oddType, startMicros: 1, endMicros: 1, value: .category(Int64.max)),
         Sample(
+            uuid: "bp", type: .bloodPressure, startMicros: 1_700_000_000_000_000, endMicros: 1_700_000_060_000_000,
+            value: .correlation([
+                Sample(uuid: "bp-s", type: .bloodPressureSystolic, startMicros: 1_700_000_000_000_000, endMicros: 1_700_000_060_000_000,
+                       value: .quantity(Quantity(121, "mmHg")), sourceAppID: "com.example.cuff", createdMicros: 9),
+                Sample(uuid: "bp-d", type: .bloodPressureDiastolic, startMicros: 1_700_000_000_000_000, endMicros: 1_700_000_060_000_000,
+                       value: .quantity(Quantity(79, "mmHg")), metadata: ["arm": "left"]),
+            ]),
+            metadata: ["HKWasUserEntered": "1"], sourceAppID: "com.example.cuff", createdMicros: 9),
+        Sample(uuid: "food-empty", type: .food, startMicros: 0, endMicros: 0, value: .correlation([])),
+        Sample(
             uuid: "run", type: .workout, startMicros: 1_700_000_000_000_000, endMicros: 1_700_003_600_000_000,
             value: .workout(WorkoutDetails(
                 activityType: "running", durationMicros: 3_300_000_000, totalEnergy: Quantity(612.5, "kcal"),

@@ -130,10 +130,10 @@ struct WireCodecMalformedTests {
         #expect(invalid.socket == .app)
         #expect(invalid.error.code == .invalidArgument)
         #expect(invalid.error.domain == .invalidArgument)
-        #expect(invalid.error.message == "samples[0]: value: missing; set quantity, category_value or workout")
-        // Call { call_id: 1, admin_import (150) { app_id: "a", samples { uuid: "u", field 13: 1 } } }:
+        #expect(invalid.error.message == "samples[0]: value: missing; set quantity, category_value, workout or correlation")
+        // Call { call_id: 1, admin_import (150) { app_id: "a", samples { uuid: "u", field 14: 1 } } }:
         // a value kind this build does not know (a newer client's) is named by its field number.
-        let adminImport: [UInt8] = [0x0A, 0x01, 0x61, 0x12, 0x05, 0x0A, 0x01, 0x75, 0x68, 0x01]
+        let adminImport: [UInt8] = [0x0A, 0x01, 0x61, 0x12, 0x05, 0x0A, 0x01, 0x75, 0x70, 0x01]
         let importCall: [UInt8] = [0x08, 0x02, 0xB2, 0x09, UInt8(adminImport.count)] + adminImport
         let importFrame = try WireCodec.decodeClientFrame(([0x0A, UInt8(importCall.count)] + importCall)[...])
         guard case .call(let second) = importFrame, case .invalid(let newer) = second.request else {
@@ -144,7 +144,23 @@ struct WireCodecMalformedTests {
         #expect(newer.methodName == "AdminImport")
         #expect(newer.socket == .admin)
         #expect(newer.error.code == .invalidArgument)
-        #expect(newer.error.message.hasPrefix("samples[0]: value: field 13 is a value kind this broker does not know"))
+        #expect(newer.error.message.hasPrefix("samples[0]: value: field 14 is a value kind this broker does not know"))
+    }
+
+    @Test func aCorrelationObjectWithoutAValueIsNamedInsideItsCorrelation() {
+        var member = Proto.Sample()
+        member.uuid = "m"
+        var good = Proto.Sample()
+        good.value = .categoryValue(1)
+        var correlation = Proto.Correlation()
+        correlation.objects = [good, member]
+        var sample = Proto.Sample()
+        sample.value = .correlation(correlation)
+        #expect(Sample.valueError(in: [good, sample])?.message
+                == "samples[1]: objects[1]: value: missing; set quantity, category_value, workout or correlation")
+        // In index order: a bare sample before it is named first.
+        #expect(Sample.valueError(in: [member, sample])?.message.hasPrefix("samples[0]: value: missing") == true)
+        #expect(Sample.valueError(in: [good, good]) == nil)
     }
 
     @Test func theFirstSampleWithoutAValueIsNamedByItsIndex() throws {

@@ -16,9 +16,11 @@ struct WireCodecSampleTests {
             case .workout(let details):
                 kinds.insert("workout")
                 workouts.insert("\(details.totalEnergy != nil)/\(details.totalDistance != nil)")
+            case .correlation(let members):
+                kinds.insert(members.isEmpty ? "empty correlation" : "correlation")
             }
         }
-        #expect(kinds == ["quantity", "category", "workout"])
+        #expect(kinds == ["quantity", "category", "workout", "correlation", "empty correlation"])
         #expect(workouts == ["true/true", "true/false", "false/true", "false/false"])
         #expect(Samples.healthSamples.contains { $0.metadata.isEmpty })
         #expect(Samples.healthSamples.contains { $0.metadata.count > 30 })
@@ -29,6 +31,7 @@ struct WireCodecSampleTests {
             case .quantity(let quantity): [quantity.value]
             case .category: []
             case .workout(let details): [details.totalEnergy?.value, details.totalDistance?.value].compactMap { $0 }
+            case .correlation: []
             }
         }
         #expect(doubles.contains { $0 == 0 && $0.sign == .minus })

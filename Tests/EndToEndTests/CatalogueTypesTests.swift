@@ -50,4 +50,20 @@ struct CatalogueTypesTests {
         #expect(abs(pressure.value - 120.0099) < 1e-3)
         #expect(try await collect(store.samples(of: .menstrualFlow)).map(\.value) == [.category(3)])
     }
+
+    @Test func aCategoryValueOutsideTheTypesSetIsRefusedNamingTheValues() async throws {
+        let daemon = try await DaemonProcess(policy: allowAll)
+        let store = try await daemon.connectApp("com.example.sleep")
+        defer { store.close() }
+        try await store.requestAuthorization(toShare: [.sleepAnalysis], read: [.sleepAnalysis], timeout: .seconds(10))
+        let good = Sample(uuid: UUID().uuidString.lowercased(), type: .sleepAnalysis, startMicros: base, endMicros: base + hour, value: .category(5))
+        let bad = Sample(uuid: UUID().uuidString.lowercased(), type: .sleepAnalysis, startMicros: base, endMicros: base + hour, value: .category(9))
+        let error = await #expect(throws: BrokerError.self) { try await store.save([good, bad]) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message == "samples[1]: category value is not one of HKCategoryTypeIdentifierSleepAnalysis's values: "
+                + "inBed (0), asleepUnspecified (1), awake (2), asleepCore (3), asleepDeep (4), asleepREM (5)")
+        // All or nothing: the good sample of the refused batch was not stored either; alone it saves.
+        #expect(try await collect(store.samples(of: .sleepAnalysis)).isEmpty)
+        #expect(try await store.save([good]).saved == 1)
+    }
 }

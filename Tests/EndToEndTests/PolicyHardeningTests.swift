@@ -209,8 +209,8 @@ struct PolicyHardeningTests {
         let good = Self.sampleMessage(uuid: UUID().uuidString.lowercased(), value: Self.quantityValue)
         let bare = Self.sampleMessage(uuid: UUID().uuidString.lowercased(), value: [])
         try client.sendMessage(Self.saveFrame(callID: 3, samples: [good, bare]))
-        // samples[0] carries field 13, a value kind this broker does not know (a newer client's).
-        let newer = Self.sampleMessage(uuid: UUID().uuidString.lowercased(), value: [0x68, 0x01])
+        // samples[0] carries field 14, a value kind this broker does not know (a newer client's).
+        let newer = Self.sampleMessage(uuid: UUID().uuidString.lowercased(), value: [0x70, 0x01])
         try client.sendMessage(Self.saveFrame(callID: 4, samples: [newer]))
         let ended = try client.endings(of: [3, 4])
         #expect(ended[0] == nil, "the connection was closed: \(String(describing: ended[0]))")
@@ -221,7 +221,7 @@ struct PolicyHardeningTests {
         let unknown = try #require(ended[4]?.status)
         #expect(unknown.code == .invalidArgument)
         #expect(unknown.message.contains("samples[0]"), "\(unknown.message)")
-        #expect(unknown.message.contains("13"), "\(unknown.message)")
+        #expect(unknown.message.contains("14"), "\(unknown.message)")
         // The stream is still open: with more credit it finishes.
         try client.send(.credit(callID: 2, items: 10))
         var items = 1

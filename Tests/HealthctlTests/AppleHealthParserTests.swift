@@ -160,19 +160,70 @@ import Testing
         #expect(cycling.totalDistance?.value == 12_000)
     }
 
-    @Test func correlationMembersAreSamplesAndTheirTopLevelCopiesRepeats() {
+    @Test func correlationsAreKeptAsCorrelationsAndTheirTopLevelCopiesRepeats() {
         let systolic = Self.record("HKQuantityTypeIdentifierBloodPressureSystolic", "120", unit: "mmHg", start: "2019-05-14 08:00:00 +0200", end: "2019-05-14 08:00:00 +0200")
         let diastolic = Self.record("HKQuantityTypeIdentifierBloodPressureDiastolic", "80", unit: "mmHg", start: "2019-05-14 08:00:00 +0200", end: "2019-05-14 08:00:00 +0200")
-        let result = Self.parse(systolic + diastolic + """
+        let correlation = """
              <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Phone" startDate="2019-05-14 08:00:00 +0200" endDate="2019-05-14 08:00:00 +0200">
+              <MetadataEntry key="HKWasUserEntered" value="1"/>
             \(systolic)\(diastolic) </Correlation>
 
+            """
+        // The top-level copies before the correlation (taken out of the batch) or after it (skipped).
+        for body in [systolic + diastolic + correlation, correlation + systolic + diastolic] {
+            let result = Self.parse(body)
+            let samples = Self.samples(result.chunks)
+            #expect(samples.map(\.type) == [.bloodPressure])
+            guard case .correlation(let members) = samples.first?.value else { Issue.record("not a correlation"); continue }
+            #expect(members.map(\.type) == [.bloodPressureSystolic, .bloodPressureDiastolic])
+            #expect(samples.first?.metadata == ["HKWasUserEntered": "1"])
+            #expect(result.counts.correlations == 1)
+            #expect(result.counts.records == 4)
+            #expect(result.counts.repeats == 2)
+            #expect(result.chunks.map(\.batch.repeats).reduce(0, +) == 2)
+        }
+        // Same content, same uuids, whatever the order.
+        let first = Self.samples(Self.parse(systolic + diastolic + correlation).chunks)
+        let second = Self.samples(Self.parse(correlation + systolic + diastolic).chunks)
+        #expect(first == second)
+    }
+
+    @Test func aCorrelationTheBrokerCannotKeepLeavesItsRecordsAsSamples() {
+        let systolic = Self.record("HKQuantityTypeIdentifierBloodPressureSystolic", "120", unit: "mmHg", start: "2019-05-14 08:00:00 +0200", end: "2019-05-14 08:00:00 +0200")
+        // A blood pressure correlation without its diastolic record is refused as a correlation.
+        let half = Self.parse("""
+             <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Phone" startDate="2019-05-14 08:00:00 +0200" endDate="2019-05-14 08:00:00 +0200">
+            \(systolic) </Correlation>
+
             """)
-        #expect(Self.samples(result.chunks).map(\.type) == [.bloodPressureSystolic, .bloodPressureDiastolic])
-        #expect(result.counts.correlations == 1)
-        #expect(result.counts.records == 4)
-        #expect(result.counts.repeats == 2)
-        #expect(result.chunks.map(\.batch.repeats).reduce(0, +) == 2)
+        #expect(Self.samples(half.chunks).map(\.type) == [.bloodPressureSystolic])
+        #expect(half.counts.invalid["HKCorrelationTypeIdentifierBloodPressure"]?.count == 1)
+        // A correlation type the broker does not know: counted, its records imported.
+        let odd = Self.parse("""
+             <Correlation type="HKCorrelationTypeIdentifierSomethingNew" sourceName="Phone" startDate="2019-05-14 08:00:00 +0200" endDate="2019-05-14 08:00:00 +0200">
+            \(systolic) </Correlation>
+
+            """)
+        #expect(Self.samples(odd.chunks).map(\.type) == [.bloodPressureSystolic])
+        #expect(odd.counts.unknownTypes["HKCorrelationTypeIdentifierSomethingNew"] == 1)
+    }
+
+    @Test func aBatchCountsCorrelationObjectsTowardsItsSize() {
+        var body = ""
+        for minute in 0..<10 {
+            let at = "2019-05-14 08:0\(minute):00 +0200"
+            let food = Self.record("HKQuantityTypeIdentifierDietaryEnergyConsumed", "\(100 + minute)", unit: "kcal", start: at, end: at)
+                + Self.record("HKQuantityTypeIdentifierDietaryProtein", "\(10 + minute)", unit: "g", start: at, end: at)
+            body += """
+                 <Correlation type="HKCorrelationTypeIdentifierFood" sourceName="Phone" startDate="\(at)" endDate="\(at)">
+                \(food) </Correlation>
+
+                """
+        }
+        let result = Self.parse(body, batchSize: 7)
+        // Three samples a meal (the correlation and two objects): two meals a batch of at most seven.
+        #expect(result.chunks.map(\.batch.samples.count) == [2, 2, 2, 2, 2])
+        #expect(Self.samples(result.chunks).allSatisfy { $0.type == .food })
     }
 
     @Test func uuidsComeFromContentAndSourcesBecomeStableAppIDs() {

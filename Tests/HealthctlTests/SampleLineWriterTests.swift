@@ -36,6 +36,7 @@ import Testing
         case .quantity(let quantity): quantity.unit == "kcal" ? .activeEnergyBurned : .stepCount
         case .category: .sleepAnalysis
         case .workout: .workout
+        case .correlation: .bloodPressure
         }
         let sample = Sample(
             uuid: Self.uuid, type: type, startMicros: Samples.june1 - 123_457, endMicros: Samples.june1 + 3_600_000_000,

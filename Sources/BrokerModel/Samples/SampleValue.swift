@@ -1,4 +1,4 @@
-/// A sample's payload: a quantity, a category value, or workout details.
+/// A sample's payload: a quantity, a category value, workout details, or a correlation's member samples.
 public enum SampleValue: Sendable, Hashable {
     /// Quantity types (steps, heart rate, …).
     case quantity(Quantity)
@@ -6,4 +6,7 @@ public enum SampleValue: Sendable, Hashable {
     case category(Int64)
     /// The workout type.
     case workout(WorkoutDetails)
+    /// A correlation type (blood pressure, food): its objects, ordinary samples of the member types,
+    /// each with its own uuid (HKCorrelation's `objects`). On reads, only the members the reader may see.
+    case correlation([Sample])
 }

@@ -8,15 +8,22 @@ extension SampleValidator {
             return .quantity(try canonicalQuantity(quantity, descriptor: descriptor,
                                                    nonNegative: descriptor.aggregation == .cumulative, field: "value"))
         case (.category, .category(let value)):
-            guard (0...Int64(maxCategoryValue)).contains(value) else {
-                throw .invalidArgument("category value is outside 0...\(maxCategoryValue)")
-            }
+            try checkCategoryValue(value, of: descriptor.type)
             return .category(value)
         case (.workout, .workout(let details)):
             return .workout(try normalisedWorkout(details, spanStart: sample.startMicros, spanEnd: sample.endMicros))
         default:
             throw .invalidArgument("\(descriptor.type.identifier) is a \(descriptor.kind.rawValue) type but the value is \(kindName(of: sample.value))")
         }
+    }
+
+    /// INVALID_ARGUMENT naming the type and its allowed values when `value` is not in the type's value
+    /// set (the catalogue's `HKCategoryValue…` cases); the message never repeats the value itself.
+    static func checkCategoryValue(_ value: Int64, of type: ObjectType) throws(BrokerError) {
+        let allowed = TypeCatalogue.categoryValues(of: type)
+        if allowed.contains(where: { $0.value == value }) { return }
+        let listed = allowed.map { "\($0.name) (\($0.value))" }.joined(separator: ", ")
+        throw .invalidArgument("category value is not one of \(type.identifier)'s values: \(listed)")
     }
 
     /// Workout details checked (activity, duration within the span, energy and distance) and made canonical.
@@ -77,6 +84,7 @@ extension SampleValidator {
         case .quantity: "a quantity"
         case .category: "a category value"
         case .workout: "a workout"
+        case .correlation: "a correlation"
         }
     }
 }

@@ -10,8 +10,10 @@ public enum SampleValidator {
     public static let maxMetadataKeyBytes = 128
     /// The longest metadata value, in UTF-8 bytes.
     public static let maxMetadataValueBytes = 1_024
-    /// The largest category value (category values run from 0 to this).
+    /// The largest category value any catalogued type has; a save checks the value against its type's own set.
     public static let maxCategoryValue = 1_000
+    /// The most objects one correlation may hold (a food correlation may hold every dietary type).
+    public static let maxCorrelationObjects = 64
 
     /// Validates a batch and returns it normalised: quantities (and workout energy/distance) converted to canonical units, uuid lower-cased, sourceAppID/createdMicros cleared.
     ///
@@ -19,8 +21,11 @@ public enum SampleValidator {
     /// never repeat a sample's value or metadata value.
     public static func validate(_ samples: [Sample], earliestPermitted: Int64) throws(BrokerError) -> [Sample] {
         if samples.isEmpty { throw .invalidArgument("samples: the batch is empty") }
-        if samples.count > maxBatch {
-            throw .invalidArgument("samples: \(samples.count) samples in one batch; at most \(maxBatch)")
+        let total = samples.reduce(0) { count, sample in
+            if case .correlation(let members) = sample.value { count + 1 + members.count } else { count + 1 }
+        }
+        if total > maxBatch {
+            throw .invalidArgument("samples: \(total) samples in one batch (correlation members included); at most \(maxBatch)")
         }
         var firstIndex: [String: Int] = [:]
         firstIndex.reserveCapacity(samples.count)
@@ -31,6 +36,13 @@ public enum SampleValidator {
                 var checked = try normalise(sample, earliestPermitted: earliestPermitted)
                 if let earlier = firstIndex.updateValue(index, forKey: checked.uuid) {
                     throw .invalidArgument("duplicate uuid \"\(checked.uuid)\" (also samples[\(earlier)])")
+                }
+                if case .correlation(let members) = checked.value {
+                    for (position, member) in members.enumerated() {
+                        if let earlier = firstIndex.updateValue(index, forKey: member.uuid) {
+                            throw .invalidArgument("objects[\(position)]: duplicate uuid \"\(member.uuid)\" (also samples[\(earlier)])")
+                        }
+                    }
                 }
                 checked.sourceAppID = ""
                 checked.createdMicros = 0
@@ -78,7 +90,11 @@ public enum SampleValidator {
         if sample.startMicros < earliestPermitted {
             throw .invalidArgument("starts before the earliest permitted date \(ISODate.format(earliestPermitted))")
         }
-        result.value = try normalisedValue(sample, descriptor: descriptor)
+        if descriptor.kind == .correlation {
+            result.value = try normalisedCorrelation(sample, descriptor: descriptor, earliestPermitted: earliestPermitted)
+        } else {
+            result.value = try normalisedValue(sample, descriptor: descriptor)
+        }
         try checkMetadata(sample.metadata)
         return result
     }

@@ -2799,6 +2799,35 @@ extension Proto.Workout {
     }
 }
 
+extension Proto.Correlation {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // objects
+                if self.objects.capacity == 0 { self.objects.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Sample()
+                guard value.mergeStrict(&nested) else { return false }
+                self.objects.append(value)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
 extension Proto.MetadataEntry {
     /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
     @inline(__always)
@@ -2891,6 +2920,13 @@ extension Proto.Sample {
                 var value = Proto.Workout()
                 guard value.mergeStrict(&nested) else { return false }
                 self.value = .workout(value)
+            case 106:  // correlation
+                guard seen & 0x40 == 0 else { return false }
+                seen |= 0x40
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.Correlation()
+                guard value.mergeStrict(&nested) else { return false }
+                self.value = .correlation(value)
             case 162:  // metadata
                 if self.metadata.capacity == 0 { self.metadata.reserveCapacity(4) }
                 guard var nested = reader.nested() else { return false }

@@ -3597,6 +3597,31 @@ extension Proto.Workout: ProtoMessage {
     }
 }
 
+extension Proto.Correlation: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        for element in self.objects {
+            do {
+                let slot = sizes.reserve()
+                let count = element.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        for element in self.objects {
+            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        }
+    }
+}
+
 extension Proto.MetadataEntry: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
@@ -3667,6 +3692,13 @@ extension Proto.Sample: ProtoMessage {
                 sizes[slot] = count
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
+        case .correlation(let value):
+            do {
+                let slot = sizes.reserve()
+                let count = value.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
         case nil: break
         }
         for element in self.metadata {
@@ -3712,6 +3744,8 @@ extension Proto.Sample: ProtoMessage {
             writer.byte(0x58); writer.varint(UInt64(bitPattern: value))
         case .workout(let value):
             writer.byte(0x62); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .correlation(let value):
+            writer.byte(0x6A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case nil: break
         }
         for element in self.metadata {

@@ -2475,6 +2475,32 @@ extension Proto.Workout: ProtoJSONMessage {
     }
 }
 
+extension Proto.Correlation: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.objects.isEmpty { members.append(ProtoJSON.Member("objects", .array(self.objects.map { $0.json() }))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "objects":
+                for (index, element) in try member.value.elements(at: path).enumerated() {
+                    self.objects.append(try Proto.Sample(json: element, path: path + "[\(index)]"))
+                }
+            default:
+                throw ProtoJSONError(path, "unknown field of Correlation")
+            }
+        }
+    }
+}
+
 extension Proto.MetadataEntry: ProtoJSONMessage {
     /// The message in protobuf's canonical JSON mapping (default values left out).
     public func json() -> ProtoJSON {
@@ -2513,6 +2539,7 @@ extension Proto.Sample: ProtoJSONMessage {
         if case .quantity(let value)? = self.value { members.append(ProtoJSON.Member("quantity", value.json())) }
         if case .categoryValue(let value)? = self.value { members.append(ProtoJSON.Member("categoryValue", ProtoJSON.int64(value))) }
         if case .workout(let value)? = self.value { members.append(ProtoJSON.Member("workout", value.json())) }
+        if case .correlation(let value)? = self.value { members.append(ProtoJSON.Member("correlation", value.json())) }
         if !self.metadata.isEmpty { members.append(ProtoJSON.Member("metadata", .array(self.metadata.map { $0.json() }))) }
         if !self.sourceAppID.isEmpty { members.append(ProtoJSON.Member("sourceAppId", ProtoJSON.string(self.sourceAppID))) }
         if self.createdMicros != 0 { members.append(ProtoJSON.Member("createdUs", ProtoJSON.int64(self.createdMicros))) }
@@ -2543,6 +2570,9 @@ extension Proto.Sample: ProtoJSONMessage {
             case "workout":
                 guard self.value == nil else { throw ProtoJSONError(path, "a second field of oneof value") }
                 self.value = .workout(try Proto.Workout(json: member.value, path: path))
+            case "correlation":
+                guard self.value == nil else { throw ProtoJSONError(path, "a second field of oneof value") }
+                self.value = .correlation(try Proto.Correlation(json: member.value, path: path))
             case "metadata":
                 for (index, element) in try member.value.elements(at: path).enumerated() {
                     self.metadata.append(try Proto.MetadataEntry(json: element, path: path + "[\(index)]"))
@@ -2565,6 +2595,7 @@ extension Proto.Sample.Value {
         case .quantity(let value): value.json()
         case .categoryValue(let value): ProtoJSON.int64(value)
         case .workout(let value): value.json()
+        case .correlation(let value): value.json()
         }
     }
 }

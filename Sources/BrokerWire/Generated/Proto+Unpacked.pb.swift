@@ -2066,6 +2066,35 @@ extension Proto.Workout {
     }
 }
 
+extension Proto.Correlation {
+    /// Copies protobuf-c's unpacked Correlation.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__Correlation>) {
+        self.init()
+        let c = pointer.pointee
+        self.objects = ProtoUnpacked.array(c.objects, count: c.n_objects) { Proto.Sample(unpacked: $0!) }
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__correlation__unpack, free: healthbroker__v1__correlation__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__correlation__unpack, free: healthbroker__v1__correlation__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__correlation__get_packed_size, pack: healthbroker__v1__correlation__pack)
+                }
+            }
+        }
+    }
+}
+
 extension Proto.MetadataEntry {
     /// Copies protobuf-c's unpacked MetadataEntry.
     init(unpacked pointer: UnsafePointer<Healthbroker__V1__MetadataEntry>) {
@@ -2113,6 +2142,7 @@ extension Proto.Sample {
         case 10: if let value = c.quantity { self.value = .quantity(Proto.Quantity(unpacked: value)) }
         case 11: self.value = .categoryValue(c.category_value)
         case 12: if let value = c.workout { self.value = .workout(Proto.Workout(unpacked: value)) }
+        case 13: if let value = c.correlation { self.value = .correlation(Proto.Correlation(unpacked: value)) }
         default: break
         }
     }

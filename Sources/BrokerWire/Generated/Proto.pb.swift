@@ -1254,6 +1254,24 @@ extension Proto {
     }
 }
 
+/// An HKCorrelation's objects: ordinary samples of the correlation type's member types (blood
+/// pressure: one systolic and one diastolic; food: any dietary types), each with its own uuid, lying
+/// within the correlation's start and end. Saving needs share permission for every member's type
+/// (never for the correlation type); each member is also stored as a sample of its own type, so
+/// queries and statistics of that type include it. Deleting the correlation's uuid deletes the
+/// correlation only: its members stay, as samples of their own types (delete them by their uuids).
+/// A Query of a correlation type returns the correlations that hold at least one member the caller
+/// may read under that member type's scope (full, from a date by the member's end, or its own
+/// samples only), each showing only such members; a member's own correlation never nests one.
+extension Proto {
+    public struct Correlation: Hashable, Sendable {
+        /// objects = 1.
+        public var objects: [Proto.Sample] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
 /// The .proto message MetadataEntry.
 extension Proto {
     public struct MetadataEntry: Hashable, Sendable {
@@ -1301,6 +1319,8 @@ extension Proto {
             case categoryValue(Int64)
             /// the workout type
             indirect case workout(Proto.Workout)
+            /// correlation types (blood pressure, food): the member samples
+            case correlation(Proto.Correlation)
         }
     }
 }

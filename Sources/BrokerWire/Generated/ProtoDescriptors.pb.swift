@@ -430,6 +430,9 @@ public enum ProtoDescriptors {
             .init(name: "total_energy", jsonName: "totalEnergy", number: 3, type: "Quantity", kind: .message, isRepeated: false, oneof: nil, doc: ["optional: energy dimension"]),
             .init(name: "total_distance", jsonName: "totalDistance", number: 4, type: "Quantity", kind: .message, isRepeated: false, oneof: nil, doc: ["optional: length dimension"]),
         ], doc: []),
+        ProtoMessageDescriptor(name: "Correlation", fields: [
+            .init(name: "objects", jsonName: "objects", number: 1, type: "Sample", kind: .message, isRepeated: true, oneof: nil, doc: []),
+        ], doc: ["An HKCorrelation's objects: ordinary samples of the correlation type's member types (blood", "pressure: one systolic and one diastolic; food: any dietary types), each with its own uuid, lying", "within the correlation's start and end. Saving needs share permission for every member's type", "(never for the correlation type); each member is also stored as a sample of its own type, so", "queries and statistics of that type include it. Deleting the correlation's uuid deletes the", "correlation only: its members stay, as samples of their own types (delete them by their uuids).", "A Query of a correlation type returns the correlations that hold at least one member the caller", "may read under that member type's scope (full, from a date by the member's end, or its own", "samples only), each showing only such members; a member's own correlation never nests one."]),
         ProtoMessageDescriptor(name: "MetadataEntry", fields: [
             .init(name: "key", jsonName: "key", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
             .init(name: "value", jsonName: "value", number: 2, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
@@ -442,6 +445,7 @@ public enum ProtoDescriptors {
             .init(name: "quantity", jsonName: "quantity", number: 10, type: "Quantity", kind: .message, isRepeated: false, oneof: "value", doc: ["quantity types"]),
             .init(name: "category_value", jsonName: "categoryValue", number: 11, type: "int64", kind: .scalar, isRepeated: false, oneof: "value", doc: ["category types (e.g. sleep stages as HKCategoryValueSleepAnalysis)"]),
             .init(name: "workout", jsonName: "workout", number: 12, type: "Workout", kind: .message, isRepeated: false, oneof: "value", doc: ["the workout type"]),
+            .init(name: "correlation", jsonName: "correlation", number: 13, type: "Correlation", kind: .message, isRepeated: false, oneof: "value", doc: ["correlation types (blood pressure, food): the member samples"]),
             .init(name: "metadata", jsonName: "metadata", number: 20, type: "MetadataEntry", kind: .message, isRepeated: true, oneof: nil, doc: []),
             .init(name: "source_app_id", jsonName: "sourceAppId", number: 21, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: ["set by the broker on reads; ignored on save"]),
             .init(name: "created_us", jsonName: "createdUs", number: 22, type: "int64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["set by the broker on reads; ignored on save"]),

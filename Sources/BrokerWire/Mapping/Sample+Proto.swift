@@ -58,6 +58,16 @@ extension Sample {
         return samples
     }
 
+    /// A correlation's decoded members. A member without a value kind this build knows keeps an
+    /// empty correlation as its value, which validation refuses as a member (it is not a quantity).
+    static func members(proto: [Proto.Sample]) -> [Sample] {
+        proto.map { message in
+            (try? Sample(proto: message))
+                ?? Sample(uuid: message.uuid, type: ObjectType(protoIdentifier: message.type), startMicros: message.startMicros,
+                          endMicros: message.endMicros, value: .correlation([]))
+        }
+    }
+
     /// `samples` as a repeated Sample field.
     static func proto(_ samples: [Sample]) -> [Proto.Sample] {
         guard !samples.isEmpty else { return [] }
@@ -74,13 +84,27 @@ extension Sample {
     /// value kind added by a newer client reaches protobuf-c as an unknown field (the value stays
     /// unset): the message names its field number, so the sender can tell the two cases apart.
     public static func valueError(in samples: [Proto.Sample]) -> BrokerError? {
-        for (index, sample) in samples.enumerated() where sample.value == nil {
-            if let field = sample.unknownFieldNumbers?.first {
-                return .invalidArgument(
-                    "samples[\(index)]: value: field \(field) is a value kind this broker does not know; "
-                        + "it takes quantity, category_value or workout")
+        valueError(in: samples, field: "samples")
+    }
+
+    /// `valueError(in:)` for a repeated field named `field`; a correlation's objects are checked too (as "objects[j]").
+    private static func valueError(in samples: [Proto.Sample], field name: String) -> BrokerError? {
+        for (index, sample) in samples.enumerated() {
+            switch sample.value {
+            case .correlation(let correlation):
+                if let error = valueError(in: correlation.objects, field: "objects") {
+                    return .invalidArgument("\(name)[\(index)]: \(error.message)")
+                }
+            case nil:
+                if let field = sample.unknownFieldNumbers?.first {
+                    return .invalidArgument(
+                        "\(name)[\(index)]: value: field \(field) is a value kind this broker does not know; "
+                            + "it takes quantity, category_value, workout or correlation")
+                }
+                return .invalidArgument("\(name)[\(index)]: value: missing; set quantity, category_value, workout or correlation")
+            default:
+                continue
             }
-            return .invalidArgument("samples[\(index)]: value: missing; set quantity, category_value or workout")
         }
         return nil
     }
@@ -94,6 +118,7 @@ extension SampleValue {
         case .quantity(let quantity): self = .quantity(Quantity(proto: quantity))
         case .categoryValue(let value): self = .category(value)
         case .workout(let workout): self = .workout(WorkoutDetails(proto: workout))
+        case .correlation(let correlation): self = .correlation(Sample.members(proto: correlation.objects))
         }
     }
 
@@ -104,6 +129,12 @@ extension SampleValue {
         case .quantity(let quantity): .quantity(quantity.proto)
         case .category(let value): .categoryValue(value)
         case .workout(let details): .workout(details.proto)
+        case .correlation(let members):
+            .correlation({
+                var message = Proto.Correlation()
+                message.objects = Sample.proto(members)
+                return message
+            }())
         }
     }
 }

@@ -79,6 +79,7 @@ typedef struct Healthbroker__V1__AdminExplainRequest Healthbroker__V1__AdminExpl
 typedef struct Healthbroker__V1__AdminExplainResponse Healthbroker__V1__AdminExplainResponse;
 typedef struct Healthbroker__V1__Quantity Healthbroker__V1__Quantity;
 typedef struct Healthbroker__V1__Workout Healthbroker__V1__Workout;
+typedef struct Healthbroker__V1__Correlation Healthbroker__V1__Correlation;
 typedef struct Healthbroker__V1__MetadataEntry Healthbroker__V1__MetadataEntry;
 typedef struct Healthbroker__V1__Sample Healthbroker__V1__Sample;
 typedef struct Healthbroker__V1__SamplePredicate Healthbroker__V1__SamplePredicate;
@@ -1392,6 +1393,28 @@ struct  Healthbroker__V1__Workout
     , (char *)protobuf_c_empty_string, 0, NULL, NULL }
 
 
+/*
+ * An HKCorrelation's objects: ordinary samples of the correlation type's member types (blood
+ * pressure: one systolic and one diastolic; food: any dietary types), each with its own uuid, lying
+ * within the correlation's start and end. Saving needs share permission for every member's type
+ * (never for the correlation type); each member is also stored as a sample of its own type, so
+ * queries and statistics of that type include it. Deleting the correlation's uuid deletes the
+ * correlation only: its members stay, as samples of their own types (delete them by their uuids).
+ * A Query of a correlation type returns the correlations that hold at least one member the caller
+ * may read under that member type's scope (full, from a date by the member's end, or its own
+ * samples only), each showing only such members; a member's own correlation never nests one.
+ */
+struct  Healthbroker__V1__Correlation
+{
+  ProtobufCMessage base;
+  size_t n_objects;
+  Healthbroker__V1__Sample **objects;
+};
+#define HEALTHBROKER__V1__CORRELATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__correlation__descriptor) \
+    , 0,NULL }
+
+
 struct  Healthbroker__V1__MetadataEntry
 {
   ProtobufCMessage base;
@@ -1407,7 +1430,8 @@ typedef enum {
   HEALTHBROKER__V1__SAMPLE__VALUE__NOT_SET = 0,
   HEALTHBROKER__V1__SAMPLE__VALUE_QUANTITY = 10,
   HEALTHBROKER__V1__SAMPLE__VALUE_CATEGORY_VALUE = 11,
-  HEALTHBROKER__V1__SAMPLE__VALUE_WORKOUT = 12
+  HEALTHBROKER__V1__SAMPLE__VALUE_WORKOUT = 12,
+  HEALTHBROKER__V1__SAMPLE__VALUE_CORRELATION = 13
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SAMPLE__VALUE__CASE)
 } Healthbroker__V1__Sample__ValueCase;
 
@@ -1445,6 +1469,10 @@ struct  Healthbroker__V1__Sample
      * the workout type
      */
     Healthbroker__V1__Workout *workout;
+    /*
+     * correlation types (blood pressure, food): the member samples
+     */
+    Healthbroker__V1__Correlation *correlation;
   };
 };
 #define HEALTHBROKER__V1__SAMPLE__INIT \
@@ -3098,6 +3126,25 @@ Healthbroker__V1__Workout *
 void   healthbroker__v1__workout__free_unpacked
                      (Healthbroker__V1__Workout *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__Correlation methods */
+void   healthbroker__v1__correlation__init
+                     (Healthbroker__V1__Correlation         *message);
+size_t healthbroker__v1__correlation__get_packed_size
+                     (const Healthbroker__V1__Correlation   *message);
+size_t healthbroker__v1__correlation__pack
+                     (const Healthbroker__V1__Correlation   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__correlation__pack_to_buffer
+                     (const Healthbroker__V1__Correlation   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__Correlation *
+       healthbroker__v1__correlation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__correlation__free_unpacked
+                     (Healthbroker__V1__Correlation *message,
+                      ProtobufCAllocator *allocator);
 /* Healthbroker__V1__MetadataEntry methods */
 void   healthbroker__v1__metadata_entry__init
                      (Healthbroker__V1__MetadataEntry         *message);
@@ -3843,6 +3890,9 @@ typedef void (*Healthbroker__V1__Quantity_Closure)
 typedef void (*Healthbroker__V1__Workout_Closure)
                  (const Healthbroker__V1__Workout *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__Correlation_Closure)
+                 (const Healthbroker__V1__Correlation *message,
+                  void *closure_data);
 typedef void (*Healthbroker__V1__MetadataEntry_Closure)
                  (const Healthbroker__V1__MetadataEntry *message,
                   void *closure_data);
@@ -4369,6 +4419,7 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_request_
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_explain_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__quantity__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__workout__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__correlation__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__metadata_entry__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__sample__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__sample_predicate__descriptor;

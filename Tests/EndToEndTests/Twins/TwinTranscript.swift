@@ -78,6 +78,8 @@ struct TwinTranscript: Sendable {
     private static func withoutClock(_ sample: Sample) -> Sample {
         var sample = sample
         sample.createdMicros = 0
+        // A correlation's objects carry their own created times.
+        if case .correlation(let objects) = sample.value { sample.value = .correlation(objects.map(withoutClock)) }
         return sample
     }
 

@@ -21,13 +21,18 @@ from .admin import (
 from .errors import BrokerError, DomainCode, StatusCode
 from .model import (
     ACTIVE_ENERGY,
+    BLOOD_PRESSURE,
+    BLOOD_PRESSURE_DIASTOLIC,
+    BLOOD_PRESSURE_SYSTOLIC,
     DISTANCE_WALKING_RUNNING,
+    FOOD,
     HEART_RATE,
     SLEEP_ANALYSIS,
     STEP_COUNT,
     WORKOUT,
     AnchoredResult,
     AuthorizationStatus,
+    Correlation,
     DeletedObject,
     Interval,
     ObserveEvent,
@@ -47,8 +52,9 @@ from .model import (
 from .store import HealthStore, default_app_socket
 
 __all__ = [
-    "ACTIVE_ENERGY", "DISTANCE_WALKING_RUNNING", "HEART_RATE", "SLEEP_ANALYSIS", "STEP_COUNT", "WORKOUT",
-    "AnchoredResult", "AuthorizationStatus", "BrokerAdmin", "BrokerError", "BrokerStream", "Connection",
+    "ACTIVE_ENERGY", "BLOOD_PRESSURE", "BLOOD_PRESSURE_DIASTOLIC", "BLOOD_PRESSURE_SYSTOLIC", "DISTANCE_WALKING_RUNNING",
+    "FOOD", "HEART_RATE", "SLEEP_ANALYSIS", "STEP_COUNT", "WORKOUT",
+    "AnchoredResult", "AuthorizationStatus", "Correlation", "BrokerAdmin", "BrokerError", "BrokerStream", "Connection",
     "ConsentAgent", "DeletedObject", "DomainCode", "Grant", "HealthStore", "Interval", "ObserveEvent",
     "Prompt", "PromptResolved", "Quantity", "QueryOptions", "ReadDecision", "RequestStatus", "Sample", "SaveResult",
     "SessionInfo", "ShareDecision", "SortKey", "Statistics", "StatisticsBucket", "StatisticsOptions",

@@ -10,7 +10,7 @@ import uuid as _uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import IntEnum, IntFlag
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import healthbroker_pb2 as pb
 from ._time import from_micros, to_micros
@@ -22,6 +22,10 @@ ACTIVE_ENERGY = "HKQuantityTypeIdentifierActiveEnergyBurned"
 DISTANCE_WALKING_RUNNING = "HKQuantityTypeIdentifierDistanceWalkingRunning"
 SLEEP_ANALYSIS = "HKCategoryTypeIdentifierSleepAnalysis"
 WORKOUT = "HKWorkoutTypeIdentifier"
+BLOOD_PRESSURE = "HKCorrelationTypeIdentifierBloodPressure"
+BLOOD_PRESSURE_SYSTOLIC = "HKQuantityTypeIdentifierBloodPressureSystolic"
+BLOOD_PRESSURE_DIASTOLIC = "HKQuantityTypeIdentifierBloodPressureDiastolic"
+FOOD = "HKCorrelationTypeIdentifierFood"
 
 
 class AuthorizationStatus(IntEnum):
@@ -96,8 +100,21 @@ class Workout:
     total_distance: Optional[Quantity] = None
 
 
-#: A sample's value: a quantity, a category value (an int, e.g. a sleep stage), or a workout.
-SampleValue = Union[Quantity, int, Workout]
+@dataclass(frozen=True)
+class Correlation:
+    """A correlation's objects (the value of a blood pressure or food sample, as ``HKCorrelation``):
+    samples of its member types, each with its own uuid, within the correlation's start and end.
+    Saving needs share permission for each member's type; a query of the correlation type returns
+    the correlations with an object the app may read, showing only those objects."""
+
+    objects: Tuple["Sample", ...] = ()
+
+    def __init__(self, objects: Sequence["Sample"] = ()) -> None:
+        object.__setattr__(self, "objects", tuple(objects))
+
+
+#: A sample's value: a quantity, a category value (an int, e.g. a sleep stage), a workout, or a correlation.
+SampleValue = Union[Quantity, int, Workout, Correlation]
 
 
 def new_uuid() -> str:
@@ -122,7 +139,8 @@ class Sample:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Sample":
         """A sample from a dict with the same keys; ``value`` may also be given as ``quantity``
-        (a Quantity, or a ``(value, unit)`` pair), ``category_value`` or ``workout``."""
+        (a Quantity, or a ``(value, unit)`` pair), ``category_value``, ``workout`` or ``objects`` (a
+        correlation's member samples, as Samples or dicts)."""
         data = dict(data)
         if "value" not in data:
             if "quantity" in data:
@@ -132,6 +150,8 @@ class Sample:
                 data["value"] = int(data.pop("category_value"))
             elif "workout" in data:
                 data["value"] = data.pop("workout")
+            elif "objects" in data:
+                data["value"] = Correlation([o if isinstance(o, Sample) else Sample.from_dict(o) for o in data.pop("objects")])
         return cls(**data)
 
     def to_proto(self) -> "pb.Sample":
@@ -142,10 +162,14 @@ class Sample:
             message.quantity.CopyFrom(pb.Quantity(value=value.value, unit=value.unit))
         elif isinstance(value, Workout):
             message.workout.CopyFrom(_workout_to_proto(value))
+        elif isinstance(value, Correlation):
+            message.correlation.SetInParent()
+            for member in value.objects:
+                message.correlation.objects.add().CopyFrom(member.to_proto())
         elif isinstance(value, int) and not isinstance(value, bool):
             message.category_value = value
         else:
-            raise TypeError(f"sample {self.uuid}: value must be a Quantity, an int (category) or a Workout, "
+            raise TypeError(f"sample {self.uuid}: value must be a Quantity, an int (category), a Workout or a Correlation, "
                             f"not {type(value).__name__}")
         for key, text in self.metadata.items():
             message.metadata.add(key=key, value=text)
@@ -160,6 +184,8 @@ class Sample:
             value = Quantity(message.quantity.value, message.quantity.unit)
         elif kind == "workout":
             value = _workout_from_proto(message.workout)
+        elif kind == "correlation":
+            value = Correlation([cls.from_proto(member) for member in message.correlation.objects])
         else:
             value = message.category_value
         return cls(

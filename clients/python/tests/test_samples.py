@@ -10,10 +10,14 @@ from typing import Callable, List, Tuple
 import pytest
 
 from healthbroker import (
+    BLOOD_PRESSURE,
+    BLOOD_PRESSURE_DIASTOLIC,
+    BLOOD_PRESSURE_SYSTOLIC,
     HEART_RATE,
     STEP_COUNT,
     WORKOUT,
     BrokerError,
+    Correlation,
     DomainCode,
     HealthStore,
     Interval,
@@ -103,6 +107,31 @@ def test_save_other_values_and_invalid_samples(register: Callable[..., App], con
     assert invalid.value.code == StatusCode.INVALID_ARGUMENT and "samples[0]" in invalid.value.message
     with pytest.raises(ValueError):
         store.save([Sample(STEP_COUNT, datetime(2026, 1, 1), datetime(2026, 1, 1), Quantity(1, "count"))])
+
+
+def test_a_blood_pressure_correlation_round_trips(register: Callable[..., App], connect: Callable[[App], HealthStore]) -> None:
+    members = (BLOOD_PRESSURE_SYSTOLIC, BLOOD_PRESSURE_DIASTOLIC)
+    store = writer(register, connect, "cuff", members)
+    at = day_start(1) + timedelta(hours=8)
+    end = at + timedelta(minutes=1)
+    systolic = Sample(BLOOD_PRESSURE_SYSTOLIC, at, end, Quantity(121, "mmHg"))
+    diastolic = Sample(BLOOD_PRESSURE_DIASTOLIC, at, end, Quantity(79, "mmHg"))
+    reading = Sample(BLOOD_PRESSURE, at, end, Correlation([systolic, diastolic]), metadata={"cuff": "left"})
+    assert tuple(store.save([reading])) == (3, 0)
+    assert tuple(store.save([reading])) == (0, 3)
+    [read_back] = list(store.query(BLOOD_PRESSURE, day_start(2)))
+    assert read_back.uuid == reading.uuid and dict(read_back.metadata) == {"cuff": "left"}
+    assert isinstance(read_back.value, Correlation)
+    assert [(m.uuid, m.type, m.value) for m in read_back.value.objects] == [
+        (systolic.uuid, BLOOD_PRESSURE_SYSTOLIC, Quantity(121, "mmHg")), (diastolic.uuid, BLOOD_PRESSURE_DIASTOLIC, Quantity(79, "mmHg"))]
+    # Members are samples of their own types; deleting the correlation keeps them.
+    assert [s.uuid for s in store.query(BLOOD_PRESSURE_SYSTOLIC, day_start(2))] == [systolic.uuid]
+    assert store.delete([reading.uuid]) == 1
+    assert list(store.query(BLOOD_PRESSURE, day_start(2))) == []
+    assert [s.uuid for s in store.query(BLOOD_PRESSURE_DIASTOLIC, day_start(2))] == [diastolic.uuid]
+    with pytest.raises(BrokerError) as invalid:
+        store.save([Sample(BLOOD_PRESSURE, at, end, Correlation([Sample(BLOOD_PRESSURE_SYSTOLIC, at, end, Quantity(120, "mmHg"))]))])
+    assert invalid.value.code == StatusCode.INVALID_ARGUMENT and "one systolic and one diastolic" in invalid.value.message
 
 
 def test_a_query_longer_than_its_credit_completes(register: Callable[..., App], connect: Callable[[App], HealthStore]) -> None:

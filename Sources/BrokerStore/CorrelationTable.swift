@@ -1,0 +1,182 @@
+import BrokerModel
+
+/// The `correlations` and `correlation_members` tables (schema version 12): each correlation, in
+/// its app's uuid namespace, and the links from its member rows in `samples` to it.
+///
+/// Reads of links go through the reading connection and only by the two scoped indexes: a member
+/// type's links ending at or after a floor, or one app's own links of a type. Nothing here runs a
+/// transaction of its own.
+final class CorrelationTable {
+    private let database: Database
+    private let insert: Statement
+    private let selectByUUID: Statement
+    private let selectMemberUUIDs: Statement
+    private let insertLink: Statement
+    private let deleteRow: Statement
+    private let deleteLinks: Statement
+    private let selectOwnOfType: Statement
+    private let visibleLinks: Statement
+    private let ownLinks: Statement
+    private let selectBySequence: Statement
+
+    /// A stored correlation row (no members).
+    struct Row {
+        let sequence: Int64
+        let uuid: String
+        let typeCode: Int64
+        let startMicros: Int64
+        let endMicros: Int64
+        let metadata: [String: String]
+        let appCode: Int64
+        let createdMicros: Int64
+    }
+
+    /// The columns `decode(_:)` reads, in order.
+    private static let columns = "seq, uuid, type, start_us, end_us, metadata, app, created_us"
+
+    /// Prepares the statements: writes and the writer's look-ups on `database`, reads on `reader`.
+    init(database: Database, reader: Database) throws(BrokerError) {
+        self.database = database
+        insert = try database.prepare("""
+            INSERT INTO correlations (app, uuid, type, start_us, end_us, metadata, created_us)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (app, uuid) DO NOTHING
+            """)
+        selectByUUID = try database.prepare("SELECT \(Self.columns) FROM correlations WHERE app = ?1 AND uuid = ?2")
+        selectMemberUUIDs = try database.prepare("""
+            SELECT s.uuid FROM correlation_members AS m JOIN samples AS s ON s.seq = m.member
+            WHERE m.correlation = ?1 ORDER BY m.member
+            """)
+        insertLink = try database.prepare(
+            "INSERT INTO correlation_members (member, correlation, type, app, end_us) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (member) DO NOTHING")
+        deleteRow = try database.prepare("DELETE FROM correlations WHERE seq = ?1")
+        deleteLinks = try database.prepare("DELETE FROM correlation_members WHERE correlation = ?1")
+        selectOwnOfType = try database.prepare("""
+            SELECT \(Self.columns) FROM correlations INDEXED BY correlations_by_app_type_start
+            WHERE app = ?1 AND type = ?2 ORDER BY start_us, seq
+            """)
+        // ?1 member type code, ?2 the floor: only links the reader may see are read.
+        visibleLinks = try reader.prepare("""
+            SELECT correlation, member FROM correlation_members INDEXED BY correlation_members_by_type_end
+            WHERE type = ?1 AND end_us >= ?2
+            """)
+        // ?1 app code, ?2 member type code: the app's own links only.
+        ownLinks = try reader.prepare("""
+            SELECT correlation, member FROM correlation_members INDEXED BY correlation_members_by_app_type
+            WHERE app = ?1 AND type = ?2
+            """)
+        selectBySequence = try reader.prepare("SELECT \(Self.columns) FROM correlations WHERE seq = ?1")
+    }
+
+    /// Inserts a correlation row; its seq, or nil when the app already holds `uuid` (nothing written).
+    func add(uuid: String, typeCode: Int64, startMicros: Int64, endMicros: Int64, metadata: String, appCode: Int64, now: Int64) throws(BrokerError) -> Int64? {
+        try insert.run { statement throws(BrokerError) -> Int64? in
+            try statement.bind(appCode, at: 1)
+            try statement.bind(storedUUID: uuid, at: 2)
+            try statement.bind(typeCode, at: 3)
+            try statement.bind(startMicros, at: 4)
+            try statement.bind(endMicros, at: 5)
+            try statement.bind(metadata == MetadataText.empty ? nil : metadata, at: 6)
+            try statement.bind(now, at: 7)
+            try statement.execute()
+            guard database.changedRowCount == 1 else { return nil }
+            return try row(appCode: appCode, uuid: uuid)?.sequence
+        }
+    }
+
+    /// The correlation the app with `appCode` holds under `uuid`, or nil.
+    func row(appCode: Int64, uuid: String) throws(BrokerError) -> Row? {
+        try selectByUUID.run { statement throws(BrokerError) -> Row? in
+            try statement.bind(appCode, at: 1)
+            try statement.bind(storedUUID: uuid, at: 2)
+            return try statement.step() ? try Self.decode(statement) : nil
+        }
+    }
+
+    /// The uuids of the member samples still linked to correlation `sequence`, in save order.
+    func memberUUIDs(of sequence: Int64) throws(BrokerError) -> [String] {
+        try selectMemberUUIDs.run { statement throws(BrokerError) -> [String] in
+            try statement.bind(sequence, at: 1)
+            var uuids: [String] = []
+            while try statement.step() { uuids.append(statement.storedUUID(at: 0)) }
+            return uuids
+        }
+    }
+
+    /// Links member row `member` (of `typeCode`, by `appCode`, ending at `endMicros`) to correlation
+    /// `correlation`; false (nothing written) when the row already belongs to a correlation.
+    func link(member: Int64, to correlation: Int64, typeCode: Int64, appCode: Int64, endMicros: Int64) throws(BrokerError) -> Bool {
+        try insertLink.run { statement throws(BrokerError) -> Bool in
+            try statement.bind(member, at: 1)
+            try statement.bind(correlation, at: 2)
+            try statement.bind(typeCode, at: 3)
+            try statement.bind(appCode, at: 4)
+            try statement.bind(endMicros, at: 5)
+            try statement.execute()
+            return database.changedRowCount == 1
+        }
+    }
+
+    /// Deletes correlation `sequence` and its links; its member samples stay.
+    func remove(sequence: Int64) throws(BrokerError) {
+        try deleteLinks.run { statement throws(BrokerError) in
+            try statement.bind(sequence, at: 1)
+            try statement.execute()
+        }
+        try deleteRow.run { statement throws(BrokerError) in
+            try statement.bind(sequence, at: 1)
+            try statement.execute()
+        }
+    }
+
+    /// Every correlation of `typeCode` the app with `appCode` holds, by start.
+    func own(appCode: Int64, typeCode: Int64) throws(BrokerError) -> [Row] {
+        try selectOwnOfType.run { statement throws(BrokerError) -> [Row] in
+            try statement.bind(appCode, at: 1)
+            try statement.bind(typeCode, at: 2)
+            var rows: [Row] = []
+            while try statement.step() { rows.append(try Self.decode(statement)) }
+            return rows
+        }
+    }
+
+    /// (correlation, member) links of member type `typeCode` ending at or after `floor`.
+    func links(typeCode: Int64, endingAtOrAfter floor: Int64) throws(BrokerError) -> [(correlation: Int64, member: Int64)] {
+        try visibleLinks.run { statement throws(BrokerError) in
+            try statement.bind(typeCode, at: 1)
+            try statement.bind(floor, at: 2)
+            return try Self.links(statement)
+        }
+    }
+
+    /// (correlation, member) links of member type `typeCode` saved by the app with `appCode`.
+    func links(typeCode: Int64, appCode: Int64) throws(BrokerError) -> [(correlation: Int64, member: Int64)] {
+        try ownLinks.run { statement throws(BrokerError) in
+            try statement.bind(appCode, at: 1)
+            try statement.bind(typeCode, at: 2)
+            return try Self.links(statement)
+        }
+    }
+
+    /// The correlation row `sequence` (read through the reading connection), or nil.
+    func row(sequence: Int64) throws(BrokerError) -> Row? {
+        try selectBySequence.run { statement throws(BrokerError) -> Row? in
+            try statement.bind(sequence, at: 1)
+            return try statement.step() ? try Self.decode(statement) : nil
+        }
+    }
+
+    private static func links(_ statement: Statement) throws(BrokerError) -> [(correlation: Int64, member: Int64)] {
+        var links: [(correlation: Int64, member: Int64)] = []
+        while try statement.step() { links.append((statement.int64(at: 0), statement.int64(at: 1))) }
+        return links
+    }
+
+    private static func decode(_ row: Statement) throws(BrokerError) -> Row {
+        Row(
+            sequence: row.int64(at: 0), uuid: row.storedUUID(at: 1), typeCode: row.int64(at: 2),
+            startMicros: row.int64(at: 3), endMicros: row.int64(at: 4),
+            metadata: row.isNull(at: 5) ? [:] : try MetadataText.decode(row.string(at: 5)),
+            appCode: row.int64(at: 6), createdMicros: row.int64(at: 7))
+    }
+}
