@@ -27,10 +27,14 @@ final class AppleHealthParser: XMLSAXHandler {
     private var tally = AppleHealthCounts()
     private let batchSize: Int
     private let deliver: (AppleHealthChunk) -> Void
-    private var chunk = AppleHealthChunk(batch: ImportBatch())
-    private var seen: [String: Int] = [:]
     private var types = AppleHealthTypeCache()
-    private var sources: [(text: [UInt8], name: String, appID: String, samples: Int)] = []
+    /// The sources met, each with the batch being built for it (so every call the importer makes
+    /// is one source's full batch) and the uuids in that batch (the broker refuses a repeat in one call).
+    private var sources: [AppleHealthPendingSource] = []
+    /// Samples in all sources' batches: past `pendingLimit`, the fullest is handed out early.
+    private var pendingSamples = 0
+    /// Sources first seen since the last chunk was handed out.
+    private var newSources: [AppleHealthSourceName] = []
     private var categoryNames: [String: [String: Int64]] = [:]
     private var depth = 0
     /// Whether `</HealthData>` was read: the export must not just stop.
@@ -231,9 +235,8 @@ final class AppleHealthParser: XMLSAXHandler {
         text.appendBytes(text.unit, to: &uuidInput)
         appendMetadata(to: &uuidInput)
         let uuid = uuidInput.withUnsafeBufferPointer { Self.uuid(startMicros: start, hashing: $0) }
-        let sourceIndex = text.withBytes(text.sourceName) { self.sourceIndex(of: $0) }
         add(Sample(uuid: uuid, type: descriptor.type, startMicros: start, endMicros: end, value: value, metadata: metadata),
-            typeID: typeID, sourceIndex: sourceIndex) { [self] in
+            typeID: typeID, source: { text.withBytes(text.sourceName) { self.sourceIndex(of: $0) } }) { [self] in
             // What the broker's rules say about the record as the export gives it (raw unit), for the message.
             var raw = value
             if descriptor.kind == .quantity, let number = Double(text.string(text.value)) {
@@ -278,7 +281,7 @@ final class AppleHealthParser: XMLSAXHandler {
         for key in metadata.keys.sorted() { name.append("\(key.utf8.count):\(key)=\(metadata[key] ?? "")") }
         let uuid = Self.uuid(startMicros: start, content: name.joined(separator: "\n"))
         let sample = Sample(uuid: uuid, type: .workout, startMicros: start, endMicros: end, value: .workout(details), metadata: metadata)
-        add(sample, typeID: typeID, sourceIndex: sourceIndex(of: Array(sourceName.utf8))) { sample }
+        add(sample, typeID: typeID, source: { Array(sourceName.utf8).withUnsafeBufferPointer { self.sourceIndex(of: $0) } }) { sample }
     }
 
     /// A workout total: the attribute when given, else the sum of the first WorkoutStatistics of `statistics`.
@@ -343,9 +346,11 @@ final class AppleHealthParser: XMLSAXHandler {
         }
     }
 
-    /// Checks (the broker's own rules) and batches one sample; when they refuse it, the reason is
-    /// taken from `asWritten` (the record with its unit as the export gives it), as the broker would word it.
-    private func add(_ sample: Sample, typeID: String, sourceIndex: Int, asWritten: () -> Sample) {
+    /// Checks (the broker's own rules) and batches one sample with its source's (`source`: its index
+    /// in `sources`, asked only once the sample passed, so a source of nothing valid is not registered);
+    /// when the rules refuse it, the reason is taken from `asWritten` (the record with its unit as the
+    /// export gives it), as the broker would word it.
+    private func add(_ sample: Sample, typeID: String, source: () -> Int, asWritten: () -> Sample) {
         var checked: Sample
         do throws(BrokerError) {
             checked = try SampleValidator.validated(sample, earliestPermitted: .min)
@@ -358,29 +363,34 @@ final class AppleHealthParser: XMLSAXHandler {
             }
             return invalid(typeID, reason)
         }
-        checked.sourceAppID = sources[sourceIndex].appID
-        if seen.updateValue(chunk.batch.samples.count, forKey: checked.uuid) != nil {
-            chunk.batch.repeats += 1
+        let index = source()
+        checked.sourceAppID = sources[index].appID
+        guard sources[index].seen.insert(checked.uuid).inserted else {
+            sources[index].batch.repeats += 1
             tally.repeats += 1
             return
         }
-        chunk.batch.samples.append(checked)
-        sources[sourceIndex].samples += 1
-        if chunk.batch.samples.count >= batchSize { flush() }
+        sources[index].batch.samples.append(checked)
+        sources[index].samples += 1
+        pendingSamples += 1
+        if sources[index].batch.samples.count >= batchSize {
+            flush(index)
+        } else if pendingSamples >= pendingLimit, let fullest = sources.indices.max(by: { sources[$0].batch.samples.count < sources[$1].batch.samples.count }) {
+            flush(fullest)
+        }
     }
 
-    /// The index of a source in `sources`, noting it in the chunk the first time it is seen.
+    /// The most samples waiting in all sources' batches together (memory stays bounded however many sources an export has).
+    private var pendingLimit: Int { max(batchSize * 4, 1) }
+
+    /// The index of a source in `sources`, noting it for the next chunk the first time it is seen.
     private func sourceIndex(of text: UnsafeBufferPointer<UInt8>) -> Int {
-        for index in sources.indices where sources[index].text.elementsEqual(text) { return index }
+        for index in sources.indices where sources[index].text.equals(text) { return index }
         let name = String(decoding: text, as: UTF8.self)
         let id = AppleHealthSource.appID(for: name)
-        sources.append((Array(text), name, id, 0))
-        chunk.newSources.append(AppleHealthSourceName(appID: id, name: name))
+        sources.append(AppleHealthPendingSource(text: Array(text), name: name, appID: id))
+        newSources.append(AppleHealthSourceName(appID: id, name: name))
         return sources.count - 1
-    }
-
-    private func sourceIndex(of bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBufferPointer { sourceIndex(of: $0) }
     }
 
     /// The raw value of a category value as the export writes it (`HKCategoryValueSleepAnalysisAsleepCore`, or a number).
@@ -404,12 +414,65 @@ final class AppleHealthParser: XMLSAXHandler {
         tally.invalid[typeID, default: (0, reason)].count += 1
     }
 
-    /// Hands out the batch being built (when it holds anything) and starts the next.
-    private func flush() {
-        guard !chunk.batch.samples.isEmpty || chunk.batch.repeats > 0 || !chunk.newSources.isEmpty else { return }
+    /// Hands out source `index`'s batch (with the sources first seen since the last one) and starts its next.
+    private func flush(_ index: Int) {
+        var chunk = AppleHealthChunk(batch: ImportBatch())
+        swap(&chunk.batch, &sources[index].batch)
+        Self.groupByType(&chunk.batch.samples)
+        chunk.newSources = newSources
+        newSources = []
+        pendingSamples -= chunk.batch.samples.count
+        sources[index].seen.removeAll(keepingCapacity: true)
         deliver(chunk)
-        chunk = AppleHealthChunk(batch: ImportBatch())
-        chunk.batch.samples.reserveCapacity(batchSize)
-        seen.removeAll(keepingCapacity: true)
     }
+
+    /// Orders a batch by type, then start (ties keep their order): the broker's date indexes lead
+    /// with the type, so one type's run of inserts lands on the same index pages instead of
+    /// alternating between types record by record as an export interleaves them. Within one
+    /// import's batch the order carries no meaning (an export sorted by type, as Apple's are, stays as it is).
+    static func groupByType(_ samples: inout [Sample]) {
+        guard samples.count > 1 else { return }
+        var sorted = true
+        for index in 1..<samples.count where Self.precedes(samples[index], samples[index - 1]) {
+            sorted = false
+            break
+        }
+        guard !sorted else { return }
+        let order = samples.indices.sorted { left, right in
+            if Self.precedes(samples[left], samples[right]) { return true }
+            if Self.precedes(samples[right], samples[left]) { return false }
+            return left < right
+        }
+        samples = order.map { samples[$0] }
+    }
+
+    private static func precedes(_ left: Sample, _ right: Sample) -> Bool {
+        if left.type.identifier != right.type.identifier { return left.type.identifier < right.type.identifier }
+        return left.startMicros < right.startMicros
+    }
+
+    /// Hands out every batch that holds anything, in the order the sources were met (the end).
+    private func flush() {
+        for index in sources.indices where !sources[index].batch.samples.isEmpty || sources[index].batch.repeats > 0 {
+            flush(index)
+        }
+        if !newSources.isEmpty { deliver(AppleHealthChunk(batch: ImportBatch(), newSources: newSources)) }
+        newSources = []
+    }
+}
+
+/// A source of the export as the parser keeps it: its name's bytes, app id, and its batch being built.
+struct AppleHealthPendingSource {
+    /// The `sourceName`'s bytes.
+    let text: [UInt8]
+    /// The `sourceName`.
+    let name: String
+    /// The app id its samples go in as.
+    let appID: String
+    /// Samples sent so far.
+    var samples = 0
+    /// The samples waiting to be handed out.
+    var batch = ImportBatch()
+    /// The uuids in `batch`.
+    var seen: Set<String> = []
 }

@@ -26,8 +26,8 @@ struct AppleHealthTypeCache {
     /// The index in `entries` of the type spelled `text`.
     mutating func index(of text: UnsafeBufferPointer<UInt8>) -> Int {
         // Apple's export groups records by type: the one before is the likely hit.
-        if last >= 0, entries[last].text.elementsEqual(text) { return last }
-        for index in entries.indices where entries[index].text.elementsEqual(text) {
+        if last >= 0, entries[last].text.equals(text) { return last }
+        for index in entries.indices where entries[index].text.equals(text) {
             last = index
             return index
         }
@@ -45,7 +45,7 @@ struct AppleHealthTypeCache {
         let descriptor = entries[typeIndex].descriptor!
         if text.unit.isEmpty { return Quantity(number, descriptor.canonicalUnit) }
         let unitIndex = text.withBytes(text.unit) { bytes in
-            if let found = entries[typeIndex].units.firstIndex(where: { $0.text.elementsEqual(bytes) }) { return found }
+            if let found = entries[typeIndex].units.firstIndex(where: { $0.text.equals(bytes) }) { return found }
             let unit = String(decoding: bytes, as: UTF8.self)
             entries[typeIndex].units.append((Array(bytes), unit, try? UnitConverter(unit, for: descriptor)))
             return entries[typeIndex].units.count - 1
