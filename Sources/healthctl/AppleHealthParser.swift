@@ -418,37 +418,11 @@ final class AppleHealthParser: XMLSAXHandler {
     private func flush(_ index: Int) {
         var chunk = AppleHealthChunk(batch: ImportBatch())
         swap(&chunk.batch, &sources[index].batch)
-        Self.groupByType(&chunk.batch.samples)
         chunk.newSources = newSources
         newSources = []
         pendingSamples -= chunk.batch.samples.count
         sources[index].seen.removeAll(keepingCapacity: true)
         deliver(chunk)
-    }
-
-    /// Orders a batch by type, then start (ties keep their order): the broker's date indexes lead
-    /// with the type, so one type's run of inserts lands on the same index pages instead of
-    /// alternating between types record by record as an export interleaves them. Within one
-    /// import's batch the order carries no meaning (an export sorted by type, as Apple's are, stays as it is).
-    static func groupByType(_ samples: inout [Sample]) {
-        guard samples.count > 1 else { return }
-        var sorted = true
-        for index in 1..<samples.count where Self.precedes(samples[index], samples[index - 1]) {
-            sorted = false
-            break
-        }
-        guard !sorted else { return }
-        let order = samples.indices.sorted { left, right in
-            if Self.precedes(samples[left], samples[right]) { return true }
-            if Self.precedes(samples[right], samples[left]) { return false }
-            return left < right
-        }
-        samples = order.map { samples[$0] }
-    }
-
-    private static func precedes(_ left: Sample, _ right: Sample) -> Bool {
-        if left.type.identifier != right.type.identifier { return left.type.identifier < right.type.identifier }
-        return left.startMicros < right.startMicros
     }
 
     /// Hands out every batch that holds anything, in the order the sources were met (the end).

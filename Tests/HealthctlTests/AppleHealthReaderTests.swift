@@ -50,7 +50,7 @@ import Testing
         #expect(uuid == SampleUUID.format(digest))
     }
 
-    @Test func eachChunkHoldsOneSourceAndIsOrderedByTypeThenStart() {
+    @Test func eachChunkHoldsOneSourceInTheExportsOrder() {
         var body = ""
         for minute in 0..<6 {
             let stamp = "2019-05-14 10:0\(minute):00 +0000"
@@ -63,22 +63,13 @@ import Testing
         #expect(result.chunks.map(\.batch.samples.count) == [3, 3, 3, 3])
         #expect(result.chunks.first?.newSources.map(\.name) == ["Phone", "Watch"])
         let phone = result.chunks.filter { $0.batch.samples.first?.sourceAppID == AppleHealthSource.appID(for: "Phone") }
-        #expect(phone.map { $0.batch.samples.map(\.type) } == [[.activeEnergyBurned, .stepCount, .stepCount], [.activeEnergyBurned, .activeEnergyBurned, .stepCount]])
+        #expect(phone.map { $0.batch.samples.map(\.type) } == [[.stepCount, .activeEnergyBurned, .stepCount], [.activeEnergyBurned, .stepCount, .activeEnergyBurned]])
         for chunk in result.chunks {
-            for (earlier, later) in zip(chunk.batch.samples, chunk.batch.samples.dropFirst()) where earlier.type == later.type {
-                #expect(earlier.startMicros <= later.startMicros)
+            for (earlier, later) in zip(chunk.batch.samples, chunk.batch.samples.dropFirst()) {
+                #expect(earlier.startMicros < later.startMicros)
             }
         }
         #expect(result.counts.perSource == ["Phone": 6, "Watch": 6])
-    }
-
-    @Test func groupingByTypeKeepsTiesInTheirOrder() {
-        func sample(_ type: ObjectType, _ start: Int64, _ uuid: String) -> Sample {
-            Sample(uuid: uuid, type: type, startMicros: start, endMicros: start, value: .quantity(Quantity(1, "count")))
-        }
-        var samples = [sample(.stepCount, 5, "a"), sample(.heartRate, 1, "b"), sample(.stepCount, 5, "c"), sample(.stepCount, 2, "d"), sample(.heartRate, 1, "e")]
-        AppleHealthParser.groupByType(&samples)
-        #expect(samples.map(\.uuid) == ["b", "e", "d", "a", "c"])
     }
 
     @Test func aSourceWhoseRecordsAreAllRefusedIsNotRegistered() {
