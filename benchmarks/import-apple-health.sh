@@ -10,7 +10,7 @@
 # Builds healthctl and healthbrokerd in release in .build (unless --no-build); the export is made by
 # scripts/make-apple-health-export.py in a temporary folder (kept when KEEP=1). BATCH sets --batch
 # (default: healthctl's own). Each line also gives the parse-only rate of this tree's healthctl
-# (HEALTHCTL_IMPORT_PARSE_ONLY=1: the export read and checked, nothing sent) once per run.
+# (HEALTHCTL_IMPORT_PARSE_ONLY=1: the export read and checked, nothing sent) once per round.
 # CPU: healthctl's includes its unzip child; the daemon's is read from /proc around each import.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
