@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CProtobufC", pkgConfig: "libprotobuf-c", providers: [.apt(["libprotobuf-c-dev"])]),
         // libh2o built on libuv (Debian's libh2o-dev, not libh2o-evloop-dev): healthctl ui's HTTP server.
         .systemLibrary(name: "CH2O", pkgConfig: "libh2o", providers: [.apt(["libh2o-dev"])]),
+        // libxml2's SAX2 push parser: healthctl's Apple Health import (XMLSAXReader is its only importer).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // protoc-c output for proto/healthbroker.proto, checked in (scripts/generate-proto.sh).
         .target(name: "HealthBrokerProto", dependencies: ["CProtobufC"]),
@@ -65,7 +67,7 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: swiftSettings),
 
         .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerModel", "BrokerPolicy", "BrokerStore", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "BrokerTransport", "CommandLineSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "BrokerTransport", "CommandLineSupport", "CLibXML2"], swiftSettings: swiftSettings),
         // The load driver (issue: load testing); talks to a running broker over its real sockets.
         .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // Scenario measurements for BENCHMARKS: big clamped query, durable ingest, idle connections.

@@ -10,10 +10,10 @@ set -euo pipefail
 # libh2o-evloop-dev): the HTTP server of healthctl ui. chromium and python3-websocket: make test's
 # browser tests (browser-tests/), which drive a headless Chromium over the DevTools protocol.
 # unzip: healthctl import of an Apple Health export.zip (it streams the zip's export.xml through
-# `unzip -p`).
+# `unzip -p`). libxml2-dev: that import's XML reader (libxml2's SAX2 push parser, module CLibXML2).
 packages=(libuv1-dev libprotobuf-c-dev protobuf-c-compiler libsqlite3-dev libsodium-dev pkg-config
   protobuf-compiler python3-protobuf python3-pytest python3 help2man man-db systemd
-  libh2o-dev chromium python3-websocket unzip)
+  libh2o-dev chromium python3-websocket unzip libxml2-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -17,7 +17,7 @@ final class AppleHealthFeed: @unchecked Sendable {
     private let room: DispatchSemaphore
 
     /// A feed that will parse `input` in batches of `batchSize`.
-    init(input: AppleHealthInput, batchSize: Int, capacity: Int = 4) {
+    init(input: AppleHealthInput, batchSize: Int, capacity: Int = 2) {
         (items, continuation) = AsyncStream<Item>.makeStream()
         room = DispatchSemaphore(value: capacity)
         let continuation = self.continuation

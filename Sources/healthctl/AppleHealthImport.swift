@@ -8,6 +8,9 @@ enum AppleHealthImport {
     /// Streams the export into the broker, each `sourceName` as an app of its own, then prints the summary.
     static func run(path: String, batchSize: Int, context: CommandContext) async throws {
         let input = try AppleHealthInput(path: path)
+        if ProcessInfo.processInfo.environment[parseOnlyVariable] == "1" {
+            return await parseOnly(input, path: path, batchSize: batchSize)
+        }
         let admin = try await context.connectAdmin()
         defer { admin.close() }
         var registered: Set<String>
@@ -58,6 +61,37 @@ enum AppleHealthImport {
         if let failure {
             throw CommandFailure(["\(path): \(failure)", "the records before it were imported; a fixed export can be imported again (nothing is stored twice)"])
         }
+    }
+
+    /// Samples per call unless --batch says: bigger calls cost the broker less per sample (fewer
+    /// transactions, index pages written fewer times), and memory stays bounded (`AppleHealthParser`
+    /// keeps at most four batches' worth across sources, the feed two ahead, two calls in flight).
+    static let defaultBatchSize = 5_000
+
+    /// The environment variable that makes the import read and check the export without sending
+    /// anything (no broker needed): the benchmark's measure of the reading side alone.
+    static let parseOnlyVariable = "HEALTHCTL_IMPORT_PARSE_ONLY"
+
+    /// Reads the whole export as the import would, drops the batches, and prints what was read and how fast.
+    static func parseOnly(_ input: AppleHealthInput, path: String, batchSize: Int) async {
+        let started = ContinuousClock.now
+        let feed = AppleHealthFeed(input: input, batchSize: batchSize)
+        var samples = 0
+        var counts = AppleHealthCounts()
+        var failure: String?
+        for await item in feed.items {
+            switch item {
+            case .chunk(let chunk):
+                feed.took()
+                samples += chunk.batch.samples.count
+            case .end(let finalCounts, let error):
+                counts = finalCounts
+                failure = error
+            }
+        }
+        let (seconds, attoseconds) = started.duration(to: .now).components
+        let elapsed = Double(seconds) + Double(attoseconds) / 1e18
+        Console.output("parsed \(counts.records) records into \(samples) samples in \(String(format: "%.2f", elapsed)) s (\(Int(Double(counts.records) / max(elapsed, 1e-9))) records/s), nothing sent\(failure.map { ": \(path): \($0)" } ?? "")")
     }
 
     /// Registers a source as an app named after it, which may not ask for anything (no usage texts);

@@ -1,39 +1,54 @@
 import BrokerModel
 import BrokerPolicy
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// Reads an Apple Health `export.xml` as a SAX stream (libxml2 under Foundation's XMLParser) and
-/// hands out batches of checked samples as it goes: memory stays bounded by one batch, whatever
+/// Reads an Apple Health `export.xml` as a SAX stream (libxml2's SAX2 push parser, `XMLSAXReader`)
+/// and hands out batches of checked samples as it goes: memory stays bounded by one batch, whatever
 /// the file's size.
 ///
 /// Records (quantity and category types), Correlations (kept as correlations of their Records), Workouts (with
 /// duration, distance and energy, from attributes or WorkoutStatistics) and the Me element's
 /// characteristics are read; everything else is counted in `counts`, never silently dropped.
-final class AppleHealthParser: NSObject, XMLParserDelegate {
+///
+/// Records are the export's bulk (millions), so they are read from libxml2's bytes without a
+/// String per attribute: types, units and sources are looked up in small caches by their bytes
+/// (`AppleHealthRecordText`), and the uuid is hashed from a reused buffer. Workouts, correlations
+/// and Me are rare and read through dictionaries.
+final class AppleHealthParser: XMLSAXHandler {
     /// What was read, for the summary.
-    private(set) var counts = AppleHealthCounts()
+    var counts: AppleHealthCounts {
+        var counts = tally
+        for entry in types.entries where entry.unknown > 0 { counts.unknownTypes[entry.identifier.isEmpty ? "(no type)" : entry.identifier, default: 0] += entry.unknown }
+        for source in sources where source.samples > 0 { counts.perSource[source.name, default: 0] += source.samples }
+        return counts
+    }
     /// The parse error, with its line, when the XML is not well formed.
     private(set) var failure: String?
+    private var tally = AppleHealthCounts()
     private let batchSize: Int
     private let deliver: (AppleHealthChunk) -> Void
-    private var chunk = AppleHealthChunk(batch: ImportBatch())
-    private var seen: [String: Int] = [:]
-    private var sourceIDs: [String: String] = [:]
+    private var types = AppleHealthTypeCache()
+    /// The sources met, each with the batch being built for it (so every call the importer makes
+    /// is one source's full batch) and the uuids in that batch (the broker refuses a repeat in one call).
+    private var sources: [AppleHealthPendingSource] = []
+    /// Samples in all sources' batches: past `pendingLimit`, the fullest is handed out early.
+    private var pendingSamples = 0
+    /// Sources first seen since the last chunk was handed out.
+    private var newSources: [AppleHealthSourceName] = []
     private var categoryNames: [String: [String: Int64]] = [:]
     private var depth = 0
-    /// Whether `</HealthData>` was read: XMLParser on Linux accepts a stream that just stops.
+    /// Whether `</HealthData>` was read: the export must not just stop.
     private var sawEnd = false
-    private var pendingRecord: [String: String]?
+    /// Whether a Record is being read (between its start and end tags), and its attributes' bytes.
+    private var inRecord = false
+    private var recordText = AppleHealthRecordText()
     private var pendingWorkout: [String: String]?
     private var workoutStatistics: [String: (sum: String, unit: String)] = [:]
     private var metadata: [String: String] = [:]
+    /// The bytes a record's uuid is hashed from (reused).
+    private var uuidInput: [UInt8] = []
     /// The Correlation being read: its attributes, metadata and the member samples read so far.
     private var pendingCorrelation: (attributes: [String: String], metadata: [String: String], members: [Sample])?
-    /// Objects of the correlations in the batch being built: the broker's batch limit counts them too.
-    private var batchedMembers = 0
 
     /// A record's uuid: derived from its content alone (so an export imports once), and time-ordered
     /// like HealthStore's version 7 uuids, which the broker's uuid index takes far faster than
@@ -42,13 +57,36 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
     static func uuid(startMicros: Int64, content: String) -> String {
         var input = namespace
         input.append(contentsOf: content.utf8)
-        var bytes = SHA1.digest(input)
-        bytes.removeLast(4)
+        return input.withUnsafeBufferPointer { uuid(startMicros: startMicros, hashing: $0) }
+    }
+
+    /// As `uuid(startMicros:content:)`, over the namespace and content bytes already in `input`.
+    static func uuid(startMicros: Int64, hashing input: UnsafeBufferPointer<UInt8>) -> String {
+        let digest = SHA1.words(input)
         let millis = UInt64(max(0, startMicros / 1_000))
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: millis >> UInt64(40 - 8 * index)) }
-        bytes[6] = bytes[6] & 0x0F | 0x80
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        return SampleUUID.format(bytes)
+        return String(unsafeUninitializedCapacity: 36) { text in
+            let hex: StaticString = "0123456789abcdef"
+            var bytes: (UInt64, UInt64) = (0, 0)
+            // 16 bytes: the first 16 of the digest, big-endian, with the time and version spliced in.
+            bytes.0 = UInt64(digest.0) << 32 | UInt64(digest.1)
+            bytes.1 = UInt64(digest.2) << 32 | UInt64(digest.3)
+            bytes.0 = millis << 16 | (bytes.0 & 0xFFFF)
+            bytes.0 = bytes.0 & ~UInt64(0xF000) | 0x8000
+            bytes.1 = bytes.1 & ~(UInt64(0xC0) << 56) | (UInt64(0x80) << 56)
+            var position = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let word = index < 8 ? bytes.0 : bytes.1
+                let byte = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
+                text[position] = hex.utf8Start[Int(byte >> 4)]
+                text[position + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                position += 2
+            }
+            return 36
+        }
     }
 
     /// The namespace of uuids derived from an export's records.
@@ -60,119 +98,167 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
         self.deliver = deliver
     }
 
+    /// How many bytes each read asks for.
+    static let readSize = 256 << 10
+
     /// Parses the whole stream; the last (partial) batch is delivered too. False on an XML error (see `failure`).
     @discardableResult
     func parse(_ stream: InputStream) -> Bool {
-        run(XMLParser(stream: DoctypeStrippingStream(stream)))
+        let source = DoctypeStrippingStream(stream)
+        source.open()
+        defer { source.close() }
+        let reader = XMLSAXReader(handler: self)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = source.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: Self.readSize)
+            if count < 0 {
+                return finish(reader, readError: source.streamError.map { "\($0.localizedDescription)" } ?? "read error")
+            }
+            let last = count == 0
+            guard reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), last: last) else { break }
+            if last { break }
+        }
+        return finish(reader, readError: nil)
     }
 
     /// Parses `data` (tests and small files).
     @discardableResult
     func parse(_ data: Data) -> Bool {
-        run(XMLParser(stream: DoctypeStrippingStream(InputStream(data: data))))
+        parse(InputStream(data: data))
     }
 
-    private func run(_ parser: XMLParser) -> Bool {
-        parser.delegate = self
-        parser.shouldResolveExternalEntities = false
-        var ok = parser.parse()
-        if !ok {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "not well-formed XML"
-            failure = "XML error at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)"
+    private func finish(_ reader: XMLSAXReader, readError: String?) -> Bool {
+        var ok = reader.error == nil && readError == nil
+        if let readError {
+            failure = "cannot read the export: \(readError)"
+        } else if let error = reader.error {
+            failure = sawEnd || !reader.atEnd
+                ? "XML error at line \(error.line), column \(error.column): \(error.message)"
+                : "the export ends before </HealthData> (line \(error.line)): is the file complete?"
         } else if !sawEnd {
             ok = false
-            failure = "the export ends before </HealthData> (line \(parser.lineNumber)): is the file complete?"
+            failure = "the export ends before </HealthData> (line \(reader.lineNumber)): is the file complete?"
         }
         flush()
         return ok
     }
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
+    func startElement(_ name: XMLText, attributes: XMLAttributes) {
         depth += 1
-        switch elementName {
-        case "Record":
-            pendingRecord = attributes
-            metadata = [:]
-        case "MetadataEntry":
-            if pendingRecord != nil || pendingWorkout != nil, let key = attributes["key"], let value = attributes["value"] {
-                metadata[key] = value
-            } else if pendingCorrelation != nil, let key = attributes["key"], let value = attributes["value"] {
-                pendingCorrelation?.metadata[key] = value
+        if name.equals("Record") {
+            recordText.read(attributes)
+            inRecord = true
+            if !metadata.isEmpty { metadata = [:] }
+            return
+        }
+        if name.equals("MetadataEntry") {
+            if inRecord || pendingWorkout != nil, let key = attributes.value(of: "key"), let value = attributes.value(of: "value") {
+                metadata[key.string] = value.string
+            } else if pendingCorrelation != nil, let key = attributes.value(of: "key"), let value = attributes.value(of: "value") {
+                pendingCorrelation?.metadata[key.string] = value.string
             }
+            return
+        }
+        switch name.string {
         case "Correlation":
-            counts.correlations += 1
-            pendingCorrelation = (attributes, [:], [])
+            tally.correlations += 1
+            pendingCorrelation = (attributes.dictionary, [:], [])
         case "Workout":
-            pendingWorkout = attributes
+            pendingWorkout = attributes.dictionary
             workoutStatistics = [:]
             metadata = [:]
         case "WorkoutStatistics":
+            let attributes = attributes.dictionary
             if pendingWorkout != nil, let type = attributes["type"], let sum = attributes["sum"] {
                 workoutStatistics[type] = (sum, attributes["unit"] ?? "")
             }
         case "Me":
-            me(attributes)
+            me(attributes.dictionary)
         case "HealthData", "ExportDate":
             break
-        default:
+        case let other:
             // A child of a record or workout (WorkoutEvent, WorkoutRoute, beat lists) is part of
             // what was read; only whole elements under HealthData are reported as not imported.
-            if depth == 2 { counts.skippedElements[elementName, default: 0] += 1 }
+            if depth == 2 { tally.skippedElements[other, default: 0] += 1 }
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    func endElement(_ name: XMLText) {
         depth -= 1
-        switch elementName {
-        case "Record":
-            if let attributes = pendingRecord { record(attributes) }
-            pendingRecord = nil
-        case "Correlation":
-            if let pending = pendingCorrelation { correlation(pending.attributes, metadata: pending.metadata, members: pending.members) }
-            pendingCorrelation = nil
-        case "HealthData":
+        if name.equals("Record") {
+            if inRecord { record(recordText) }
+            inRecord = false
+        } else if name.equals("HealthData") {
             sawEnd = true
-        case "Workout":
+        } else if name.equals("Workout") {
             if let attributes = pendingWorkout { workout(attributes) }
             pendingWorkout = nil
-        default:
-            break
+        } else if name.equals("Correlation") {
+            if let pending = pendingCorrelation { correlation(pending.attributes, metadata: pending.metadata, members: pending.members) }
+            pendingCorrelation = nil
         }
     }
 
     // MARK: Elements
 
     /// One Record: a quantity or category sample, or a count under its unknown type.
-    func record(_ attributes: [String: String]) {
-        counts.records += 1
-        let typeID = attributes["type"] ?? ""
-        let type = ObjectType(typeID)
-        guard let descriptor = TypeCatalogue.descriptor(for: type), descriptor.kind == .quantity || descriptor.kind == .category else {
-            counts.unknownTypes[typeID.isEmpty ? "(no type)" : typeID, default: 0] += 1
+    func record(_ text: AppleHealthRecordText) {
+        tally.records += 1
+        let typeIndex = text.withBytes(text.type) { types.index(of: $0) }
+        guard let descriptor = types.entries[typeIndex].descriptor else {
+            types.entries[typeIndex].unknown += 1
             return
         }
-        let valueText = attributes["value"] ?? ""
-        let unitText = attributes["unit"] ?? ""
+        let typeID = types.entries[typeIndex].identifier
         let value: SampleValue
         if descriptor.kind == .quantity {
-            guard let number = Double(valueText) else { return invalid(typeID, "value \"\(valueText)\" is not a number") }
-            value = .quantity(Quantity(number, unitText.isEmpty ? descriptor.canonicalUnit : unitText))
+            guard let number = Double(text.string(text.value)) else {
+                return invalid(typeID, "value \"\(text.string(text.value))\" is not a number")
+            }
+            value = .quantity(types.canonical(number, unit: text, typeIndex: typeIndex))
         } else {
-            guard let raw = categoryValue(valueText, of: type) else {
+            let valueText = text.string(text.value)
+            guard let raw = categoryValue(valueText, of: descriptor.type) else {
                 return invalid(typeID, "\"\(valueText)\" is not a value of \(typeID)")
             }
             value = .category(raw)
         }
-        add(type: type, typeID: typeID, attributes: attributes, value: value, content: [valueText, unitText])
+        guard let start = text.withBytes(text.startDate, AppleHealthDate.micros(bytes:)),
+              let end = text.withBytes(text.endDate, AppleHealthDate.micros(bytes:))
+        else { return invalid(typeID, "startDate or endDate is not YYYY-MM-DD HH:MM:SS ±HHMM") }
+        // The uuid's content, as `add` joins it: type, source, dates as written, value and unit as written, metadata.
+        uuidInput.removeAll(keepingCapacity: true)
+        uuidInput.append(contentsOf: Self.namespace)
+        text.appendBytes(text.type, to: &uuidInput)
+        uuidInput.append(0x0A)
+        text.appendBytes(text.sourceName, to: &uuidInput)
+        uuidInput.append(0x0A)
+        text.appendBytes(text.startDate, to: &uuidInput)
+        uuidInput.append(0x0A)
+        text.appendBytes(text.endDate, to: &uuidInput)
+        uuidInput.append(0x0A)
+        text.appendBytes(text.value, to: &uuidInput)
+        uuidInput.append(0x0A)
+        text.appendBytes(text.unit, to: &uuidInput)
+        appendMetadata(to: &uuidInput)
+        let uuid = uuidInput.withUnsafeBufferPointer { Self.uuid(startMicros: start, hashing: $0) }
+        add(Sample(uuid: uuid, type: descriptor.type, startMicros: start, endMicros: end, value: value, metadata: metadata),
+            typeID: typeID, source: { text.withBytes(text.sourceName) { self.sourceIndex(of: $0) } }) { [self] in
+            // What the broker's rules say about the record as the export gives it (raw unit), for the message.
+            var raw = value
+            if descriptor.kind == .quantity, let number = Double(text.string(text.value)) {
+                let unit = text.string(text.unit)
+                raw = .quantity(Quantity(number, unit.isEmpty ? descriptor.canonicalUnit : unit))
+            }
+            return Sample(uuid: uuid, type: descriptor.type, startMicros: start, endMicros: end, value: raw, metadata: metadata)
+        }
     }
 
     /// One Workout, with its totals from attributes or else from its WorkoutStatistics.
     func workout(_ attributes: [String: String]) {
-        counts.records += 1
-        counts.workouts += 1
+        tally.records += 1
+        tally.workouts += 1
         let typeID = ObjectType.workout.identifier
         guard let start = attributes["startDate"].flatMap(AppleHealthDate.micros),
               let end = attributes["endDate"].flatMap(AppleHealthDate.micros)
@@ -198,7 +284,12 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
         let details = WorkoutDetails(activityType: activity, durationMicros: Int64(max(0, duration)), totalEnergy: energy, totalDistance: distance)
         let content = [activity, String(details.durationMicros),
                        energy.map { "\($0.value) \($0.unit)" } ?? "-", distance.map { "\($0.value) \($0.unit)" } ?? "-"]
-        add(type: .workout, typeID: typeID, attributes: attributes, value: .workout(details), content: content)
+        let sourceName = attributes["sourceName"] ?? ""
+        var name = [typeID, sourceName, attributes["startDate"] ?? "", attributes["endDate"] ?? ""] + content
+        for key in metadata.keys.sorted() { name.append("\(key.utf8.count):\(key)=\(metadata[key] ?? "")") }
+        let uuid = Self.uuid(startMicros: start, content: name.joined(separator: "\n"))
+        let sample = Sample(uuid: uuid, type: .workout, startMicros: start, endMicros: end, value: .workout(details), metadata: metadata)
+        add(sample, typeID: typeID, source: { Array(sourceName.utf8).withUnsafeBufferPointer { self.sourceIndex(of: $0) } }) { sample }
     }
 
     /// A workout total: the attribute when given, else the sum of the first WorkoutStatistics of `statistics`.
@@ -214,10 +305,10 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
     func me(_ attributes: [String: String]) {
         for (key, text) in attributes.sorted(by: { $0.key < $1.key }) {
             guard let value = Self.characteristicValue(key: key, text) else {
-                if !text.isEmpty, !text.hasSuffix("NotSet") { counts.skippedElements["Me \(key)", default: 0] += 1 }
+                if !text.isEmpty, !text.hasSuffix("NotSet") { tally.skippedElements["Me \(key)", default: 0] += 1 }
                 continue
             }
-            counts.characteristics.append((key, value))
+            tally.characteristics.append((key, value))
         }
     }
 
@@ -250,55 +341,86 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
 
     // MARK: Samples
 
-    /// Builds, checks (the broker's own rules, units converted to canonical) and batches one sample.
-    private func add(type: ObjectType, typeID: String, attributes: [String: String], value: SampleValue, content: [String]) {
-        let startText = attributes["startDate"] ?? ""
-        let endText = attributes["endDate"] ?? ""
-        guard let start = AppleHealthDate.micros(startText), let end = AppleHealthDate.micros(endText) else {
-            return invalid(typeID, "startDate or endDate is not YYYY-MM-DD HH:MM:SS ±HHMM")
+    /// The metadata entries as the uuid's content takes them: `\n<key bytes>:<key>=<value>`, keys sorted.
+    private func appendMetadata(to bytes: inout [UInt8]) {
+        guard !metadata.isEmpty else { return }
+        for key in metadata.keys.sorted() {
+            bytes.append(0x0A)
+            bytes.append(contentsOf: String(key.utf8.count).utf8)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(contentsOf: (metadata[key] ?? "").utf8)
         }
-        let sourceName = attributes["sourceName"] ?? ""
-        var name = [typeID, sourceName, startText, endText] + content
-        for key in metadata.keys.sorted() { name.append("\(key.utf8.count):\(key)=\(metadata[key] ?? "")") }
-        let uuid = Self.uuid(startMicros: start, content: name.joined(separator: "\n"))
-        let raw = Sample(uuid: uuid, type: type, startMicros: start, endMicros: end, value: value, metadata: metadata)
-        var sample: Sample
+    }
+
+    /// Checks (the broker's own rules) and batches one sample with its source's (`source`: its index
+    /// in `sources`, asked only once the sample passed, so a source of nothing valid is not registered);
+    /// when the rules refuse it, the reason is taken from `asWritten` (the record with its unit as the
+    /// export gives it), as the broker would word it.
+    private func add(_ sample: Sample, typeID: String, source: () -> Int, asWritten: () -> Sample) {
+        var checked: Sample
         do throws(BrokerError) {
-            guard let checked = try SampleValidator.validate([raw], earliestPermitted: .min).first else { return }
-            sample = checked
+            checked = try SampleValidator.validated(sample, earliestPermitted: .min)
         } catch {
-            let prefix = "samples[0]: "
-            return invalid(typeID, error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message)
+            var reason = error.message
+            do throws(BrokerError) {
+                _ = try SampleValidator.validated(asWritten(), earliestPermitted: .min)
+            } catch {
+                reason = error.message
+            }
+            return invalid(typeID, reason)
         }
-        sample.sourceAppID = appID(for: sourceName)
+        let index = source()
+        checked.sourceAppID = sources[index].appID
         if pendingCorrelation != nil {
             // A Record inside a Correlation: one of its objects, batched with it when it ends.
-            pendingCorrelation?.members.append(sample)
+            pendingCorrelation?.members.append(checked)
             return
         }
-        if seen[uuid] != nil {
-            chunk.batch.repeats += 1
-            counts.repeats += 1
+        append(checked, to: index)
+    }
+
+    /// Batches a checked sample in source `index`'s batch (a repeat in that batch is counted, not batched).
+    private func append(_ sample: Sample, to index: Int) {
+        guard sources[index].seen.insert(sample.uuid).inserted else {
+            sources[index].batch.repeats += 1
+            tally.repeats += 1
             return
         }
-        seen[uuid] = chunk.batch.samples.count
-        chunk.batch.samples.append(sample)
-        counts.perSource[sourceName, default: 0] += 1
-        if chunk.batch.samples.count + batchedMembers >= batchSize { flush() }
+        sources[index].batch.samples.append(sample)
+        sources[index].samples += 1
+        pendingSamples += 1
+        flushIfFull(index)
+    }
+
+    /// Hands out source `index`'s batch when it is full (correlation objects count), or the fullest
+    /// batch when all of them together hold too much.
+    private func flushIfFull(_ index: Int) {
+        if sources[index].batch.samples.count + sources[index].batchedObjects >= batchSize {
+            flush(index)
+        } else if pendingSamples >= pendingLimit,
+                  let fullest = sources.indices.max(by: {
+                      sources[$0].batch.samples.count + sources[$0].batchedObjects < sources[$1].batch.samples.count + sources[$1].batchedObjects
+                  }) {
+            flush(fullest)
+        }
     }
 
     /// One Correlation (blood pressure, food), kept as a correlation of the Records it held.
     ///
     /// Its span is widened to hold its objects if the export's does not. A member also found as a
-    /// top-level Record (Apple's exports repeat them) has the same content-derived uuid: in this
-    /// batch it is taken out of the plain samples (the correlation holds it), in an earlier one it
-    /// is already stored and the correlation links it. A Correlation of a type the broker does not
-    /// know, or one its rules refuse, is counted as such and its objects imported as plain samples.
+    /// top-level Record (Apple's exports repeat them) has the same content-derived uuid: in its
+    /// source's batch being built it is taken out of the plain samples (the correlation holds it), in
+    /// an earlier call it is already stored and the correlation links it. A Correlation of a type the
+    /// broker does not know, or one its rules refuse, is counted as such and its objects imported as
+    /// plain samples.
     private func correlation(_ attributes: [String: String], metadata: [String: String], members: [Sample]) {
         guard !members.isEmpty else { return }
         let typeID = attributes["type"] ?? ""
         let type = ObjectType(typeID)
         let sourceName = attributes["sourceName"] ?? ""
+        let index = Array(sourceName.utf8).withUnsafeBufferPointer { sourceIndex(of: $0) }
         var sample: Sample?
         if TypeCatalogue.descriptor(for: type)?.kind == .correlation,
            let start = attributes["startDate"].flatMap(AppleHealthDate.micros), let end = attributes["endDate"].flatMap(AppleHealthDate.micros) {
@@ -309,64 +431,65 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
                 startMicros: min(start, members.map(\.startMicros).min() ?? start), endMicros: max(end, members.map(\.endMicros).max() ?? end),
                 value: .correlation(members), metadata: metadata)
             do throws(BrokerError) {
-                sample = try SampleValidator.validate([raw], earliestPermitted: .min).first
+                sample = try SampleValidator.validated(raw, earliestPermitted: .min)
             } catch {
-                let prefix = "samples[0]: "
-                invalid(typeID, error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message)
+                invalid(typeID, error.message)
             }
         } else if TypeCatalogue.descriptor(for: type)?.kind != .correlation {
-            counts.unknownTypes[typeID.isEmpty ? "(no type)" : typeID, default: 0] += 1
+            tally.unknownTypes[typeID.isEmpty ? "(no type)" : typeID, default: 0] += 1
         } else {
             invalid(typeID, "startDate or endDate is not YYYY-MM-DD HH:MM:SS ±HHMM")
         }
         guard var correlation = sample else {
-            for member in members { append(member, sourceName: sourceName) }
+            for member in members { append(member, to: sourceIndex(ofAppID: member.sourceAppID) ?? index) }
             return
         }
-        correlation.sourceAppID = appID(for: sourceName)
-        if !chunk.batch.samples.isEmpty, chunk.batch.samples.count + batchedMembers + 1 + members.count > batchSize { flush() }
-        if seen[correlation.uuid] != nil {
-            chunk.batch.repeats += 1
-            counts.repeats += 1
+        correlation.sourceAppID = sources[index].appID
+        if !sources[index].batch.samples.isEmpty,
+           sources[index].batch.samples.count + sources[index].batchedObjects + 1 + members.count > batchSize {
+            flush(index)
+        }
+        guard sources[index].seen.insert(correlation.uuid).inserted else {
+            sources[index].batch.repeats += 1
+            tally.repeats += 1
             return
         }
-        // Members this batch already holds as plain samples leave it: the correlation holds them.
-        let plain = Set(members.compactMap { seen[$0.uuid] }.filter { $0 >= 0 })
-        if !plain.isEmpty {
-            chunk.batch.samples = chunk.batch.samples.enumerated().filter { !plain.contains($0.offset) }.map(\.element)
-            chunk.batch.repeats += plain.count
-            counts.repeats += plain.count
-            for (index, kept) in chunk.batch.samples.enumerated() where seen[kept.uuid].map({ $0 >= 0 }) ?? false { seen[kept.uuid] = index }
+        // Objects this batch already holds as plain samples leave it: the correlation holds them.
+        let objects = Set(members.map(\.uuid))
+        if !sources[index].seen.isDisjoint(with: objects) {
+            let before = sources[index].batch.samples.count
+            sources[index].batch.samples.removeAll { objects.contains($0.uuid) }
+            let removed = before - sources[index].batch.samples.count
+            sources[index].batch.repeats += removed
+            tally.repeats += removed
+            sources[index].samples -= removed
+            pendingSamples -= removed
         }
-        seen[correlation.uuid] = chunk.batch.samples.count
-        // Inside a correlation (-1): a top-level repeat later in this batch is skipped.
-        for member in members { seen[member.uuid] = -1 }
-        chunk.batch.samples.append(correlation)
-        batchedMembers += members.count
-        counts.perSource[sourceName, default: 0] += 1 + members.count
-        if chunk.batch.samples.count + batchedMembers >= batchSize { flush() }
+        // Inside a correlation: a top-level repeat later in this batch is skipped as a repeat.
+        sources[index].seen.formUnion(objects)
+        sources[index].batch.samples.append(correlation)
+        sources[index].batchedObjects += members.count
+        sources[index].samples += 1 + members.count
+        pendingSamples += 1 + members.count
+        flushIfFull(index)
     }
 
-    /// Batches a checked sample of `sourceName` (a repeat in this batch is counted, not batched).
-    private func append(_ sample: Sample, sourceName: String) {
-        if seen[sample.uuid] != nil {
-            chunk.batch.repeats += 1
-            counts.repeats += 1
-            return
-        }
-        seen[sample.uuid] = chunk.batch.samples.count
-        chunk.batch.samples.append(sample)
-        counts.perSource[sourceName, default: 0] += 1
-        if chunk.batch.samples.count + batchedMembers >= batchSize { flush() }
+    /// The most samples waiting in all sources' batches together (memory stays bounded however many sources an export has).
+    private var pendingLimit: Int { max(batchSize * 4, 1) }
+
+    /// The index of a source in `sources`, noting it for the next chunk the first time it is seen.
+    private func sourceIndex(of text: UnsafeBufferPointer<UInt8>) -> Int {
+        for index in sources.indices where sources[index].text.equals(text) { return index }
+        let name = String(decoding: text, as: UTF8.self)
+        let id = AppleHealthSource.appID(for: name)
+        sources.append(AppleHealthPendingSource(text: Array(text), name: name, appID: id))
+        newSources.append(AppleHealthSourceName(appID: id, name: name))
+        return sources.count - 1
     }
 
-    /// The app id of a source, noting it in the chunk the first time it is seen.
-    private func appID(for sourceName: String) -> String {
-        if let known = sourceIDs[sourceName] { return known }
-        let id = AppleHealthSource.appID(for: sourceName)
-        sourceIDs[sourceName] = id
-        chunk.newSources.append(AppleHealthSourceName(appID: id, name: sourceName))
-        return id
+    /// The index of the source whose app id is `appID`, if one was met.
+    private func sourceIndex(ofAppID appID: String?) -> Int? {
+        sources.firstIndex { $0.appID == appID }
     }
 
     /// The raw value of a category value as the export writes it (`HKCategoryValueSleepAnalysisAsleepCore`, or a number).
@@ -387,15 +510,45 @@ final class AppleHealthParser: NSObject, XMLParserDelegate {
     }
 
     private func invalid(_ typeID: String, _ reason: String) {
-        counts.invalid[typeID, default: (0, reason)].count += 1
+        tally.invalid[typeID, default: (0, reason)].count += 1
     }
 
-    /// Hands out the batch being built (when it holds anything) and starts the next.
-    private func flush() {
-        guard !chunk.batch.samples.isEmpty || chunk.batch.repeats > 0 || !chunk.newSources.isEmpty else { return }
+    /// Hands out source `index`'s batch (with the sources first seen since the last one) and starts its next.
+    private func flush(_ index: Int) {
+        var chunk = AppleHealthChunk(batch: ImportBatch())
+        swap(&chunk.batch, &sources[index].batch)
+        chunk.newSources = newSources
+        newSources = []
+        pendingSamples -= chunk.batch.samples.count + sources[index].batchedObjects
+        sources[index].batchedObjects = 0
+        sources[index].seen.removeAll(keepingCapacity: true)
         deliver(chunk)
-        chunk = AppleHealthChunk(batch: ImportBatch())
-        batchedMembers = 0
-        seen.removeAll(keepingCapacity: true)
     }
+
+    /// Hands out every batch that holds anything, in the order the sources were met (the end).
+    private func flush() {
+        for index in sources.indices where !sources[index].batch.samples.isEmpty || sources[index].batch.repeats > 0 {
+            flush(index)
+        }
+        if !newSources.isEmpty { deliver(AppleHealthChunk(batch: ImportBatch(), newSources: newSources)) }
+        newSources = []
+    }
+}
+
+/// A source of the export as the parser keeps it: its name's bytes, app id, and its batch being built.
+struct AppleHealthPendingSource {
+    /// The `sourceName`'s bytes.
+    let text: [UInt8]
+    /// The `sourceName`.
+    let name: String
+    /// The app id its samples go in as.
+    let appID: String
+    /// Samples sent so far.
+    var samples = 0
+    /// The samples waiting to be handed out.
+    var batch = ImportBatch()
+    /// The uuids in `batch` (correlations' objects included).
+    var seen: Set<String> = []
+    /// Objects of the correlations in `batch`: the broker's batch limit counts them too.
+    var batchedObjects = 0
 }

@@ -3,9 +3,11 @@ import Foundation
 /// An input stream that blanks out the document type declaration (`<!DOCTYPE HealthData [ … ]>`)
 /// at the start of the stream it wraps, keeping its newlines so line numbers stay right.
 ///
-/// Why: Foundation's XMLParser on Linux crashes (a NULL `strlen` in its attribute-declaration
-/// callback) on an internal DTD subset with `#REQUIRED`/`#IMPLIED` attributes, which every Apple
-/// Health export has. The DTD declares no entities or default values the records need.
+/// Why: the DTD declares no entities or default values the records need, and without it nothing
+/// in the document can declare an entity (libxml2 is run without entity substitution, but a
+/// document that cannot declare any needs no further thought). It was first needed because
+/// Foundation's XMLParser on Linux crashed (a NULL `strlen` in its attribute-declaration callback)
+/// on the `#REQUIRED`/`#IMPLIED` declarations every Apple Health export has.
 final class DoctypeStrippingStream: InputStream {
     /// How far into the file the declaration may end (Apple's is about 10 KB).
     static let prologueLimit = 1 << 20

@@ -15,7 +15,7 @@ enum ImportCommand {
                     .invalidValue, "--format apple-health reads FILE (export.zip or export.xml) and imports each of its sources as an app of its own: give no --app, and a file, not '-'",
                     command: command.commandName)
             }
-            let batchSize = try command.int("batch", in: 1...SampleValidator.maxBatch) ?? 1_000
+            let batchSize = try command.int("batch", in: 1...SampleValidator.maxBatch) ?? AppleHealthImport.defaultBatchSize
             try await AppleHealthImport.run(path: path, batchSize: batchSize, context: context)
             return
         }

@@ -1,37 +1,14 @@
 /// SHA-1 (FIPS 180-4) of a byte string, for name-based (version 5) UUIDs; not for security.
 ///
-/// Written with plain loops over unsafe buffers, so it stays fast in debug builds too.
+/// Written with plain loops over unsafe buffers, so it stays fast in debug builds too, and without
+/// allocating: full blocks are read from the message in place, the padded tail from the stack.
 enum SHA1 {
+    /// The five state words after hashing a message.
+    typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32)
+
     /// The 20-byte digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt8] {
-        let blockCount = (message.count + 8) / 64 + 1
-        var padded = [UInt8](repeating: 0, count: blockCount * 64)
-        var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
-        var words = [UInt32](repeating: 0, count: 80)
-        padded.withUnsafeMutableBufferPointer { bytes in
-            message.withUnsafeBufferPointer { source in
-                var index = 0
-                while index < source.count {
-                    bytes[index] = source[index]
-                    index += 1
-                }
-            }
-            bytes[message.count] = 0x80
-            var bitLength = UInt64(message.count) &* 8
-            var position = bytes.count - 1
-            while bitLength != 0 {
-                bytes[position] = UInt8(truncatingIfNeeded: bitLength)
-                bitLength >>= 8
-                position -= 1
-            }
-            words.withUnsafeMutableBufferPointer { schedule in
-                var block = 0
-                while block < blockCount {
-                    compress(UnsafeBufferPointer(rebasing: bytes[(block * 64)..<(block * 64 + 64)]), state: &state, words: schedule)
-                    block += 1
-                }
-            }
-        }
+        let state = message.withUnsafeBufferPointer { words($0) }
         var result = [UInt8](repeating: 0, count: 20)
         let parts = [state.0, state.1, state.2, state.3, state.4]
         var index = 0
@@ -42,11 +19,47 @@ enum SHA1 {
         return result
     }
 
+    /// The digest of `message` as its five big-endian words.
+    static func words(_ message: UnsafeBufferPointer<UInt8>) -> Words {
+        var state: Words = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            let fullBlocks = message.count / 64
+            var block = 0
+            while block < fullBlocks {
+                compress(UnsafeBufferPointer(rebasing: message[(block * 64)..<(block * 64 + 64)]), state: &state, words: schedule)
+                block += 1
+            }
+            // The tail: the rest of the message, 0x80, zeros, and the bit length (one or two blocks).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                let rest = message.count - fullBlocks * 64
+                let tailCount = rest + 9 <= 64 ? 64 : 128
+                var index = 0
+                while index < rest {
+                    tail[index] = message[fullBlocks * 64 + index]
+                    index += 1
+                }
+                tail[rest] = 0x80
+                index = rest + 1
+                while index < tailCount {
+                    tail[index] = 0
+                    index += 1
+                }
+                var bitLength = UInt64(message.count) &* 8
+                var position = tailCount - 1
+                while bitLength != 0 {
+                    tail[position] = UInt8(truncatingIfNeeded: bitLength)
+                    bitLength >>= 8
+                    position -= 1
+                }
+                compress(UnsafeBufferPointer(rebasing: tail[0..<64]), state: &state, words: schedule)
+                if tailCount == 128 { compress(UnsafeBufferPointer(rebasing: tail[64..<128]), state: &state, words: schedule) }
+            }
+        }
+        return state
+    }
+
     /// Folds one 64-byte block into `state`; `words` is scratch space of 80 words.
-    private static func compress(
-        _ block: UnsafeBufferPointer<UInt8>, state: inout (UInt32, UInt32, UInt32, UInt32, UInt32),
-        words: UnsafeMutableBufferPointer<UInt32>
-    ) {
+    private static func compress(_ block: UnsafeBufferPointer<UInt8>, state: inout Words, words: UnsafeMutableBufferPointer<UInt32>) {
         var index = 0
         while index < 16 {
             words[index] = UInt32(block[4 * index]) << 24 | UInt32(block[4 * index + 1]) << 16

@@ -69,6 +69,10 @@ final class SampleImporter {
     /// unless `keepSources`); the batch's repeats count with the first part.
     private func split(_ batch: ImportBatch) -> [(appID: String, batch: ImportBatch)] {
         guard keepSources else { return [(appID, batch)] }
+        // One source (the Apple Health import hands out one source's batch at a time): no copy.
+        if let first = batch.samples.first?.sourceAppID, batch.samples.allSatisfy({ $0.sourceAppID == first }) {
+            return [(first.isEmpty ? appID : first, batch)]
+        }
         var parts: [(appID: String, batch: ImportBatch)] = []
         var index: [String: Int] = [:]
         for (position, sample) in batch.samples.enumerated() {
