@@ -37,8 +37,8 @@ final class SampleTable {
     /// Whether any quantity row lies in a statistics range, by the start index (`anyInRange`) or an app's own (`anyOwnInRange`).
     private let anyInRange: Statement
     let anyOwnInRange: Statement
-    /// The source app codes that ever stored a type (`app_type_spans`): the candidates a merge of sources considers.
-    let typeApps: Statement
+    /// The first app in start order with a quantity row in a range other than a given one (`firstOtherApp`).
+    let firstOtherAppInRange: Statement
     /// Rows (start_us, end_us, quantity, app) for a merge of sources: every app's by the start index,
     /// one app's own by its own index, those straddling a floor by the end index.
     let mergeRows: Statement
@@ -292,7 +292,13 @@ final class SampleTable {
             SELECT 1 FROM samples INDEXED BY samples_by_app_type_start
             WHERE app = ?7 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6 AND +value_kind = 1 LIMIT 1
             """)
-        typeApps = try database.prepare("SELECT app FROM app_type_spans WHERE type = ?1 ORDER BY app")
+        // ?1 type code; ?2 … ?5 `SampleBounds`; ?6 the app to pass over (NULL: none).
+        firstOtherAppInRange = try database.prepare("""
+            SELECT app FROM samples INDEXED BY samples_by_type_start
+            WHERE type = ?1 AND start_us BETWEEN ?2 AND ?3 AND +end_us BETWEEN ?4 AND ?5 AND +value_kind = 1
+              AND +app IS NOT ?6
+            LIMIT 1
+            """)
         // ?1 type code; ?2 … ?5 `SampleBounds`; ?6 the app code (own only).
         mergeRows = try database.prepare("""
             SELECT start_us, end_us, quantity, app FROM samples INDEXED BY samples_by_type_start
@@ -658,11 +664,12 @@ final class SampleTable {
     /// reader with a floor F reads the samples starting at or after F, those straddling F (end-date
     /// index) and its own ending before F, and adds the three up per bucket.
     ///
-    /// With a `priority` (a cumulative type) and more than one source visible in the range, the
-    /// sums merge overlapping sources by it instead (`mergedStatistics`); an own-only reader never
-    /// merges (it sees one source).
+    /// With a `position` (a cumulative type: an app id's place in the person's order, nil when not
+    /// listed) and more than one source visible in the range, the sums merge overlapping sources by
+    /// it instead (`mergedStatistics`); an own-only reader never merges (it sees one source).
     func statistics(
-        type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, boundaries: [Int64], priority: [String]? = nil
+        type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, boundaries: [Int64],
+        position: ((String) throws(BrokerError) -> Int?)? = nil
     ) throws(BrokerError) -> [StatisticsBucket] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
         let json = "[" + boundaries.map { String($0) }.joined(separator: ",") + "]"
@@ -693,10 +700,10 @@ final class SampleTable {
         }
         let all = SampleBounds(predicate, maxDurationMicros: spans.all)
         let own = SampleBounds(predicate, maxDurationMicros: spans.own)
-        if let priority, let floor = scope.fromMicros,
+        if let position, let floor = scope.fromMicros,
            let merged = try mergedStatistics(
                typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
-               priority: priority, boundaries: boundaries) {
+               position: position, boundaries: boundaries) {
             return merged
         }
         guard let floor = scope.fromMicros else {
