@@ -149,6 +149,7 @@ extension BrokerStore {
             if index < range.upperBound { try add(index..<range.upperBound, level: level + 1) }
         }
         try add(0..<samples.count, level: 0)
+        try addToRollups(rows, saved: saved, appCode: appCode)
         for entry in tally.entries where entry.count > 0 {
             try spanTable.raise(entry.type, to: entry.longest)
             guard let typeCode = try sampleTable.types.code(of: entry.type.identifier) else {
@@ -445,6 +446,9 @@ extension BrokerStore {
             tally.add(row.sample.type, count: 1)
         }
         try sequenceTable.setLast(sequence)
+        if let appCode = try sampleTable.apps.code(of: appID) {
+            try removeFromRollups(found.map(\.sample), appCode: appCode)
+        }
         for entry in tally.entries {
             try accessLogTable.append(appID: appID, operation: "delete", method: "Delete", type: entry.type, count: entry.count, now: now)
         }

@@ -85,7 +85,7 @@ extension SampleTable {
     }
 
     /// The rows (start, end, value, app) `statement` (`mergeRows` and the like) reads within `bounds`.
-    private func rows(
+    func rows(
         _ statement: Statement, _ bounds: SampleBounds, typeCode: Int64, appCode: Int64?
     ) throws(BrokerError) -> [(start: Int64, end: Int64, value: Double, app: Int64)] {
         try statement.run { statement throws(BrokerError) in

@@ -50,6 +50,13 @@ final class SampleTable {
     private let exportApp: Statement
     private let exportTypeApp: Statement
     private let aggregate: Statement
+    /// The hour rollups (kept by `BrokerStore` on save and delete).
+    let rollups: HourRollupTable
+    /// Whether statistics read the rollups (`RollupMode.reads`).
+    var readsRollups: Bool
+    /// `piecesSQL` over every app's rows and over one app's own (`ownPiecesSQL`).
+    let pieces: Statement
+    let ownPieces: Statement
 
     /// The columns every sample SELECT reads, in `decode(_:)` order.
     static let columns = """
@@ -203,8 +210,12 @@ final class SampleTable {
     /// `reader` is a second connection to the same file with a small page cache: a long query's
     /// pages pass through it without filling the writer's large cache, so the broker's memory does
     /// not grow with the size of what it streams.
-    init(database: Database, reader: Database) throws(BrokerError) {
+    init(database: Database, reader: Database, readsRollups: Bool = true) throws(BrokerError) {
         self.database = database
+        rollups = try HourRollupTable(database: database)
+        self.readsRollups = readsRollups
+        pieces = try database.prepare(Self.piecesSQL)
+        ownPieces = try database.prepare(Self.ownPiecesSQL)
         types = try NameCodeTable(database: database, table: "type_codes", column: "identifier")
         apps = try NameCodeTable(database: database, table: "app_codes", column: "app_id")
         insert = try database.prepare(Self.insertSQL(rows: 1))
@@ -700,23 +711,32 @@ final class SampleTable {
         }
         let all = SampleBounds(predicate, maxDurationMicros: spans.all)
         let own = SampleBounds(predicate, maxDurationMicros: spans.own)
-        if let position, let floor = scope.fromMicros,
-           let merged = try mergedStatistics(
-               typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
-               position: position, boundaries: boundaries) {
-            return merged
+        if let position, let floor = scope.fromMicros {
+            let merged = readsRollups
+                ? try mergedFromRollups(
+                    typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
+                    position: position, boundaries: boundaries)
+                : try mergedStatistics(
+                    typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
+                    position: position, boundaries: boundaries)
+            if let merged { return merged }
+        }
+        // Every app's rows within `bounds` (all visible), or one app's: from the rollups where they stand in.
+        func part(_ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [StatisticsBucket] {
+            if readsRollups { return try rolledUpBuckets(typeCode: typeCode, bounds: bounds, appCode: appCode, boundaries: boundaries) }
+            return try buckets(appCode == nil ? aggregate : ownAggregate, bounds, appCode: appCode)
         }
         guard let floor = scope.fromMicros else {
             guard let ownCode = scope.ownCode else { return [] }
-            return try buckets(ownAggregate, own, appCode: ownCode)
+            return try part(own, appCode: ownCode)
         }
-        guard floor > .min else { return try buckets(aggregate, all, appCode: nil) }
-        var parts = [try buckets(aggregate, all?.startingAtOrAfter(floor), appCode: nil)]
+        guard floor > .min else { return try part(all, appCode: nil) }
+        var parts = [try part(all?.startingAtOrAfter(floor), appCode: nil)]
         if let straddling = all?.straddling(floor, maxDurationMicros: spans.all) {
             parts.append(try straddlingStatistics(typeCode: typeCode, bounds: straddling, boundaries: boundaries))
         }
         if let ownCode = scope.ownCode {
-            parts.append(try buckets(ownAggregate, own?.endingBefore(floor), appCode: ownCode))
+            parts.append(try part(own?.endingBefore(floor), appCode: ownCode))
         }
         return StatisticsBucket.combine(parts.filter { !$0.isEmpty })
     }
