@@ -42,7 +42,7 @@ extension BrokerStore {
         if let lastKey { groups[lastKey, default: []].append(contentsOf: run) }
         for key in groups.keys.sorted() {
             guard let items = groups[key], let row = HourRollupTable.row(hour: key.hour, app: appCode, items: items) else { continue }
-            try sampleTable.rollups.add(row, typeCode: key.type)
+            try sampleTable.rollups.add(row, firstStart: items.lazy.map(\.start).min() ?? .min, typeCode: key.type)
         }
     }
 

@@ -24,7 +24,7 @@ final class HourRollupTable {
         /// The latest end of these samples (one may reach into later hours).
         var maxEnd: Int64
         /// A lower bound on the time of [hour, hour + 1 h) that the union of these samples covers:
-        /// exact after a delete touched the hour, the largest of each save's own union otherwise.
+        /// exact after a delete touched the hour or when saves came in time order (`add`).
         var covered: Int64
     }
 
@@ -55,7 +55,9 @@ final class HourRollupTable {
             ON CONFLICT (app, type, hour) DO UPDATE SET
                 sample_count = sample_count + excluded.sample_count, total = total + excluded.total,
                 lowest = min(lowest, excluded.lowest), highest = max(highest, excluded.highest),
-                max_end_us = max(max_end_us, excluded.max_end_us), covered_us = max(covered_us, excluded.covered_us)
+                max_end_us = max(max_end_us, excluded.max_end_us),
+                covered_us = CASE WHEN ?10 >= max_end_us THEN min(covered_us + excluded.covered_us, \(Self.hourMicros))
+                                  ELSE max(covered_us, excluded.covered_us) END
             """)
         replace = try database.prepare("""
             INSERT OR REPLACE INTO hour_rollups (type, app, hour, sample_count, total, lowest, highest, max_end_us, covered_us)
@@ -113,10 +115,15 @@ final class HourRollupTable {
         return covered
     }
 
-    /// Adds `row` (new samples of one app, type and hour) to what the table holds.
-    func add(_ row: Row, typeCode: Int64) throws(BrokerError) {
+    /// Adds `row` (new samples of one app, type and hour, the earliest starting at `firstStart`) to what the table holds.
+    ///
+    /// The covered time stays a lower bound of the union's: when every new sample starts at or
+    /// after the latest end so far (a history saved in time order), the two unions are disjoint
+    /// and their lengths add up; otherwise the larger of the two is kept.
+    func add(_ row: Row, firstStart: Int64, typeCode: Int64) throws(BrokerError) {
         try upsert.run { statement throws(BrokerError) in
             try bind(row, typeCode: typeCode, to: statement)
+            try statement.bind(firstStart, at: 10)
             try statement.execute()
         }
     }

@@ -221,7 +221,9 @@ struct HourRollupTests {
             let hourStart = (Self.start / F.hour + 2) * F.hour
             // The watch covers 10:00–11:00 with minutes; the phone counts the same hour in two halves.
             let watch = (0..<60).map { F.steps(1_000 + $0, hourStart + Int64($0) * F.minute, hourStart + Int64($0 + 1) * F.minute, count: 5) }
-            _ = try store.saveSamples(watch, sourceAppID: "com.example.watch", now: 1)
+            // In two saves, in time order (as an import splits an hour): the covered times add up.
+            _ = try store.saveSamples(Array(watch.prefix(25)), sourceAppID: "com.example.watch", now: 1)
+            _ = try store.saveSamples(Array(watch.dropFirst(25)), sourceAppID: "com.example.watch", now: 1)
             _ = try store.saveSamples([F.steps(2_000, hourStart, hourStart + F.hour / 2, count: 1_000), F.steps(2_001, hourStart + F.hour / 2, hourStart + F.hour, count: 1_000)],
                                       sourceAppID: "com.example.phone", now: 1)
             try store.setSourcePriority(of: .stepCount, appIDs: ["com.example.watch"])
