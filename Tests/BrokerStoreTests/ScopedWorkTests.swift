@@ -95,6 +95,15 @@ struct ScopedWorkTests {
                 try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: reader,
                                      boundaries: (0...3).map { F.base - Self.day + $0 * Self.day })
             }
+            // Days on whole hours: their hours come from the rollups (docs/STATISTICS.md).
+            try same("statistics on whole hours \(index)") { store in
+                try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: reader,
+                                     boundaries: (0...3).map { F.base / F.hour * F.hour - Self.day + $0 * Self.day })
+            }
+            try same("merged statistics on whole hours \(index)") { store in
+                try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: reader,
+                                     boundaries: (0...72).map { F.base / F.hour * F.hour - Self.day + $0 * F.hour }, mergeSources: true)
+            }
             // Merged by the source order (which names apps the reader may not see, in both stores).
             for hours in [24, 1] {
                 try same("merged statistics \(index) per \(hours) h") { store in
