@@ -253,7 +253,8 @@ JSON
     order="on off"; [ $((round % 2)) = 0 ] && order="off on"
     for mode in $order; do
       if [ "$mode" = on ]; then start_daemon "ingest-rollups-$mode-$round"; else HEALTHBROKER_ROLLUPS=off start_daemon "ingest-rollups-$mode-$round"; fi
-      scenario ingest --batches "$ingest_batches" --batch-size 1000 --label "rollups=$mode,round=$round" | tee -a "$out/stats.txt"
+      scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections 1 --depth 2 --time-ordered-uuids \
+        --label "rollups=$mode,round=$round" | tee -a "$out/stats.txt"
       echo "demo-data rollups=$mode round=$round (365 days): $(timed_import scenarios.stats.watch 365 1)" | tee -a "$out/stats.txt"
       stop_daemon
       rm -rf "$work/d/ingest-rollups-$mode-$round"
