@@ -217,7 +217,7 @@ if wants stats; then
   cat >"$policy" <<JSON
 { "rules": [
   { "app": "$denied", "share": "allow", "read": "deny" },
-  { "app": "$reader", "read": "full" }
+  { "app": "$reader", "share": "allow", "read": "full" }
 ] }
 JSON
   today="$(date -u +%Y-%m-%d)"
