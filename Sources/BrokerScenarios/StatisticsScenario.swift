@@ -11,6 +11,8 @@ struct StatisticsScenario {
     struct Figure: Codable {
         let query: String
         let buckets: Int
+        /// The buckets' sums (steps) or averages (heart rate) added up: the two modes' answers must agree.
+        let total: Double
         let medianMs: Double
         let bestMs: Double
     }
@@ -55,15 +57,17 @@ struct StatisticsScenario {
                 let query = StatisticsQuery(type: type, predicate: predicate, options: options, interval: interval, anchor: start, timeZone: timeZone)
                 var times: [Double] = []
                 var buckets = 0
+                var total = 0.0
                 for run in 0...runs {
                     let clock = ContinuousClock.now
                     let result = try await store.statistics(query)
                     let elapsed = ContinuousClock.now - clock
                     buckets = result.buckets.count
+                    total = result.buckets.reduce(0) { $0 + ($1.sum ?? $1.average ?? 0) }
                     if run > 0 { times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15) }
                 }
                 times.sort()
-                let figure = Figure(query: kind, buckets: buckets, medianMs: times[times.count / 2], bestMs: times[0])
+                let figure = Figure(query: kind, buckets: buckets, total: total, medianMs: times[times.count / 2], bestMs: times[0])
                 log("\(label) \(kind): \(buckets) buckets, median \(String(format: "%.1f", figure.medianMs)) ms")
                 figures.append(figure)
             }
@@ -74,7 +78,7 @@ struct StatisticsScenario {
     /// One line per query.
     static func lines(_ figures: [Figure], label: String) -> String {
         figures.map { figure in
-            "statistics label=\(label) query=\(figure.query) buckets=\(figure.buckets) median_ms=\(String(format: "%.1f", figure.medianMs)) best_ms=\(String(format: "%.1f", figure.bestMs))"
+            "statistics label=\(label) query=\(figure.query) buckets=\(figure.buckets) total=\(String(format: "%.3f", figure.total)) median_ms=\(String(format: "%.1f", figure.medianMs)) best_ms=\(String(format: "%.1f", figure.bestMs))"
         }.joined(separator: "\n")
     }
 }
