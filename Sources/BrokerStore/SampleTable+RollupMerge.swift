@@ -42,8 +42,7 @@ extension SampleTable {
         var hours: ClosedRange<Int64>?
         var rollupRows: [HourRollupTable.Row] = []
         if let fromFloor {
-            let firstHour = Self.ceilingHour(max(fromFloor.startLow, fromFloor.endLow))
-            let lastHour = HourRollupTable.hour(of: fromFloor.startHigh + 1) - 1
+            let (firstHour, lastHour) = Self.wholeHours(from: max(fromFloor.startLow, fromFloor.endLow), through: fromFloor.startHigh)
             if firstHour <= lastHour {
                 hours = firstHour...lastHour
                 rollupRows = try rollups.rows(typeCode: typeCode, appCode: nil, hours: firstHour...lastHour)

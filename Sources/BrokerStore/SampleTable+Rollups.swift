@@ -65,7 +65,17 @@ extension SampleTable {
         }
     }
 
-    /// ⌈instant / 1 h⌉.
+    /// The instants whole hours are looked for within: far enough from Int64's ends that an hour
+    /// times 1 h never overflows (about ±146,000 years). Outside them the samples are read.
+    static let rollupLimit: Int64 = 1 << 62
+
+    /// The first and last whole hour within [low, high] (inclusive µs), kept to `rollupLimit`; the
+    /// range is empty when there is none.
+    static func wholeHours(from low: Int64, through high: Int64) -> (first: Int64, last: Int64) {
+        (ceilingHour(max(low, -rollupLimit)), HourRollupTable.hour(of: min(high, rollupLimit) + 1) - 1)
+    }
+
+    /// ⌈instant / 1 h⌉ (for instants within ±`rollupLimit`).
     static func ceilingHour(_ instant: Int64) -> Int64 {
         let hour = HourRollupTable.hour(of: instant)
         return hour * HourRollupTable.hourMicros == instant ? hour : hour + 1
@@ -99,8 +109,7 @@ extension SampleTable {
             let low = max(boundaries[index], bounds.startLow)
             let high = min(boundaries[index + 1] - 1, bounds.startHigh)
             guard low <= high else { continue }
-            let firstHour = Self.ceilingHour(max(low, bounds.endLow))
-            let lastHour = HourRollupTable.hour(of: high + 1) - 1
+            let (firstHour, lastHour) = Self.wholeHours(from: max(low, bounds.endLow), through: high)
             guard firstHour <= lastHour else {
                 pieces.append((index, low, high))
                 continue

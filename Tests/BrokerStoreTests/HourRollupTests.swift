@@ -231,6 +231,11 @@ struct HourRollupTests {
             let (rolled, sampled) = try Self.both(store) { try $0.allSourcesStatistics(type: .stepCount, predicate: .all, boundaries: boundaries, mergeSources: true) }
             #expect(rolled.map(\.sum) == [300] && sampled.map(\.sum) == [300])
             #expect(rolled.map(\.sampleCount) == [62])
+            // The whole of time in one bucket: whole hours only within ±2^62 µs, no overflow.
+            for merge in [true, false] {
+                let (all, allSampled) = try Self.both(store) { try $0.allSourcesStatistics(type: .stepCount, predicate: .all, boundaries: [.min, .max], mergeSources: merge) }
+                #expect(all.map(\.sum) == allSampled.map(\.sum) && all.map(\.sum) == [merge ? 300 : 2_300])
+            }
             let appCode = try #require(try store.sampleTable.apps.code(of: "com.example.watch"))
             let typeCode = try #require(try store.sampleTable.types.code(of: ObjectType.stepCount.identifier))
             let rows = try store.sampleTable.rollups.rows(typeCode: typeCode, appCode: appCode, hours: Int64.min...Int64.max)
