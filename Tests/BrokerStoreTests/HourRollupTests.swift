@@ -212,6 +212,12 @@ struct HourRollupTests {
             try store.setSourcePriority(of: .stepCount, appIDs: [])
             try Self.checkRows(store)
             compared += try Self.compare(store, &random, queries: 250, label: "after more saves")
+            // Rebuilt from the samples as the version 12 migration fills them (covered time from SQL).
+            try store.database.execute("DELETE FROM hour_rollups")
+            try store.database.execute(BrokerSchema.rebuildRollups)
+            try Self.checkRows(store)
+            try store.setSourcePriority(of: .stepCount, appIDs: [Self.apps[0], Self.apps[1]])
+            compared += try Self.compare(store, &random, queries: 250, label: "rebuilt")
             #expect(compared > 2_000, "only \(compared) buckets compared")
         }
     }
@@ -246,6 +252,14 @@ struct HourRollupTests {
             #expect(try store.sampleTable.rollups.rows(typeCode: typeCode, appCode: appCode, hours: Int64.min...Int64.max).map(\.covered) == [F.hour - F.minute])
             #expect(Self.close(gap.first?.sum, gapSampled.first?.sum))
             #expect(Self.close(gap.first?.sum, 295 + 1_000.0 / 30))
+            // Rebuilt as the version 12 migration fills them: the minutes do not overlap, so the covered time is exact.
+            try store.database.execute("DELETE FROM hour_rollups")
+            try store.database.execute(BrokerSchema.rebuildRollups)
+            #expect(try store.sampleTable.rollups.rows(typeCode: typeCode, appCode: appCode, hours: Int64.min...Int64.max).map(\.covered) == [F.hour - F.minute])
+            let phone = try #require(try store.sampleTable.apps.code(of: "com.example.phone"))
+            #expect(try store.sampleTable.rollups.rows(typeCode: typeCode, appCode: phone, hours: Int64.min...Int64.max).map(\.covered) == [F.hour])
+            let rebuilt = try store.allSourcesStatistics(type: .stepCount, predicate: .all, boundaries: boundaries, mergeSources: true)
+            #expect(Self.close(rebuilt.first?.sum, 295 + 1_000.0 / 30))
         }
     }
 }

@@ -463,7 +463,7 @@ struct SchemaUpgradeTests {
         let rows = try store.sampleTable.rollups.rows(typeCode: steps, appCode: nil, hours: Int64.min...Int64.max)
         #expect(rows.map { [$0.hour, $0.app, $0.count] } == [[-1, a, 2], [10, a, 2], [10, b, 1]])
         #expect(rows.map(\.total) == [5, 12, 11] && rows.map(\.lowest) == [2, 5, 11] && rows.map(\.highest) == [3, 7, 11])
-        #expect(rows.map(\.maxEnd) == [0, 11 * hour + 1, 10 * hour + 6] && rows.map(\.covered) == [0, 0, 0])
+        #expect(rows.map(\.maxEnd) == [0, 11 * hour + 1, 10 * hour + 6] && rows.map(\.covered) == [1, 2 * 60_000_000, 1])
         // Statistics read them and agree with the samples.
         let boundaries = [-2 * hour, 0, 24 * hour]
         let rolled = try store.allSourcesStatistics(type: .stepCount, predicate: .all, boundaries: boundaries)
