@@ -11,6 +11,15 @@
 #           (the default) and with the daemon's --synchronous-full (each acknowledgement after an fsync of
 #           the WAL, made off the writing thread), each with random (v4) UUIDs and
 #           with HealthStore's default time-ordered (v7) ones
+#   stats   (only with --only stats; about 15 min) statistics over --stats-days days (default 1826, 5 years) of
+#           minute-level steps and 5-minute heart rate from two sources (healthctl demo-data as
+#           scenarios.stats.watch, seed 1, and scenarios.stats.phone, seed 2, the watch first in the source order),
+#           plus 90 days of a read-denied app's own: steps per day, week, month (America/New_York) and per hour,
+#           heart rate per day as a full-access app, steps per day as the denied app; the daemon restarted
+#           alternately with hour rollups read (HEALTHBROKER_ROLLUPS unset) and with statistics from the samples
+#           only (HEALTHBROKER_ROLLUPS=unread, the code before rollups), --stats-rounds rounds. Then ingest with
+#           and without rollup upkeep (HEALTHBROKER_ROLLUPS=off), alternately, --stats-rounds rounds, fresh
+#           daemons: the ingest scenario (--ingest-batches batches of 1,000) and healthctl demo-data --days 365
 #   deaf    (only with --only deaf; about 30 s, peaks near 700 MiB of broker memory) C app connections that
 #           never read a reply (default runs: C = 1 and 200), each pouring pipelined queries of 20,000 step
 #           samples, a PingStream of count and credit 2^32-1 and 1 MiB pings delayed 250 ms until its socket
@@ -27,7 +36,7 @@
 #
 # usage: benchmarks/scenarios.sh [--samples N] [--scale K] [--runs R] [--latency-rounds L] [--page-size P] [--extra-page-size P|""]
 #          [--idle-connections C] [--ingest-batches B] [--ingest-shapes "1x1 1x2 4x1"] (connections x saves in flight each)
-#          [--deaf-connections "1 200"] [--only "idle query ingest latency deaf"] [--out DIR] [--scratch-path DIR] [--no-build]
+#          [--deaf-connections "1 200"] [--stats-days D] [--stats-runs R] [--stats-rounds N] [--only "idle query ingest latency deaf stats"] [--out DIR] [--scratch-path DIR] [--no-build]
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -43,6 +52,9 @@ idle_connections=5000
 ingest_batches=200
 ingest_shapes="1x1 1x2 4x1"
 deaf_connections="1 200"
+stats_days=1826
+stats_runs=5
+stats_rounds=2
 deaf_flags=(--output-high-water 1048576 --max-frame-bytes 4194304 --stall-timeout-ms 300000)
 only="idle query ingest latency"
 out=""
@@ -62,6 +74,9 @@ while [ $# -gt 0 ]; do
     --ingest-batches) ingest_batches="$2"; shift 2 ;;
     --ingest-shapes) ingest_shapes="$2"; shift 2 ;;
     --deaf-connections) deaf_connections="$2"; shift 2 ;;
+    --stats-days) stats_days="$2"; shift 2 ;;
+    --stats-runs) stats_runs="$2"; shift 2 ;;
+    --stats-rounds) stats_rounds="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --scratch-path) scratch="$2"; shift 2 ;;
@@ -191,6 +206,60 @@ if wants deaf; then
     scenario deaf --connections "$c" --no-import --json "$out/deaf-$c.json"
   done
   stop_daemon
+fi
+
+if wants stats; then
+  # Statistics over years from hour rollups against the samples alone (issue 18 item 6), and what
+  # keeping the rollups costs ingest. Results go to $out/stats.txt (not JSON: the report reads those).
+  [ -x "$bin/healthctl" ] || { say "no release healthctl in $bin (drop --no-build)"; exit 1; }
+  reader=scenarios.stats.reader denied=scenarios.stats.denied
+  policy="$work/stats-policy.json"
+  cat >"$policy" <<JSON
+{ "rules": [
+  { "app": "$denied", "share": "allow", "read": "deny" },
+  { "app": "$reader", "share": "allow", "read": "full" }
+] }
+JSON
+  today="$(date -u +%Y-%m-%d)"
+  ctl() { "$bin/healthctl" --admin-socket "$admin_socket" "$@"; }
+  # timed_import APP DAYS SEED: healthctl demo-data into the running daemon; prints samples/s.
+  timed_import() {
+    local began ended count
+    began=$(date +%s.%N)
+    ctl demo-data --app "$1" --days "$2" --seed "$3" --end "$today" >/dev/null
+    ended=$(date +%s.%N)
+    count=$(ctl demo-data --app "$1" --days "$2" --seed "$3" --end "$today" --output - | wc -l)
+    awk -v n="$count" -v a="$began" -v b="$ended" 'BEGIN { printf "%d samples in %.1f s: %d samples/s", n, b - a, n / (b - a) }'
+  }
+  start_daemon stats --consent-policy "$policy"
+  for source in "scenarios.stats.watch 1" "scenarios.stats.phone 2"; do
+    set -- $source
+    echo "stats import $1 ($stats_days days): $(timed_import "$1" "$stats_days" "$2")" | tee -a "$out/stats.txt"
+  done
+  echo "stats import $denied (90 days): $(timed_import "$denied" 90 3)" | tee -a "$out/stats.txt"
+  ctl sources priority stepCount scenarios.stats.watch scenarios.stats.phone >/dev/null
+  for round in $(seq 1 "$stats_rounds"); do
+    order="on unread"; [ $((round % 2)) = 0 ] && order="unread on"
+    for mode in $order; do
+      stop_daemon
+      if [ "$mode" = on ]; then start_daemon stats --consent-policy "$policy"; else HEALTHBROKER_ROLLUPS=unread start_daemon stats --consent-policy "$policy"; fi
+      runs_here="$stats_runs"; [ "$mode" = unread ] && runs_here=1
+      "$bin/BrokerScenarios" statistics --socket "$app_socket" --admin-socket "$admin_socket" --days "$stats_days" \
+        --runs "$runs_here" --reader "$reader" --denied "$denied" --label "rollups=$mode,round=$round" | tee -a "$out/stats.txt"
+    done
+  done
+  stop_daemon
+  for round in $(seq 1 "$stats_rounds"); do
+    order="on off"; [ $((round % 2)) = 0 ] && order="off on"
+    for mode in $order; do
+      if [ "$mode" = on ]; then start_daemon "ingest-rollups-$mode-$round"; else HEALTHBROKER_ROLLUPS=off start_daemon "ingest-rollups-$mode-$round"; fi
+      scenario ingest --batches "$ingest_batches" --batch-size 1000 --connections 1 --depth 2 --time-ordered-uuids \
+        --label "rollups=$mode,round=$round" | tee -a "$out/stats.txt"
+      echo "demo-data rollups=$mode round=$round (365 days): $(timed_import scenarios.stats.watch 365 1)" | tee -a "$out/stats.txt"
+      stop_daemon
+      rm -rf "$work/d/ingest-rollups-$mode-$round"
+    done
+  done
 fi
 
 echo

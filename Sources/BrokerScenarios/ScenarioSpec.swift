@@ -65,6 +65,25 @@ enum ScenarioSpec {
                     .option("operations", value: "LIST", help: "Which to measure, comma-separated (for profiling one).", default: LatencyScenario.Operation.allCases.map(\.rawValue).joined(separator: ",")),
                 ]),
             CommandSpec(
+                "statistics",
+                summary: "Time statistics over a long history: steps per day, week, month and hour, heart rate per day, and a read-denied app's steps per day.",
+                discussion: """
+                    The store must already hold the history (healthctl demo-data for the sources, and the \
+                    denied app's own samples), and the daemon's consent policy must decide both apps: the \
+                    reader may read steps and heart rate, the denied app may not read (it may share). Each \
+                    query covers the --days days before today's UTC midnight in --time-zone; it is asked once \
+                    untimed, then --runs times (median and best).
+                    """,
+                options: [
+                    .option("days", value: "D", help: "The history's length in days, ending at today's UTC midnight.", default: "1826"),
+                    .option("runs", value: "R", help: "Timed calls per query.", default: "5"),
+                    .option("time-zone", value: "ZONE", help: "The buckets' time zone.", default: "America/New_York"),
+                    .option("reader", value: "APP_ID", help: "The app that reads everything.", default: "scenarios.stats.reader"),
+                    .option("denied", value: "APP_ID", help: "The read-denied app.", default: "scenarios.stats.denied"),
+                    .option("only", value: "LIST", help: "Only these queries, comma-separated (steps-day, steps-week, steps-month, steps-hour, heart-day, denied-steps-day)."),
+                    .option("label", value: "TEXT", help: "A label for the result lines (e.g. the daemon's rollup mode).", default: ""),
+                ]),
+            CommandSpec(
                 "idle",
                 summary: "Open C connections that each say Hello, measure broker RSS per connection, ping each, close.",
                 options: [

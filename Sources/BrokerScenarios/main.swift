@@ -21,6 +21,19 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
         try await runPrivacy(command, socket: socket, adminSocket: adminSocket, log: log)
         return
     }
+    if command.path.last == "statistics" {
+        let label = command.string("label") ?? ""
+        let scenario = StatisticsScenario(
+            socketPath: socket, adminSocketPath: adminSocket,
+            days: try command.int("days", in: 1...36_500) ?? 1_826, runs: try command.int("runs", in: 1...1_000) ?? 5,
+            timeZone: command.string("time-zone") ?? "America/New_York",
+            readerID: command.string("reader") ?? "scenarios.stats.reader", deniedID: command.string("denied") ?? "scenarios.stats.denied",
+            only: Set((command.string("only") ?? "").split(separator: ",").map(String.init)), label: label, log: log)
+        let figures = try await scenario.run()
+        print(StatisticsScenario.lines(figures, label: label))
+        if let path = command.string("json") { try ResultLine.encode(figures).write(to: URL(fileURLWithPath: path)) }
+        return
+    }
     let pid = try BrokerProcess.pid(given: try command.int("broker-pid", in: 1...Int(Int32.max)).map { Int32($0) }, socketPath: socket)
     let json: Data
     switch command.path.last {
@@ -68,7 +81,7 @@ await CommandLineTool.run(spec: ScenarioSpec.spec) { command in
     case "deaf":
         json = try await runDeaf(command, socket: socket, adminSocket: adminSocket, pid: pid, log: log)
     default:
-        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, latency, idle, deaf, privacy or report")
+        throw ArgumentError(.invalidValue, "name a scenario: query, ingest, latency, idle, deaf, statistics, privacy or report")
     }
     if let path = command.string("json") {
         try json.write(to: URL(fileURLWithPath: path))

@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12, version13])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -508,5 +508,53 @@ public enum BrokerSchema {
         BEGIN
             DELETE FROM correlation_members WHERE member = old.seq;
         END;
+        """
+
+    /// Version 13: per-hour rollups of quantity samples per (source app, type), for statistics over
+    /// long ranges (`HourRollupTable`, docs/STATISTICS.md), filled from the samples already stored.
+    ///
+    /// Keyed by (app, type, hour) for one app's rows (a read-denied reader's own); the covering
+    /// index by (type, hour, app) serves readers that may see every app's samples of an hour.
+    /// `covered_us` of the rows filled here is exact where the hour's samples do not overlap (a
+    /// minute-level history), 0 (unknown, a valid lower bound) otherwise: merging sources reads the
+    /// samples of such an hour until a delete rebuilds it.
+    static let version13 = """
+        CREATE TABLE hour_rollups (
+            type INTEGER NOT NULL,
+            app INTEGER NOT NULL,
+            hour INTEGER NOT NULL,
+            sample_count INTEGER NOT NULL,
+            total REAL NOT NULL,
+            lowest REAL NOT NULL,
+            highest REAL NOT NULL,
+            max_end_us INTEGER NOT NULL,
+            covered_us INTEGER NOT NULL,
+            PRIMARY KEY (app, type, hour)
+        ) WITHOUT ROWID;
+        CREATE INDEX hour_rollups_by_type_hour
+            ON hour_rollups (type, hour, app, sample_count, total, lowest, highest, max_end_us, covered_us);
+        \(rebuildRollups)
+        """
+
+    /// Fills `hour_rollups` from `samples` (an empty table; also after a run without rollup upkeep).
+    ///
+    /// `covered_us`: where no sample of the hour starts before an earlier one (by start, then seq)
+    /// has ended, the samples do not overlap and their union is the sum of their parts within the
+    /// hour; otherwise 0 (unknown, a valid lower bound).
+    static let rebuildRollups = """
+        INSERT INTO hour_rollups (type, app, hour, sample_count, total, lowest, highest, max_end_us, covered_us)
+        SELECT type, app, hour, count(*), sum(quantity), min(quantity), max(quantity), max(end_us),
+               CASE WHEN max(overlaps) = 0 THEN min(sum(min(end_us, (hour + 1) * 3600000000) - start_us), 3600000000) ELSE 0 END
+        FROM (
+            SELECT type, app, quantity, start_us, end_us, hour,
+                   coalesce(start_us < max(end_us) OVER (
+                       PARTITION BY app, type, hour ORDER BY start_us, seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS overlaps
+            FROM (
+                SELECT seq, type, app, quantity, start_us, end_us,
+                       CASE WHEN start_us >= 0 THEN start_us / 3600000000 ELSE (start_us + 1) / 3600000000 - 1 END AS hour
+                FROM samples WHERE value_kind = 1
+            )
+        )
+        GROUP BY app, type, hour;
         """
 }

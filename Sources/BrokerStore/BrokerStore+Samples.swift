@@ -162,6 +162,7 @@ extension BrokerStore {
             correlationsSaved = newCorrelations
             unchanged += sameCorrelations
         }
+        try addToRollups(rows, saved: saved, appCode: appCode)
         for entry in tally.entries where entry.count > 0 {
             try spanTable.raise(entry.type, to: entry.longest)
             guard let typeCode = try sampleTable.types.code(of: entry.type.identifier) else {
@@ -414,11 +415,14 @@ extension BrokerStore {
             throw .invalidArgument("statistics boundaries must be strictly ascending (boundaries[\(index)] is not)")
         }
         guard let filter = try ScopeFilter(scope, appID: appID, apps: sampleTable.apps) else { return [] }
-        // An own-only reader sees one source: nothing to merge, so no order is read.
-        let priority = mergeSources && filter.fromMicros != nil ? try sourcePriorities.order(of: type.identifier) : nil
+        // An own-only reader sees one source: nothing to merge. Otherwise the order is asked per
+        // visible source, when there are two (the whole list names apps the reader may not see).
+        let priorities = sourcePriorities
+        let position: ((String) throws(BrokerError) -> Int?)? = mergeSources && filter.fromMicros != nil
+            ? { (appID: String) throws(BrokerError) -> Int? in try priorities.position(of: appID, in: type.identifier) } : nil
         return try sampleTable.statistics(
             type: type, predicate: predicate, scope: filter, spans: try readSpans(type, filter), boundaries: boundaries,
-            priority: priority)
+            position: position)
     }
 
     /// The person's own statistics: like `statistics`, over every source's samples (full access, no
@@ -462,6 +466,9 @@ extension BrokerStore {
             tally.add(row.sample.type, count: 1)
         }
         try sequenceTable.setLast(sequence)
+        if let appCode = try sampleTable.apps.code(of: appID) {
+            try removeFromRollups(found.map(\.sample), appCode: appCode)
+        }
         for entry in tally.entries {
             try accessLogTable.append(appID: appID, operation: "delete", method: "Delete", type: entry.type, count: entry.count, now: now)
         }

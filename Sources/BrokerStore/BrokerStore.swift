@@ -44,6 +44,8 @@ public final class BrokerStore: @unchecked Sendable {
     let longSpans: LongSpanTable
     /// The person's source order per type (`source_priorities`).
     let sourcePriorities: SourcePriorityTable
+    /// Whether hour rollups are kept and read (`HEALTHBROKER_ROLLUPS`; always in normal use).
+    let rollupMode: RollupMode
     /// The second connection that query pages read through (`SampleTable`).
     private let reader: Database
     /// The data directory's lock, held from before the database opens until `close()`.
@@ -96,7 +98,9 @@ public final class BrokerStore: @unchecked Sendable {
             grants = try GrantTable(database: database)
             sources = try SourceTable(database: database)
             characteristics = try CharacteristicTable(database: database)
-            sampleTable = try SampleTable(database: database, reader: queries)
+            let rollupMode = RollupMode.fromEnvironment
+            self.rollupMode = rollupMode
+            sampleTable = try SampleTable(database: database, reader: queries, readsRollups: rollupMode.reads)
             correlationTable = try CorrelationTable(database: database, reader: queries)
             tombstoneTable = try TombstoneTable(database: database, types: sampleTable.types, apps: sampleTable.apps)
             accessLogTable = try AccessLogTable(database: database)
@@ -106,6 +110,7 @@ public final class BrokerStore: @unchecked Sendable {
             pruneMarks = try PruneMarkTable(database: database)
             longSpans = try LongSpanTable(database: database)
             sourcePriorities = try SourcePriorityTable(database: database)
+            try Self.settleRollups(database, meta: meta, mode: rollupMode)
             // Every catalogue type gets its code up front: whether a type has one must not depend on
             // whether any app stored it, or a read of a type only others store would cost more than
             // a read of a type nobody stores.

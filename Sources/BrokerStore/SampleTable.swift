@@ -39,8 +39,8 @@ final class SampleTable {
     /// Whether any quantity row lies in a statistics range, by the start index (`anyInRange`) or an app's own (`anyOwnInRange`).
     private let anyInRange: Statement
     let anyOwnInRange: Statement
-    /// The source app codes that ever stored a type (`app_type_spans`): the candidates a merge of sources considers.
-    let typeApps: Statement
+    /// The first app in start order with a quantity row in a range other than a given one (`firstOtherApp`).
+    let firstOtherAppInRange: Statement
     /// Rows (start_us, end_us, quantity, app) for a merge of sources: every app's by the start index,
     /// one app's own by its own index, those straddling a floor by the end index.
     let mergeRows: Statement
@@ -52,6 +52,13 @@ final class SampleTable {
     private let exportApp: Statement
     private let exportTypeApp: Statement
     private let aggregate: Statement
+    /// The hour rollups (kept by `BrokerStore` on save and delete).
+    let rollups: HourRollupTable
+    /// Whether statistics read the rollups (`RollupMode.reads`).
+    var readsRollups: Bool
+    /// `piecesSQL` over every app's rows and over one app's own (`ownPiecesSQL`).
+    let pieces: Statement
+    let ownPieces: Statement
 
     /// The columns every sample SELECT reads, in `decode(_:)` order.
     static let columns = """
@@ -205,8 +212,12 @@ final class SampleTable {
     /// `reader` is a second connection to the same file with a small page cache: a long query's
     /// pages pass through it without filling the writer's large cache, so the broker's memory does
     /// not grow with the size of what it streams.
-    init(database: Database, reader: Database) throws(BrokerError) {
+    init(database: Database, reader: Database, readsRollups: Bool = true) throws(BrokerError) {
         self.database = database
+        rollups = try HourRollupTable(database: database)
+        self.readsRollups = readsRollups
+        pieces = try database.prepare(Self.piecesSQL)
+        ownPieces = try database.prepare(Self.ownPiecesSQL)
         types = try NameCodeTable(database: database, table: "type_codes", column: "identifier")
         apps = try NameCodeTable(database: database, table: "app_codes", column: "app_id")
         insert = try database.prepare(Self.insertSQL(rows: 1))
@@ -295,7 +306,13 @@ final class SampleTable {
             SELECT 1 FROM samples INDEXED BY samples_by_app_type_start
             WHERE app = ?7 AND type = ?2 AND start_us BETWEEN ?3 AND ?4 AND +end_us BETWEEN ?5 AND ?6 AND +value_kind = 1 LIMIT 1
             """)
-        typeApps = try database.prepare("SELECT app FROM app_type_spans WHERE type = ?1 ORDER BY app")
+        // ?1 type code; ?2 … ?5 `SampleBounds`; ?6 the app to pass over (NULL: none).
+        firstOtherAppInRange = try database.prepare("""
+            SELECT app FROM samples INDEXED BY samples_by_type_start
+            WHERE type = ?1 AND start_us BETWEEN ?2 AND ?3 AND +end_us BETWEEN ?4 AND ?5 AND +value_kind = 1
+              AND +app IS NOT ?6
+            LIMIT 1
+            """)
         // ?1 type code; ?2 … ?5 `SampleBounds`; ?6 the app code (own only).
         mergeRows = try database.prepare("""
             SELECT start_us, end_us, quantity, app FROM samples INDEXED BY samples_by_type_start
@@ -670,11 +687,12 @@ final class SampleTable {
     /// reader with a floor F reads the samples starting at or after F, those straddling F (end-date
     /// index) and its own ending before F, and adds the three up per bucket.
     ///
-    /// With a `priority` (a cumulative type) and more than one source visible in the range, the
-    /// sums merge overlapping sources by it instead (`mergedStatistics`); an own-only reader never
-    /// merges (it sees one source).
+    /// With a `position` (a cumulative type: an app id's place in the person's order, nil when not
+    /// listed) and more than one source visible in the range, the sums merge overlapping sources by
+    /// it instead (`mergedStatistics`); an own-only reader never merges (it sees one source).
     func statistics(
-        type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, boundaries: [Int64], priority: [String]? = nil
+        type: ObjectType, predicate: SamplePredicate, scope: ScopeFilter, spans: ReadSpans, boundaries: [Int64],
+        position: ((String) throws(BrokerError) -> Int?)? = nil
     ) throws(BrokerError) -> [StatisticsBucket] {
         guard let typeCode = try types.code(of: type.identifier) else { return [] }
         let json = "[" + boundaries.map { String($0) }.joined(separator: ",") + "]"
@@ -705,23 +723,32 @@ final class SampleTable {
         }
         let all = SampleBounds(predicate, maxDurationMicros: spans.all)
         let own = SampleBounds(predicate, maxDurationMicros: spans.own)
-        if let priority, let floor = scope.fromMicros,
-           let merged = try mergedStatistics(
-               typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
-               priority: priority, boundaries: boundaries) {
-            return merged
+        if let position, let floor = scope.fromMicros {
+            let merged = readsRollups
+                ? try mergedFromRollups(
+                    typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
+                    position: position, boundaries: boundaries)
+                : try mergedStatistics(
+                    typeCode: typeCode, all: all, own: own, floor: floor, ownCode: scope.ownCode, spans: spans,
+                    position: position, boundaries: boundaries)
+            if let merged { return merged }
+        }
+        // Every app's rows within `bounds` (all visible), or one app's: from the rollups where they stand in.
+        func part(_ bounds: SampleBounds?, appCode: Int64?) throws(BrokerError) -> [StatisticsBucket] {
+            if readsRollups { return try rolledUpBuckets(typeCode: typeCode, bounds: bounds, appCode: appCode, boundaries: boundaries) }
+            return try buckets(appCode == nil ? aggregate : ownAggregate, bounds, appCode: appCode)
         }
         guard let floor = scope.fromMicros else {
             guard let ownCode = scope.ownCode else { return [] }
-            return try buckets(ownAggregate, own, appCode: ownCode)
+            return try part(own, appCode: ownCode)
         }
-        guard floor > .min else { return try buckets(aggregate, all, appCode: nil) }
-        var parts = [try buckets(aggregate, all?.startingAtOrAfter(floor), appCode: nil)]
+        guard floor > .min else { return try part(all, appCode: nil) }
+        var parts = [try part(all?.startingAtOrAfter(floor), appCode: nil)]
         if let straddling = all?.straddling(floor, maxDurationMicros: spans.all) {
             parts.append(try straddlingStatistics(typeCode: typeCode, bounds: straddling, boundaries: boundaries))
         }
         if let ownCode = scope.ownCode {
-            parts.append(try buckets(ownAggregate, own?.endingBefore(floor), appCode: ownCode))
+            parts.append(try part(own?.endingBefore(floor), appCode: ownCode))
         }
         return StatisticsBucket.combine(parts.filter { !$0.isEmpty })
     }

@@ -6,6 +6,7 @@ import BrokerModel
 /// stored a sample. Statistics of cumulative types merge overlapping sources by this order.
 final class SourcePriorityTable {
     private let select: Statement
+    private let selectPosition: Statement
     private let selectAll: Statement
     private let clear: Statement
     private let insert: Statement
@@ -13,6 +14,8 @@ final class SourcePriorityTable {
     /// Prepares the table's statements on `database`.
     init(database: Database) throws(BrokerError) {
         select = try database.prepare("SELECT app_id FROM source_priorities WHERE type = ?1 ORDER BY position")
+        // One seek of the (type, app_id) key: the place of one source, whatever else is listed.
+        selectPosition = try database.prepare("SELECT position FROM source_priorities WHERE type = ?1 AND app_id = ?2")
         selectAll = try database.prepare("SELECT type, app_id FROM source_priorities ORDER BY type, position")
         clear = try database.prepare("DELETE FROM source_priorities WHERE type = ?1")
         insert = try database.prepare("INSERT INTO source_priorities (type, position, app_id) VALUES (?1, ?2, ?3)")
@@ -25,6 +28,15 @@ final class SourcePriorityTable {
             var appIDs: [String] = []
             while try statement.step() { appIDs.append(statement.string(at: 0)) }
             return appIDs
+        }
+    }
+
+    /// The place of `appID` in the order of `type` (0 first), or nil when it is not listed.
+    func position(of appID: String, in type: String) throws(BrokerError) -> Int? {
+        try selectPosition.run { statement throws(BrokerError) -> Int? in
+            try statement.bind(type, at: 1)
+            try statement.bind(appID, at: 2)
+            return try statement.step() ? Int(statement.int64(at: 0)) : nil
         }
     }
 

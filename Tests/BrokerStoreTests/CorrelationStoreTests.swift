@@ -122,7 +122,7 @@ struct CorrelationStoreTests {
         let store = try BrokerStore(dataDirectory: directory.path)
         defer { store.close() }
         #expect(store.migration?.fromVersion == 11)
-        #expect(store.migration?.toVersion == 12)
+        #expect(store.migration?.toVersion == BrokerSchema.migrations.latestVersion)
         #expect(try store.saveSamples([Self.pressure(1, F.base)], sourceAppID: F.app, now: 1).saved == 3)
         #expect(try Self.read(store, Self.bothScopes(.from(.min), .from(.min))).count == 1)
     }

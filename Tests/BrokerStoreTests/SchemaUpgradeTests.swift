@@ -1,7 +1,7 @@
 import BrokerModel
 import Foundation
 import BrokerPolicy
-import BrokerStore
+@testable import BrokerStore
 import Testing
 
 @Suite("Schema upgrades")
@@ -45,7 +45,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 12)
+        #expect(BrokerSchema.migrations.steps.count == 13)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -90,7 +90,7 @@ struct SchemaUpgradeTests {
         #expect(try Self.tableNames(database) == [
             "access_log", "app_codes", "app_type_spans", "apps", "broker_meta", "change_sequence", "characteristics",
             "correlation_members", "correlations",
-            "grants", "long_spans", "prune_marks", "samples", "source_priorities", "sources", "tombstones", "type_codes", "type_spans",
+            "grants", "hour_rollups", "long_spans", "prune_marks", "samples", "source_priorities", "sources", "tombstones", "type_codes", "type_spans",
         ])
     }
 
@@ -220,7 +220,7 @@ struct SchemaUpgradeTests {
             let store = try BrokerStore(dataDirectory: directory.path)
             defer { store.close() }
             #expect(store.migration?.fromVersion == 10)
-            #expect(store.migration?.toVersion == 12)
+            #expect(store.migration?.toVersion == BrokerSchema.migrations.latestVersion)
             #expect(try store.sourcePriority(of: .stepCount) == [])
             try store.setSourcePriority(of: .stepCount, appIDs: ["com.example.watch", "com.example.phone"])
         }
@@ -430,5 +430,46 @@ struct SchemaUpgradeTests {
         #expect(try Self.texts(database, "SELECT end_us || ' ' || duration_us FROM long_spans") == [Array("\(10 * hour) \(hour)".utf8)])
         #expect(try Self.texts(database, "SELECT end_us || ' ' || seq FROM prune_marks ORDER BY end_us") == [Array("50 4".utf8), Array("70 1".utf8)])
         #expect(try Self.texts(database, "SELECT count(*) FROM sqlite_temp_master") == [Array("0".utf8)])
+    }
+
+    @Test func version12SamplesGetHourRollupsInVersion13() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let hour: Int64 = 3_600_000_000
+        // Saved by a version 12 store: two apps, steps across an hour and before 1970, heart rate, a sleep sample.
+        do {
+            let database = try Database(path: try DataDirectory.prepare(directory.path))
+            let firstTwelve = Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(12)))
+            #expect(try firstTwelve.apply(to: database) == 12)
+            database.close()
+        }
+        do {
+            let store = try BrokerStore(dataDirectory: directory.path)
+            _ = try store.saveSamples([
+                Fixture.steps(1, 10 * hour, 10 * hour + 60_000_000, count: 5), Fixture.steps(2, 10 * hour + 59 * 60_000_000, 11 * hour + 1, count: 7),
+                Fixture.steps(3, -1, 0, count: 2), Fixture.steps(4, -hour, -hour, count: 3),
+            ], sourceAppID: "com.example.a", now: 1)
+            _ = try store.saveSamples([Fixture.steps(5, 10 * hour + 5, 10 * hour + 6, count: 11)], sourceAppID: "com.example.b", now: 1)
+            // As a version 12 store left it: no rollups.
+            try store.database.execute("DROP TABLE hour_rollups")
+            try store.database.setUserVersion(12)
+            store.close()
+        }
+        let store = try BrokerStore(dataDirectory: directory.path)
+        defer { store.close() }
+        #expect(store.migration?.fromVersion == 12)
+        let a = try #require(try store.sampleTable.apps.code(of: "com.example.a"))
+        let b = try #require(try store.sampleTable.apps.code(of: "com.example.b"))
+        let steps = try #require(try store.sampleTable.types.code(of: ObjectType.stepCount.identifier))
+        let rows = try store.sampleTable.rollups.rows(typeCode: steps, appCode: nil, hours: Int64.min...Int64.max)
+        #expect(rows.map { [$0.hour, $0.app, $0.count] } == [[-1, a, 2], [10, a, 2], [10, b, 1]])
+        #expect(rows.map(\.total) == [5, 12, 11] && rows.map(\.lowest) == [2, 5, 11] && rows.map(\.highest) == [3, 7, 11])
+        #expect(rows.map(\.maxEnd) == [0, 11 * hour + 1, 10 * hour + 6] && rows.map(\.covered) == [1, 2 * 60_000_000, 1])
+        // Statistics read them and agree with the samples.
+        let boundaries = [-2 * hour, 0, 24 * hour]
+        let rolled = try store.allSourcesStatistics(type: .stepCount, predicate: .all, boundaries: boundaries)
+        store.sampleTable.readsRollups = false
+        #expect(try store.allSourcesStatistics(type: .stepCount, predicate: .all, boundaries: boundaries) == rolled)
+        #expect(rolled.map(\.sum) == [5, 23])
     }
 }

@@ -55,6 +55,11 @@ struct ScopedWorkTests {
         _ = try store.deleteSamples(uuids: (50..<80).map { F.uuid(10_000 + $0) }, appID: "com.example.phone", now: 5)
     }
 
+    /// The same source order in both stores: apps the reader may not see first, then ones it may.
+    static func setPriority(_ store: BrokerStore) throws {
+        try store.setSourcePriority(of: .stepCount, appIDs: ["com.example.archive", "com.example.phone", reader, "com.example.watch", "com.example.nobody"])
+    }
+
     /// The work of `body` on `store`.
     static func work<T>(_ store: BrokerStore, _ body: (BrokerStore) throws -> T) rethrows -> (Int64, T) {
         let before = store.statementWork()
@@ -89,6 +94,22 @@ struct ScopedWorkTests {
             try same("statistics \(index)") { store in
                 try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: reader,
                                      boundaries: (0...3).map { F.base - Self.day + $0 * Self.day })
+            }
+            // Days on whole hours: their hours come from the rollups (docs/STATISTICS.md).
+            try same("statistics on whole hours \(index)") { store in
+                try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: reader,
+                                     boundaries: (0...3).map { F.base / F.hour * F.hour - Self.day + $0 * Self.day })
+            }
+            try same("merged statistics on whole hours \(index)") { store in
+                try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: reader,
+                                     boundaries: (0...72).map { F.base / F.hour * F.hour - Self.day + $0 * F.hour }, mergeSources: true)
+            }
+            // Merged by the source order (which names apps the reader may not see, in both stores).
+            for hours in [24, 1] {
+                try same("merged statistics \(index) per \(hours) h") { store in
+                    try store.statistics(type: .stepCount, predicate: predicate, scope: scope, appID: reader,
+                                         boundaries: (0...(72 / hours)).map { F.base - Self.day + Int64($0 * hours) * F.hour }, mergeSources: true)
+                }
             }
         }
         try same("statistics of a type the reader has none of") { store in
@@ -129,6 +150,7 @@ struct ScopedWorkTests {
                 for store in [crowded, alone] {
                     try Self.saveOwn(store)
                     try Self.saveSentinels(store)
+                    try Self.setPriority(store)
                 }
                 try Self.saveOthers(crowded)
                 try Self.compareReads(crowded, alone, scope: .ownSamplesOnly, sourceLabel: "own only")
@@ -169,6 +191,7 @@ struct ScopedWorkTests {
                 for store in [crowded, alone] {
                     try Self.saveOwn(store)
                     try Self.saveSentinels(store)
+                    try Self.setPriority(store)
                     _ = try store.saveSamples((0..<400).map { F.steps(20_000 + $0, floor + Int64($0) * F.minute, floor + Int64($0) * F.minute + F.minute) },
                                               sourceAppID: "com.example.watch", now: 2)
                 }
