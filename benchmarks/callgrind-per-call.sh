@@ -33,7 +33,7 @@ for op in "${ops[@]}"; do
   calls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["completed"])' "$work/report.json" 2>/dev/null || echo 0)
   # The dump after zeroing holds the window; sum its totals (one file per dump, the last one).
   dump=$(ls -t "$work"/cg.out.* 2>/dev/null | head -1)
-  ir=$(grep -h '^totals:' "$dump" 2>/dev/null | awk '{s+=$2} END {print s+0}')
+  ir=$(grep -h '^totals:' "$dump" 2>/dev/null | awk '{s+=$2} END {printf "%.0f\n", s}')
   python3 -c 'import sys; op,ir,calls=sys.argv[1],int(sys.argv[2]),int(sys.argv[3]); print("%-10s Ir=%d calls=%d Ir/call=%s" % (op, ir, calls, "{:,.0f}".format(ir/calls) if calls else "nan"))' "$op" "$ir" "$calls"
   kill "$pid"; wait "$pid" 2>/dev/null
   [ -n "${KEEP:-}" ] && echo "  dumps in $work" || rm -rf "$work"

@@ -492,7 +492,7 @@ def size_lines(field, value, indent, in_oneof=False):
         return ["%ssize += %d + ProtoWriter.varintSize(%s.count) + %s.count" % (indent, k, value, value)]
     if t == MESSAGE_T and is_leaf(messages_by_name[field.type_name]):
         # A message without nested messages is measured again when written: cheaper than a slot.
-        return ["%sdo { let count = %s.measure(&sizes); size += %d + ProtoWriter.varintSize(count) + count }"
+        return ["%sdo { let count = %s.packedSize; size += %d + ProtoWriter.varintSize(count) + count }"
                 % (indent, value, k)]
     if t == MESSAGE_T:
         return ["%sdo {" % indent,
@@ -512,7 +512,7 @@ def write_lines(field, value, indent):
     if t == BYTES:
         return ["%s%s; writer.varint(UInt64(%s.count)); writer.bytes(%s)" % (indent, key, value, value)]
     if t == MESSAGE_T and is_leaf(messages_by_name[field.type_name]):
-        return ["%s%s; writer.varint(UInt64(%s.measure(&sizes))); %s.write(&writer, &sizes)" % (indent, key, value, value)]
+        return ["%s%s; writer.varint(UInt64(%s.packedSize)); %s.writeFields(&writer)" % (indent, key, value, value)]
     if t == MESSAGE_T:
         return ["%s%s; writer.varint(UInt64(sizes.next())); %s.write(&writer, &sizes)" % (indent, key, value)]
     return ["%s%s; %s" % (indent, key, write_scalar(field, value))]
@@ -577,11 +577,15 @@ def emit_encoding(messages):
            "// field written; a string cut at its first NUL, as a C string is.\n"]
     for message in messages:
         out.append("\nextension Proto.%s: ProtoMessage {\n" % message.name)
+        if is_leaf(message):
+            out.append(emit_leaf_members(message))
         body = message_body_lines(message, plain_measure_lines, size_lines)
         out.append("    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of\n"
                    "    /// every string, in write order.\n")
         out.append("    public func measure(_ sizes: inout ProtoSizes) -> Int {\n")
-        if body:
+        if is_leaf(message):
+            out.append("        packedSize\n")
+        elif body:
             out.append("        var size = 0\n")
             out.append("\n".join(body) + "\n")
             out.append("        return size\n")
@@ -592,12 +596,44 @@ def emit_encoding(messages):
         out.append("    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`\n"
                    "    /// kept them.\n")
         out.append("    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {\n")
-        out.append("\n".join(body) + ("\n" if body else ""))
+        if is_leaf(message):
+            out.append("        writeFields(&writer)\n")
+        else:
+            out.append("\n".join(body) + ("\n" if body else ""))
         out.append("    }\n")
         if message.name in FRAME_MESSAGES:
             out.append(emit_case_appenders(message))
         out.append("}\n")
     return "".join(out)
+
+
+def emit_leaf_members(message):
+    """For a leaf message (numbers and bytes only, nothing kept in ProtoSizes): its size and its
+    fields' writer without a ProtoSizes, inlined where a frame or an enclosing message writes it."""
+    out = []
+    body = message_body_lines(message, plain_measure_lines, size_lines)
+    out.append("    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).\n")
+    out.append("    @inline(__always)\n")
+    if body:
+        out.append("    public var packedSize: Int {\n        var size = 0\n")
+        out.append("\n".join(body) + "\n")
+        out.append("        return size\n    }\n\n")
+    else:
+        out.append("    public var packedSize: Int { 0 }\n\n")
+    body = message_body_lines(message, plain_write_lines, write_lines)
+    out.append("    /// Writes the fields (a leaf message needs no `ProtoSizes`).\n")
+    out.append("    @inline(__always)\n")
+    out.append("    public func writeFields(_ writer: inout ProtoWriter) {\n")
+    out.append("\n".join(body) + ("\n" if body else ""))
+    out.append("    }\n\n")
+    return "".join(out)
+
+
+def needs_sizes(field):
+    """True when sizing `field` keeps entries in ProtoSizes (strings, non-leaf messages)."""
+    if field.type == STRING:
+        return True
+    return field.type == MESSAGE_T and not is_leaf(messages_by_name[field.type_name])
 
 
 def emit_case_appenders(message):
@@ -626,6 +662,24 @@ def emit_case_appenders(message):
             out.append("\n    /// Appends a %s frame with no %s case, byte for byte as `appendFrame` of that\n"
                        "    /// message would.\n" % (message.name, message.oneofs[0]))
         out.append("    public static func appendFrame(%s, to buffer: inout [UInt8]) {\n" % ", ".join(params))
+        # The usual reply (no status, a leaf case or none): nothing needs a ProtoSizes, so none is made.
+        absent = [f for f in plain if needs_sizes(f)]
+        if (not case or not needs_sizes(case)) and all(f.type == MESSAGE_T and not f.repeated for f in absent):
+            quick = [f for f in fields if f not in absent]
+            out.append("        if %s {\n" % (" && ".join("%s == nil" % f.swift for f in absent) or "true"))
+            out.append("            var size = 0\n")
+            for field in quick:
+                if field is case:
+                    out.append("\n".join(size_lines(field, "value", "            ")) + "\n")
+                else:
+                    out.append("\n".join(plain_measure_lines(field, field.swift, "            ", binding="present")) + "\n")
+            out.append("            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in\n")
+            for field in quick:
+                if field is case:
+                    out.append("\n".join(write_lines(field, "value", "                ")) + "\n")
+                else:
+                    out.append("\n".join(plain_write_lines(field, field.swift, "                ", binding="present")) + "\n")
+            out.append("            }\n            return\n        }\n")
         out.append("        var sizes = ProtoSizes()\n        var size = 0\n")
         measure, write = [], []
         for field in fields:

@@ -399,5 +399,7 @@ extension Broker {
             connection.release(context.heldBytes)
             context.heldBytes = 0
         }
+        // The call is over: it no longer keeps its session alive (see `CallContext.session`).
+        context.session = nil
     }
 }

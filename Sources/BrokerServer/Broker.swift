@@ -295,8 +295,11 @@ public final class Broker {
     /// or trickling connection would otherwise hold its slot (and the per-uid count) for ever.
     private func armHelloDeadline(_ session: Session) {
         let timeout = configuration.helloTimeoutMicros
-        loop.schedule(afterMicros: timeout) { [weak self, weak session] in
-            guard let self, let session, session.appID == nil, !session.connection.isClosed else { return }
+        // The connection is held weakly, not the session: a weakly referenced session would have a
+        // side table (see `CallContext.session`).
+        loop.schedule(afterMicros: timeout) { [weak self, weak connection = session.connection] in
+            guard let self, let connection, let session = connection.context as? Session,
+                session.appID == nil, !session.connection.isClosed else { return }
             self.logger.warning("no hello in time", ["session": session.label])
             session.connection.close(with: BrokerError(
                 code: .deadlineExceeded, domain: .protocolError,

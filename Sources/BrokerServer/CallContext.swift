@@ -8,7 +8,12 @@ import BrokerWire
 final class CallContext {
     let callID: UInt64
     let method: String
-    weak var session: Session?
+    /// The session the call runs in, until the call ends (`Broker.endWithoutReply` drops it; every
+    /// call of a closing connection ends in `didClose`). Strong rather than weak: a weakly referenced
+    /// session has a side table, and then the retain and release of it that every frame makes
+    /// (`connection.context`) both take the runtime's slow path, ~125 instructions a frame
+    /// (benchmarks/PROFILE.md).
+    var session: Session?
     var deadlineTimer: TimerToken?
     /// When the call passes its deadline (µs since the epoch, wall clock); 0 when it has none.
     var deadlineMicros: Int64 = 0

@@ -46,7 +46,7 @@ extension PipeConnection {
         do throws(BrokerError) {
             try decoder.receive(bytes) { payload in
                 framesReceived &+= 1
-                delegate?.connection(self, didReceiveFrame: payload.span)
+                frameReceiver?(self, payload.span)
                 return mayDeliver
             }
             isReceiving = false
@@ -67,7 +67,7 @@ extension PipeConnection {
         do throws(BrokerError) {
             while mayDeliver, let payload = try decoder.nextFrame() {
                 framesReceived &+= 1
-                delegate?.connection(self, didReceiveFrame: payload.span)
+                frameReceiver?(self, payload.span)
             }
         } catch {
             closeForUndecodableFrame(error)

@@ -11,7 +11,14 @@ public enum TypeCatalogue {
     /// One shared `ObjectType` per catalogued identifier, by index (the `ObjectType` constants, whose
     /// identifiers are string literals: copying one costs no reference counting): decoders hand
     /// these out for catalogued identifiers instead of allocating a new string each time.
-    package static let knownTypes: [ObjectType] = byIndex.map(\.type)
+    ///
+    /// Made once, recording where each identifier's bytes live (`IdentifierTable`), so that a string
+    /// handed out here is found again by its address (`knownType(spelling:)`).
+    package static let knownTypes: [ObjectType] = {
+        let types = byIndex.map(\.type)
+        IdentifierTable.shared.recordSpellings(of: types)
+        return types
+    }()
 
     /// How many types the catalogue holds.
     public static var count: Int { knownIdentifiers.count }
@@ -90,33 +97,13 @@ public enum TypeCatalogue {
         return (knownIdentifiers.firstIndex { identifier == $0.description } ?? -1, false)
     }
 
-    /// The indexes of `knownIdentifiers` by their UTF-8 length: a look-up compares bytes with the
-    /// few identifiers of the same length only, not with the whole catalogue.
-    private static let indexesByLength: [[Int]] = {
-        let longest = knownIdentifiers.map(\.utf8CodeUnitCount).max() ?? 0
-        var table = [[Int]](repeating: [], count: longest + 1)
-        for (index, known) in knownIdentifiers.enumerated() { table[known.utf8CodeUnitCount].append(index) }
-        return table
-    }()
-
     /// The position among `knownIdentifiers` of the one whose UTF-8 bytes are exactly `bytes`, or -1.
+    ///
+    /// One probe of `IdentifierTable` (a hash of the length and two words of the bytes) and one
+    /// `memcmp` for a catalogued identifier: the decoders look up every type identifier they read.
     @inline(__always)
     static func index(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        let count = bytes.count
-        guard count < indexesByLength.count else { return -1 }
-        guard count > 0 else { return indexesByLength[0].first ?? -1 }
-        // Identifiers of one length mostly share their prefix (`HKQuantityTypeIdentifier`): the
-        // last byte and the first after the longest prefix tell most of them apart before memcmp.
-        let base = bytes.baseAddress.unsafelyUnwrapped
-        let middle = min(24, count - 1)
-        let last = base[count - 1], atMiddle = base[middle]
-        for index in indexesByLength[count] {
-            let known = knownIdentifiers[index].utf8Start
-            if known[count - 1] == last, known[middle] == atMiddle, memcmp(known, base, count) == 0 {
-                return index
-            }
-        }
-        return -1
+        IdentifierTable.shared.index(of: bytes)
     }
 
     /// The shared value for a catalogued identifier given as exactly its UTF-8 bytes; nil for any
@@ -124,6 +111,20 @@ public enum TypeCatalogue {
     package static func knownType(utf8 bytes: UnsafeBufferPointer<UInt8>) -> ObjectType? {
         let found = Self.index(ofUTF8: bytes)
         return found >= 0 ? knownTypes[found] : nil
+    }
+
+    /// The shared value for `identifier` when it is the very string a catalogued type holds (the
+    /// one `knownType(utf8:)` hands a decoder), found by the address of its bytes without reading
+    /// them; nil for any other string (look those up by their bytes).
+    @inline(__always)
+    package static func knownType(spelling identifier: String) -> ObjectType? {
+        let utf8 = identifier.utf8
+        guard utf8.count > 15 else { return nil }  // a small string's bytes are inline, never a catalogued one's
+        let count = knownTypes.count  // recorded the spellings, once
+        let found = utf8.withContiguousStorageIfAvailable { bytes in
+            IdentifierTable.shared.index(ofSpelling: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped), count: bytes.count)
+        } ?? -1
+        return found >= 0 && found < count ? knownTypes[found] : nil
     }
 
     /// The descriptor of a known type; nil for an unknown identifier.

@@ -54,9 +54,9 @@ extension Proto.ClientFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .cancel(let value):
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         case .credit(let value):
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         case nil: break
         }
         return size
@@ -69,9 +69,9 @@ extension Proto.ClientFrame: ProtoMessage {
         case .call(let value):
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .cancel(let value):
-            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .credit(let value):
-            writer.byte(0x1A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x1A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case nil: break
         }
     }
@@ -96,24 +96,40 @@ extension Proto.ClientFrame: ProtoMessage {
     /// Appends a ClientFrame frame whose kind is `cancel`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(cancel value: Proto.Cancel, to buffer: inout [UInt8]) {
+        if true {
+            var size = 0
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                writer.byte(0x12); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
-        do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
-            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
     /// Appends a ClientFrame frame whose kind is `credit`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(credit value: Proto.Credit, to buffer: inout [UInt8]) {
+        if true {
+            var size = 0
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                writer.byte(0x1A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
-        do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
-            writer.byte(0x1A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x1A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 }
@@ -141,9 +157,9 @@ extension Proto.Call: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .ping(let value):
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         case .pingStream(let value):
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         case .requestAuthorization(let value):
             do {
                 let slot = sizes.reserve()
@@ -173,7 +189,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .earliestPermittedSampleDate(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .readCharacteristics(let value):
             do {
                 let slot = sizes.reserve()
@@ -231,7 +247,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminListApps(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminRemoveApp(let value):
             do {
                 let slot = sizes.reserve()
@@ -247,9 +263,9 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminBrokerInfo(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminWatchPrompts(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAnswerPrompt(let value):
             do {
                 let slot = sizes.reserve()
@@ -258,7 +274,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminCancelPrompt(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminListGrants(let value):
             do {
                 let slot = sizes.reserve()
@@ -274,7 +290,7 @@ extension Proto.Call: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminListSources(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminSetCharacteristic(let value):
             do {
                 let slot = sizes.reserve()
@@ -366,9 +382,9 @@ extension Proto.Call: ProtoMessage {
         case .hello(let value):
             writer.byte(0x52); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .ping(let value):
-            writer.byte(0x5A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x5A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .pingStream(let value):
-            writer.byte(0x62); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x62); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .requestAuthorization(let value):
             writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .authorizationStatus(let value):
@@ -378,7 +394,7 @@ extension Proto.Call: ProtoMessage {
         case .earliestAuthorizedSampleDate(let value):
             writer.byte(0xBA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .earliestPermittedSampleDate(let value):
-            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .readCharacteristics(let value):
             writer.byte(0xCA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .save(let value):
@@ -396,25 +412,25 @@ extension Proto.Call: ProtoMessage {
         case .adminAddApp(let value):
             writer.byte(0xA2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminListApps(let value):
-            writer.byte(0xAA); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xAA); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminRemoveApp(let value):
             writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRotateToken(let value):
             writer.byte(0xBA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminBrokerInfo(let value):
-            writer.byte(0xC2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xC2); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminWatchPrompts(let value):
-            writer.byte(0xF2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xF2); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminAnswerPrompt(let value):
             writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminCancelPrompt(let value):
-            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminListGrants(let value):
             writer.byte(0x8A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRevoke(let value):
             writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminListSources(let value):
-            writer.byte(0x9A); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x9A); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminSetCharacteristic(let value):
             writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExplain(let value):
@@ -441,9 +457,9 @@ extension Proto.Call: ProtoMessage {
 }
 
 extension Proto.Cancel: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.callID != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.callID))
@@ -451,19 +467,31 @@ extension Proto.Cancel: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
         }
     }
-}
 
-extension Proto.Credit: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
+}
+
+extension Proto.Credit: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.callID != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.callID))
@@ -474,15 +502,27 @@ extension Proto.Credit: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.callID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.callID))
         }
         if self.items != 0 {
             writer.byte(0x10); writer.varint(UInt64(self.items))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -518,13 +558,13 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .ping(let value):
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         case .requestAuthorization(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .authorizationStatus(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .requestStatus(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .earliestAuthorizedSampleDate(let value):
             do {
                 let slot = sizes.reserve()
@@ -533,7 +573,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .earliestPermittedSampleDate(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .readCharacteristics(let value):
             do {
                 let slot = sizes.reserve()
@@ -542,9 +582,9 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .save(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .delete(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .statistics(let value):
             do {
                 let slot = sizes.reserve()
@@ -567,7 +607,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminRemoveApp(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminRotateToken(let value):
             do {
                 let slot = sizes.reserve()
@@ -583,9 +623,9 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminAnswerPrompt(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminCancelPrompt(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminListGrants(let value):
             do {
                 let slot = sizes.reserve()
@@ -594,7 +634,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminRevoke(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminListSources(let value):
             do {
                 let slot = sizes.reserve()
@@ -603,7 +643,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminSetCharacteristic(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminExplain(let value):
             do {
                 let slot = sizes.reserve()
@@ -633,7 +673,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminSetSourcePriority(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminListSourcePriority(let value):
             do {
                 let slot = sizes.reserve()
@@ -642,7 +682,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
         case .adminImport(let value):
-            do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAccessLog(let value):
             do {
                 let slot = sizes.reserve()
@@ -670,23 +710,23 @@ extension Proto.ServerFrame: ProtoMessage {
         case .hello(let value):
             writer.byte(0x52); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .ping(let value):
-            writer.byte(0x5A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x5A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .requestAuthorization(let value):
-            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .authorizationStatus(let value):
-            writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .requestStatus(let value):
-            writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .earliestAuthorizedSampleDate(let value):
             writer.byte(0xBA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .earliestPermittedSampleDate(let value):
-            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .readCharacteristics(let value):
             writer.byte(0xCA); writer.byte(0x01); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .save(let value):
-            writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .delete(let value):
-            writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .statistics(let value):
             writer.byte(0xB2); writer.byte(0x03); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminAddApp(let value):
@@ -694,23 +734,23 @@ extension Proto.ServerFrame: ProtoMessage {
         case .adminListApps(let value):
             writer.byte(0xAA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRemoveApp(let value):
-            writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminRotateToken(let value):
             writer.byte(0xBA); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminBrokerInfo(let value):
             writer.byte(0xC2); writer.byte(0x06); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminAnswerPrompt(let value):
-            writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminCancelPrompt(let value):
-            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminListGrants(let value):
             writer.byte(0x8A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminRevoke(let value):
-            writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminListSources(let value):
             writer.byte(0x9A); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminSetCharacteristic(let value):
-            writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminExplain(let value):
             writer.byte(0xAA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminSetGrant(let value):
@@ -720,11 +760,11 @@ extension Proto.ServerFrame: ProtoMessage {
         case .adminStatistics(let value):
             writer.byte(0xC2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminSetSourcePriority(let value):
-            writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminListSourcePriority(let value):
             writer.byte(0xD2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminImport(let value):
-            writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminAccessLog(let value):
             writer.byte(0xC2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case nil: break
@@ -802,6 +842,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `ping`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, ping value: Proto.PingResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0x5A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -815,7 +869,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -824,13 +878,27 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0x5A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x5A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
     /// Appends a ServerFrame frame whose response is `request_authorization`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, requestAuthorization value: Proto.RequestAuthorizationResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -844,7 +912,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -853,13 +921,27 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
     /// Appends a ServerFrame frame whose response is `authorization_status`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, authorizationStatus value: Proto.AuthorizationStatusResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -873,7 +955,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -882,13 +964,27 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xAA); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
     /// Appends a ServerFrame frame whose response is `request_status`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, requestStatus value: Proto.RequestStatusResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -902,7 +998,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -911,7 +1007,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -952,6 +1048,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `earliest_permitted_sample_date`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, earliestPermittedSampleDate value: Proto.EarliestPermittedSampleDateResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -965,7 +1075,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -974,7 +1084,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xC2); writer.byte(0x01); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1015,6 +1125,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `save`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, save value: Proto.SaveResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1028,7 +1152,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1037,13 +1161,27 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x92); writer.byte(0x03); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
     /// Appends a ServerFrame frame whose response is `delete`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, delete value: Proto.DeleteResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1057,7 +1195,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1066,7 +1204,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x9A); writer.byte(0x03); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1175,6 +1313,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `admin_remove_app`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminRemoveApp value: Proto.AdminRemoveAppResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1188,7 +1340,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1197,7 +1349,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1272,6 +1424,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `admin_answer_prompt`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminAnswerPrompt value: Proto.AdminAnswerPromptResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1285,7 +1451,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1294,13 +1460,27 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xFA); writer.byte(0x06); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
     /// Appends a ServerFrame frame whose response is `admin_cancel_prompt`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminCancelPrompt value: Proto.AdminCancelPromptResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1314,7 +1494,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1323,7 +1503,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x82); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1364,6 +1544,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `admin_revoke`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminRevoke value: Proto.AdminRevokeResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1377,7 +1571,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1386,7 +1580,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x92); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1427,6 +1621,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `admin_set_characteristic`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminSetCharacteristic value: Proto.AdminSetCharacteristicResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1440,7 +1648,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1449,7 +1657,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xA2); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1592,6 +1800,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `admin_set_source_priority`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminSetSourcePriority value: Proto.AdminSetSourcePriorityResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1605,7 +1827,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1614,7 +1836,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1655,6 +1877,20 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame whose response is `admin_import`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminImport value: Proto.AdminImportResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1668,7 +1904,7 @@ extension Proto.ServerFrame: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        do { let count = value.measure(&sizes); size += 2 + ProtoWriter.varintSize(count) + count }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
             sizes.rewind()
             if callID != 0 {
@@ -1677,7 +1913,7 @@ extension Proto.ServerFrame: ProtoMessage {
             if let present = status {
                 writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
             }
-            writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 
@@ -1718,6 +1954,18 @@ extension Proto.ServerFrame: ProtoMessage {
     /// Appends a ServerFrame frame with no response case, byte for byte as `appendFrame` of that
     /// message would.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+            }
+            return
+        }
         var sizes = ProtoSizes()
         var size = 0
         if callID != 0 {
@@ -1750,7 +1998,7 @@ extension Proto.StreamItem: ProtoMessage {
         var size = 0
         switch item {
         case .ping(let value):
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         case .samples(let value):
             do {
                 let slot = sizes.reserve()
@@ -1789,7 +2037,7 @@ extension Proto.StreamItem: ProtoMessage {
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         switch item {
         case .ping(let value):
-            writer.byte(0x62); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x62); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .samples(let value):
             writer.byte(0xA2); writer.byte(0x03); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .anchoredPage(let value):
@@ -1889,9 +2137,9 @@ extension Proto.HelloResponse: ProtoMessage {
 }
 
 extension Proto.PingRequest: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.delayMicros != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.delayMicros))
@@ -1902,9 +2150,9 @@ extension Proto.PingRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.delayMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.delayMicros))
         }
@@ -1912,12 +2160,24 @@ extension Proto.PingRequest: ProtoMessage {
             writer.byte(0x12); writer.varint(UInt64(self.payload.count)); writer.bytes(self.payload)
         }
     }
-}
 
-extension Proto.PingResponse: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
+}
+
+extension Proto.PingResponse: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if !self.payload.isEmpty {
             size += 1 + ProtoWriter.varintSize(self.payload.count) + self.payload.count
@@ -1931,9 +2191,9 @@ extension Proto.PingResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if !self.payload.isEmpty {
             writer.byte(0x0A); writer.varint(UInt64(self.payload.count)); writer.bytes(self.payload)
         }
@@ -1944,12 +2204,24 @@ extension Proto.PingResponse: ProtoMessage {
             writer.byte(0x18); writer.varint(UInt64(self.sequence))
         }
     }
-}
 
-extension Proto.PingStreamRequest: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
+}
+
+extension Proto.PingStreamRequest: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.count != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.count))
@@ -1960,15 +2232,27 @@ extension Proto.PingStreamRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.count != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.count))
         }
         if !self.payload.isEmpty {
             writer.byte(0x12); writer.varint(UInt64(self.payload.count)); writer.bytes(self.payload)
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2143,15 +2427,25 @@ extension Proto.AdminAddAppResponse: ProtoMessage {
 }
 
 extension Proto.AdminListAppsRequest: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2210,9 +2504,9 @@ extension Proto.AdminRemoveAppRequest: ProtoMessage {
 }
 
 extension Proto.AdminRemoveAppResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.connectionsClosed != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.connectionsClosed))
@@ -2220,12 +2514,24 @@ extension Proto.AdminRemoveAppResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.connectionsClosed != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.connectionsClosed))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2287,15 +2593,25 @@ extension Proto.AdminRotateTokenResponse: ProtoMessage {
 }
 
 extension Proto.AdminBrokerInfoRequest: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2435,15 +2751,25 @@ extension Proto.RequestAuthorizationRequest: ProtoMessage {
 }
 
 extension Proto.RequestAuthorizationResponse: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2471,9 +2797,9 @@ extension Proto.AuthorizationStatusRequest: ProtoMessage {
 }
 
 extension Proto.AuthorizationStatusResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.status.rawValue != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: Int64(self.status.rawValue)))
@@ -2481,12 +2807,24 @@ extension Proto.AuthorizationStatusResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.status.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.status.rawValue)))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2517,9 +2855,9 @@ extension Proto.RequestStatusRequest: ProtoMessage {
 }
 
 extension Proto.RequestStatusResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.status.rawValue != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: Int64(self.status.rawValue)))
@@ -2527,12 +2865,24 @@ extension Proto.RequestStatusResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.status.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.status.rawValue)))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2611,22 +2961,32 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
 }
 
 extension Proto.EarliestPermittedSampleDateRequest: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
 extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.dateMicros != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.dateMicros))
@@ -2634,12 +2994,24 @@ extension Proto.EarliestPermittedSampleDateResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.dateMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.dateMicros))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2861,7 +3233,7 @@ extension Proto.PromptEvent: ProtoMessage {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .resolved(let value):
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         case nil: break
         }
         return size
@@ -2874,16 +3246,16 @@ extension Proto.PromptEvent: ProtoMessage {
         case .raised(let value):
             writer.byte(0x0A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .resolved(let value):
-            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case nil: break
         }
     }
 }
 
 extension Proto.PromptResolved: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.promptID != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.promptID))
@@ -2894,9 +3266,9 @@ extension Proto.PromptResolved: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
         }
@@ -2904,18 +3276,40 @@ extension Proto.PromptResolved: ProtoMessage {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: Int64(self.resolution.rawValue)))
         }
     }
-}
 
-extension Proto.AdminWatchPromptsRequest: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
+}
+
+extension Proto.AdminWatchPromptsRequest: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -2951,22 +3345,32 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
 }
 
 extension Proto.AdminAnswerPromptResponse: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
 extension Proto.AdminCancelPromptRequest: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.promptID != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.promptID))
@@ -2974,25 +3378,47 @@ extension Proto.AdminCancelPromptRequest: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
         }
     }
-}
 
-extension Proto.AdminCancelPromptResponse: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
+}
+
+extension Proto.AdminCancelPromptResponse: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -3130,9 +3556,9 @@ extension Proto.AdminRevokeRequest: ProtoMessage {
 }
 
 extension Proto.AdminRevokeResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.revoked != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.revoked))
@@ -3140,12 +3566,24 @@ extension Proto.AdminRevokeResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.revoked != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.revoked))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -3345,15 +3783,25 @@ extension Proto.Source: ProtoMessage {
 }
 
 extension Proto.AdminListSourcesRequest: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -3421,15 +3869,25 @@ extension Proto.AdminSetCharacteristicRequest: ProtoMessage {
 }
 
 extension Proto.AdminSetCharacteristicResponse: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -3762,9 +4220,9 @@ extension Proto.Sample: ProtoMessage {
 }
 
 extension Proto.SamplePredicate: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.hasStart {
             size += 1 + 1
@@ -3784,9 +4242,9 @@ extension Proto.SamplePredicate: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.hasStart {
             writer.byte(0x08); writer.byte(self.hasStart ? 1 : 0)
         }
@@ -3803,12 +4261,24 @@ extension Proto.SamplePredicate: ProtoMessage {
             writer.byte(0x28); writer.varint(UInt64(self.options))
         }
     }
-}
 
-extension Proto.SampleSort: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
+}
+
+extension Proto.SampleSort: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.key.rawValue != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: Int64(self.key.rawValue)))
@@ -3819,15 +4289,27 @@ extension Proto.SampleSort: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.key.rawValue != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: Int64(self.key.rawValue)))
         }
         if self.descending {
             writer.byte(0x10); writer.byte(self.descending ? 1 : 0)
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -3857,9 +4339,9 @@ extension Proto.SaveRequest: ProtoMessage {
 }
 
 extension Proto.SaveResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.saved != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.saved))
@@ -3870,15 +4352,27 @@ extension Proto.SaveResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.saved != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.saved))
         }
         if self.unchanged != 0 {
             writer.byte(0x10); writer.varint(UInt64(self.unchanged))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -3896,7 +4390,7 @@ extension Proto.DeleteRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
@@ -3912,15 +4406,15 @@ extension Proto.DeleteRequest: ProtoMessage {
             if count != 0 { writer.byte(0x12); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x1A); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x1A); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
     }
 }
 
 extension Proto.DeleteResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.deleted != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.deleted))
@@ -3928,12 +4422,24 @@ extension Proto.DeleteResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.deleted != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.deleted))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -3948,13 +4454,13 @@ extension Proto.QueryRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.limit != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.limit))
         }
         if let value = self.sort {
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
             let count = ProtoWriter.cStringCount(self.unit)
@@ -3975,13 +4481,13 @@ extension Proto.QueryRequest: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
         if self.limit != 0 {
             writer.byte(0x18); writer.varint(UInt64(self.limit))
         }
         if let value = self.sort {
-            writer.byte(0x22); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x22); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
         do {
             let count = sizes.next()
@@ -4029,7 +4535,7 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if !self.anchor.isEmpty {
             size += 1 + ProtoWriter.varintSize(self.anchor.count) + self.anchor.count
@@ -4053,7 +4559,7 @@ extension Proto.AnchoredQueryRequest: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
         if !self.anchor.isEmpty {
             writer.byte(0x1A); writer.varint(UInt64(self.anchor.count)); writer.bytes(self.anchor)
@@ -4128,7 +4634,7 @@ extension Proto.StatisticsRequest: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if let value = self.predicate {
-            do { let count = value.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = value.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         }
         if self.options != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.options))
@@ -4160,7 +4666,7 @@ extension Proto.StatisticsRequest: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
         }
         if let value = self.predicate {
-            writer.byte(0x12); writer.varint(UInt64(value.measure(&sizes))); value.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         }
         if self.options != 0 {
             writer.byte(0x18); writer.varint(UInt64(self.options))
@@ -4183,9 +4689,9 @@ extension Proto.StatisticsRequest: ProtoMessage {
 }
 
 extension Proto.StatisticsBucket: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.startMicros != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.startMicros))
@@ -4223,9 +4729,9 @@ extension Proto.StatisticsBucket: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.startMicros != 0 {
             writer.byte(0x08); writer.varint(UInt64(bitPattern: self.startMicros))
         }
@@ -4260,6 +4766,18 @@ extension Proto.StatisticsBucket: ProtoMessage {
             writer.byte(0x59); writer.fixed64(self.maximum.bitPattern)
         }
     }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
 }
 
 extension Proto.StatisticsResponse: ProtoMessage {
@@ -4273,7 +4791,7 @@ extension Proto.StatisticsResponse: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.buckets {
-            do { let count = element.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = element.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
@@ -4286,7 +4804,7 @@ extension Proto.StatisticsResponse: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
         for element in self.buckets {
-            writer.byte(0x12); writer.varint(UInt64(element.measure(&sizes))); element.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
         }
     }
 }
@@ -4327,7 +4845,7 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         for element in self.buckets {
-            do { let count = element.measure(&sizes); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = element.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
@@ -4340,7 +4858,7 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
         for element in self.buckets {
-            writer.byte(0x12); writer.varint(UInt64(element.measure(&sizes))); element.write(&writer, &sizes)
+            writer.byte(0x12); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
         }
     }
 }
@@ -4375,15 +4893,25 @@ extension Proto.AdminSetSourcePriorityRequest: ProtoMessage {
 }
 
 extension Proto.AdminSetSourcePriorityResponse: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
-        0
+        packedSize
     }
 
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 
@@ -4523,9 +5051,9 @@ extension Proto.AdminImportRequest: ProtoMessage {
 }
 
 extension Proto.AdminImportResponse: ProtoMessage {
-    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
-    /// every string, in write order.
-    public func measure(_ sizes: inout ProtoSizes) -> Int {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
         var size = 0
         if self.saved != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.saved))
@@ -4536,15 +5064,27 @@ extension Proto.AdminImportResponse: ProtoMessage {
         return size
     }
 
-    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
-    /// kept them.
-    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
         if self.saved != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.saved))
         }
         if self.unchanged != 0 {
             writer.byte(0x10); writer.varint(UInt64(self.unchanged))
         }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 

@@ -6,6 +6,12 @@ extension ObjectType {
     /// catalogue's shared value (the decoded string is let go), any other as `ObjectType(identifier)`.
     @inline(__always)
     public init(protoIdentifier identifier: String) {
+        // The strict reader hands out the catalogue's own string for a catalogued identifier: found
+        // by address, its bytes are not looked up a second time.
+        if let known = TypeCatalogue.knownType(spelling: identifier) {
+            self = known
+            return
+        }
         var identifier = identifier
         if let known = identifier.withUTF8({ TypeCatalogue.knownType(utf8: $0) }) {
             self = known

@@ -20,6 +20,28 @@ public struct ProtoReader {
     /// bytes are left to it.
     @inline(__always)
     public mutating func varint() -> UInt64? {
+        // One byte, the usual case (keys, lengths, small numbers): no loop.
+        if index < bytes.count {
+            let first = bytes[index]
+            if first < 0x80 {
+                index &+= 1
+                return UInt64(first)
+            }
+        }
+        return varintSlow()
+    }
+
+    /// `varint()` past its one-byte case.
+    @inline(never)
+    private mutating func varintSlow() -> UInt64? {
+        // Two bytes (a key past field 15, a length past 127): no loop either.
+        if bytes.count &- index >= 2 {
+            let first = bytes[index], second = bytes[index &+ 1]
+            if first >= 0x80, second < 0x80 {
+                index &+= 2
+                return UInt64(first & 0x7F) | UInt64(second) &<< 7
+            }
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         var position = index
@@ -41,6 +63,13 @@ public struct ProtoReader {
     /// A field key: a varint of at most 5 bytes, as protobuf-c reads keys.
     @inline(__always)
     public mutating func key() -> UInt64? {
+        if index < bytes.count {
+            let first = bytes[index]
+            if first < 0x80 {
+                index &+= 1
+                return UInt64(first)
+            }
+        }
         let start = index
         guard let value = varint(), index - start <= 5 else { return nil }
         return value
@@ -57,6 +86,14 @@ public struct ProtoReader {
     /// A length prefix of at most 5 bytes that fits in what is left.
     @inline(__always)
     private mutating func length() -> Int? {
+        if index < bytes.count {
+            let first = Int(bytes[index])
+            if first < 0x80 {
+                guard first <= bytes.count &- index &- 1 else { return nil }
+                index &+= 1
+                return first
+            }
+        }
         let start = index
         guard let value = varint(), index - start <= 5, value <= UInt64(bytes.count - index) else { return nil }
         return Int(value)
