@@ -86,7 +86,7 @@ def test_putting_the_phone_first_on_the_page_makes_statistics_count_the_phone(pa
     # The Data page's chart shows the merged figure too.
     page.evaluate("document.querySelector('.tab[data-tab=data]').click()")
     day = walk.date().isoformat()
-    page.wait_for(f"document.querySelector('#page-data .chart-card[data-type=stepCount] rect.bar[data-day={js(day)}]')",
+    page.wait_for(f"document.querySelector('#page-data .chart-card[data-type=stepCount] rect.bar[data-day={js(day)}]') !== null",
                   explain="document.getElementById('page-data').innerText")
     assert page.evaluate(f"Number(document.querySelector('#page-data .chart-card[data-type=stepCount] rect.bar[data-day={js(day)}]').dataset.value)") == 5000
     page.evaluate("document.querySelector('.tab[data-tab=types]').click()")
