@@ -104,12 +104,21 @@ def test_putting_the_phone_first_on_the_page_makes_statistics_count_the_phone(pa
 
 def test_a_type_with_one_source_has_no_order_and_changes_need_the_pages_origin(page, ui, register: Callable[..., App],
                                                                                tmp_path: Path) -> None:
-    scale = register("Scale")
+    scale, band, ring = register("Scale"), register("Band"), register("Ring")
+    walk = datetime(2026, 1, 2, 8, 0, tzinfo=timezone.utc)
+    import_steps(ui, band, tmp_path, [(walk, 20, 2000)])
+    import_steps(ui, ring, tmp_path, [(walk, 20, 1900)])
     lines = tmp_path / "weights.jsonl"
     lines.write_text(json.dumps({"type": "bodyMass", "start": "2026-01-02T07:00:00Z", "value": 70.5, "unit": "kg"}) + "\n")
     healthctl(ui, "import", str(lines), "--app", scale.app_id)
     reply = page.evaluate("fetch('api/sources').then(r => r.json())")
     assert all(order["type"]["alias"] != "bodyMass" for order in reply["orders"])
+    # The scale has samples, but no steps: the steps order lists the band and the ring (and any app of
+    # another test in this module), never the scale.
+    steps = [order for order in reply["orders"] if order["type"]["alias"] == "stepCount"]
+    assert len(steps) == 1
+    listed = [source["appID"] for source in steps[0]["sources"]]
+    assert band.app_id in listed and ring.app_id in listed and scale.app_id not in listed
 
     # The same checks as every other change: no Origin (another program) is refused before anything is stored.
     import urllib.request
