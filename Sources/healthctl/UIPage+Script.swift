@@ -414,7 +414,9 @@ extension UIPage {
 
         async function showTypes() {
           const page = document.getElementById("page-types");
-          const [data, sourceData] = await Promise.all([call("GET", "api/apps"), call("GET", "api/sources")]);
+          // The source orders are extra: when they cannot be loaded the decisions still show.
+          const [data, sourceData] = await Promise.all([call("GET", "api/apps"),
+            call("GET", "api/sources").catch(e => ({ orders: [], failed: e.message }))]);
           if (data.stale || sourceData.stale) return;
           const orders = new Map(sourceData.orders.map(o => [o.type.alias, o]));
           const decided = data.types.filter(t => orders.has(t.alias) || data.apps.some(a => a.grants.some(g => g.type.alias === t.alias)));
@@ -452,6 +454,7 @@ extension UIPage {
               orders.has(type.alias) ? sourceOrderSection(type, orders.get(type.alias)) : null);
           });
           fill(page, el("p", { class: "sub", text: "Each kind of data some app asked for or two apps wrote, which apps may read and write it, and which source counts first." }),
+            sourceData.failed ? el("p", { class: "error", text: `Source orders are not available: ${sourceData.failed}` }) : null,
             cards.length ? cards : el("p", { text: "No app has asked for any data yet." }));
         }
 
