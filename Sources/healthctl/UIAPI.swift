@@ -4,7 +4,7 @@ import Foundation
 import HealthBrokerClient
 
 /// The page's JSON calls (`/s/SECRET/api/…`), each carried out with the admin API: the same powers
-/// as `healthctl grants`, `revoke`, `sources`, `access-log` and `consent`, nothing more.
+/// as `healthctl grants`, `revoke`, `sources` (and `sources priority`), `access-log` and `consent`, nothing more.
 struct UIAPI: Sendable {
     let link: UIAdminLink
     /// Called after a decision changed here (on any thread): the hub tells the pages.
@@ -28,6 +28,10 @@ struct UIAPI: Sendable {
             case ("GET", "apps"): return .ok(try await apps())
             case ("GET", "history"): return .ok(try await history(limit: Int(query["limit"] ?? "") ?? 500))
             case ("GET", "statistics"): return .ok(try await statistics(days: max(1, min(Int(query["days"] ?? "") ?? 30, 366))))
+            case ("GET", "sources"): return .ok(try await sourceOrders())
+            case ("POST", "priority"):
+                guard let change = decode(UIPriorityChange.self, body) else { return .error(400, "malformed order") }
+                return try await setSourceOrder(change)
             case ("POST", "answer"):
                 guard let answer = decode(UIAnswer.self, body) else { return .error(400, "malformed answer") }
                 return try await self.answer(answer)

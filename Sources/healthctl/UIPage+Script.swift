@@ -1,6 +1,6 @@
 extension UIPage {
-    /// `app.js`: the sheet (live, from the event stream) and the Apps, Data types, Access history and
-    /// Data pages (from the JSON calls). Dates are shown and picked in the browser's local time.
+    /// `app.js`: the sheet (live, from the event stream) and the Apps, Data types (with each type's
+    /// source order), Access history and Data pages (from the JSON calls). Dates are shown and picked in the browser's local time.
     static let script = Array(#"""
         "use strict";
         const DAY = 86400000;
@@ -368,11 +368,58 @@ extension UIPage {
             cards.length ? cards : el("p", { text: "No apps yet." }));
         }
 
+        /// What the last change of each type's source order said (alias → text), kept across redraws.
+        const sourceNotes = new Map();
+
+        /// A type's sources in the person's order (the one statistics use): move up or down, or go
+        /// back to the default order; each change is saved at once and the page redrawn from the broker.
+        function sourceOrderSection(type, order) {
+          const status = el("span", { class: "saved", text: sourceNotes.get(type.alias) || "" });
+          async function save(body, note) {
+            try {
+              await call("POST", "api/priority", body);
+              sourceNotes.set(type.alias, note);
+              status.className = "saved";
+              status.textContent = note;
+              refresh();
+            } catch (e) {
+              status.className = "error";
+              status.textContent = e.message;
+            }
+          }
+          function move(index, delta) {
+            const next = [...order.sources];
+            const [moved] = next.splice(index, 1);
+            next.splice(index + delta, 0, moved);
+            save({ type: type.alias, apps: next.map(s => s.appID) }, `Saved: ${next[0].name} now counts first.`);
+          }
+          const last = order.sources.length - 1;
+          return el("div", { class: "source-order", "data-type": type.alias, "data-custom": order.custom ? "yes" : "no" },
+            el("h3", { text: "Data sources" }),
+            el("p", { class: "sub", text: `When two sources count the same ${type.name.toLowerCase()}, the one higher in this list is used ` +
+              "and the ones below add nothing for that time, so nothing is counted twice. Every sample is still kept." }),
+            el("ol", { class: "sources" }, order.sources.map((source, index) =>
+              el("li", { "data-app": source.appID },
+                el("span", { class: "rank", text: String(index + 1) }),
+                el("div", { class: "who" }, el("div", { class: "name", text: source.name }), el("div", { class: "sub", text: source.appID })),
+                el("button", { class: "action move-up", text: "↑", title: "Move up", "aria-label": `Move ${source.name} up`,
+                  disabled: index === 0, onclick: () => move(index, -1) }),
+                el("button", { class: "action move-down", text: "↓", title: "Move down", "aria-label": `Move ${source.name} down`,
+                  disabled: index === last, onclick: () => move(index, 1) })))),
+            el("div", { class: "buttons" }, status, el("span", { class: "spacer" }),
+              el("span", { class: "sub", text: order.custom ? "Your order" : "Default order (by app id)" }),
+              el("button", { class: "action reset-order", text: "Reset to default order", disabled: !order.custom,
+                onclick: () => save({ type: type.alias, reset: true }, "Saved: back to the default order.") })));
+        }
+
         async function showTypes() {
           const page = document.getElementById("page-types");
-          const data = await call("GET", "api/apps");
-          if (data.stale) return;
-          const decided = data.types.filter(t => data.apps.some(a => a.grants.some(g => g.type.alias === t.alias)));
+          // The source orders are extra: when they cannot be loaded the decisions still show.
+          const [data, sourceData] = await Promise.all([call("GET", "api/apps"),
+            call("GET", "api/sources").catch(e => ({ orders: [], failed: e.message }))]);
+          if (data.stale || sourceData.stale) return;
+          const orders = new Map(sourceData.orders.map(o => [o.type.alias, o]));
+          const decided = data.types.filter(t => orders.has(t.alias) || data.apps.some(a => a.grants.some(g => g.type.alias === t.alias)));
           const cards = sortTypes(decided).map(type => {
             const readers = [], writers = [], denied = [];
             for (const app of data.apps) {
@@ -403,9 +450,11 @@ extension UIPage {
               el("table", {},
                 el("tr", {}, el("th", { text: "May read" }), el("td", { text: readers.join(", ") || "no app" })),
                 type.sample ? el("tr", {}, el("th", { text: "May write" }), el("td", { text: writers.join(", ") || "no app" })) : null,
-                denied.length ? el("tr", {}, el("th", { text: "Turned off for" }), el("td", { text: denied.join(", ") })) : null));
+                denied.length ? el("tr", {}, el("th", { text: "Turned off for" }), el("td", { text: denied.join(", ") })) : null),
+              orders.has(type.alias) ? sourceOrderSection(type, orders.get(type.alias)) : null);
           });
-          fill(page, el("p", { class: "sub", text: "Each kind of data some app asked for, and which apps may read and write it." }),
+          fill(page, el("p", { class: "sub", text: "Each kind of data some app asked for or two apps wrote, which apps may read and write it, and which source counts first." }),
+            sourceData.failed ? el("p", { class: "error", text: `Source orders are not available: ${sourceData.failed}` }) : null,
             cards.length ? cards : el("p", { text: "No app has asked for any data yet." }));
         }
 

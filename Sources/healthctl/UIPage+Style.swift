@@ -46,6 +46,17 @@ extension UIPage {
         .buttons { display: flex; gap: 8px; justify-content: flex-end; margin-top: 18px; align-items: center; }
         .buttons .spacer { flex: 1; }
         .queue { font-size: 13px; color: var(--muted); }
+        .source-order { margin-top: 14px; border-top: 1px solid var(--line); padding-top: 10px; }
+        .source-order h3 { margin: 0 0 2px; font-size: 15px; }
+        ol.sources { list-style: none; margin: 8px 0 0; padding: 0; }
+        ol.sources li { display: flex; align-items: center; gap: 10px; padding: 6px 0; border-top: 1px solid var(--line); }
+        ol.sources li:first-child { border-top: 0; }
+        ol.sources .rank { width: 22px; height: 22px; border-radius: 11px; background: #e6f3ee; color: var(--accent); font-size: 13px; font-weight: 600; display: inline-flex; align-items: center; justify-content: center; }
+        ol.sources .who { flex: 1; }
+        ol.sources .name { font-weight: 600; }
+        ol.sources button.action { padding: 2px 10px; }
+        button.action:disabled { opacity: .4; cursor: default; }
+        .source-order .buttons { margin-top: 8px; }
         svg.chart { width: 100%; height: 180px; background: #fafafa; border-radius: 8px; }
         svg.chart .bar { fill: var(--accent); }
         svg.chart .range { stroke: #7fb8a5; stroke-width: 3; }
