@@ -97,6 +97,55 @@ final class DeafClient {
     }
 }
 
+extension DeafClient {
+    /// Round-trip times of `count` pings, 40 ms apart, on a new connection, measured on a dedicated
+    /// thread (blocking reads there starve no test of the cooperative pool, and the pool's backlog
+    /// in a parallel run is not part of the figure).
+    static func pingLatencies(socket: String, appID: String, token: String, count: Int) async throws -> [Duration] {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Duration], any Error>) in
+            let thread = Thread {
+                do {
+                    let client = try DeafClient(socket: socket, appID: appID, token: token)
+                    var decoder = FrameDecoder(maxFrameBytes: 1 << 20)
+                    _ = try client.awaitFrame(callID: 1, decoder: &decoder, seconds: 10)
+                    var latencies: [Duration] = []
+                    for index in 0..<count {
+                        let id = UInt64(2 + index)
+                        var bytes: [UInt8] = []
+                        DeafClient.frame(.call(Call(callID: id, request: .ping(PingRequest(payload: [7])))), to: &bytes)
+                        let started = ContinuousClock.now
+                        guard try client.pour(bytes, giveUpAfter: 10) == bytes.count else { throw DaemonError("the ping was not taken") }
+                        guard try client.awaitFrame(callID: id, decoder: &decoder, seconds: 10) else { throw DaemonError("no reply to ping \(id)") }
+                        latencies.append(ContinuousClock.now - started)
+                        usleep(40_000)
+                    }
+                    continuation.resume(returning: latencies)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.start()
+        }
+    }
+
+    /// Waits (polling the socket) until a frame ending call `callID` arrives; false after `seconds`.
+    func awaitFrame(callID: UInt64, decoder: inout FrameDecoder, seconds: Double) throws -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            while let frame = try decoder.nextFrame() {
+                if try WireCodec.decodeServerFrame(frame).callID == callID { return true }
+            }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 10)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return false }
+            if count > 0 { buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
+        }
+        return false
+    }
+}
+
 /// The daemon's resident memory in bytes (`VmRSS`), or 0 when it cannot be read.
 func residentBytes(_ daemon: DaemonProcess) -> Int {
     guard let text = try? String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8) else { return 0 }
