@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, Optional
 
@@ -28,7 +24,8 @@ CLIENT_DIR = REPO / "clients" / "python"
 sys.path.insert(0, str(CLIENT_DIR))
 sys.path.insert(0, str(UI_DIR))
 
-from healthbroker import BrokerAdmin, BrokerError, HealthStore  # noqa: E402
+from healthbroker import BrokerAdmin, HealthStore  # noqa: E402
+from healthbroker.testing import DaemonFailed, running_daemon  # noqa: E402
 
 from cdp import Browser, Page  # noqa: E402
 from ui_support import App, binary, environment  # noqa: E402
@@ -49,38 +46,11 @@ class UIServer(NamedTuple):
 
 @pytest.fixture(scope="module")
 def ui_daemon() -> Iterator[UIDaemon]:
-    folder = Path(tempfile.mkdtemp(prefix="hb-ui-"))
-    app_socket, admin_socket = str(folder / "app.sock"), str(folder / "admin.sock")
-    log_path = folder / "daemon.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [str(binary("healthbrokerd", "HEALTHBROKERD")), "--socket", app_socket, "--admin-socket", admin_socket,
-             "--data-dir", str(folder / "data"), "--log-level", "warning"],
-            stdout=log, stderr=subprocess.STDOUT, env=environment())
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"healthbrokerd exited: {log_path.read_text(errors='replace')}", pytrace=False)
-            if os.path.exists(admin_socket):
-                try:
-                    with BrokerAdmin.connect(admin_socket) as admin:
-                        admin.ping(timeout=5)
-                    break
-                except BrokerError:
-                    pass
-            if time.monotonic() > deadline:
-                pytest.fail("healthbrokerd did not start within 30 s", pytrace=False)
-            time.sleep(0.05)
-        yield UIDaemon(app_socket, admin_socket, folder)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        shutil.rmtree(folder, ignore_errors=True)
+        with running_daemon(binary("healthbrokerd", "HEALTHBROKERD"), env=environment(), prefix="hb-ui-") as daemon:
+            yield UIDaemon(daemon.app_socket, daemon.admin_socket, daemon.folder)
+    except DaemonFailed as failure:
+        pytest.fail(str(failure), pytrace=False)
 
 
 @pytest.fixture(scope="module")

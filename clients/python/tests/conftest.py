@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence
 
@@ -28,7 +24,6 @@ sys.path.insert(0, str(CLIENT_DIR))
 
 from healthbroker import (  # noqa: E402  (after the path insert above)
     BrokerAdmin,
-    BrokerError,
     ConsentAgent,
     HealthStore,
     Prompt,
@@ -36,6 +31,7 @@ from healthbroker import (  # noqa: E402  (after the path insert above)
     ShareDecision,
     TypeDecision,
 )
+from healthbroker.testing import DaemonFailed, running_daemon  # noqa: E402
 
 Decider = Callable[[Prompt], Optional[Sequence[TypeDecision]]]
 
@@ -56,47 +52,11 @@ def daemon() -> Iterator[Daemon]:
     binary = daemon_path()
     if not os.access(binary, os.X_OK):
         pytest.fail(f"no healthbrokerd at {binary}: build it (swift build) or set HEALTHBROKERD", pytrace=False)
-    # A short folder: a Unix socket path must fit in 108 bytes.
-    folder = Path(tempfile.mkdtemp(prefix="hb-py-"))
-    app_socket, admin_socket = str(folder / "app.sock"), str(folder / "admin.sock")
-    log_path = folder / "daemon.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [str(binary), "--socket", app_socket, "--admin-socket", admin_socket, "--data-dir", str(folder / "data"),
-             "--log-level", "warning"],
-            stdout=log, stderr=subprocess.STDOUT)
     try:
-        _wait_until_serving(process, admin_socket, log_path)
-        yield Daemon(process, app_socket, admin_socket, log_path)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            code = process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            code = process.wait()
-        log_text = log_path.read_text(errors="replace")
-        shutil.rmtree(folder, ignore_errors=True)
-    assert code == 0, f"healthbrokerd exited with {code} on SIGTERM; its log:\n{log_text}"
-
-
-def _wait_until_serving(process: "subprocess.Popen[bytes]", admin_socket: str, log_path: Path) -> None:
-    """Waits (up to 30 s: a debug build on a busy machine starts slowly) for the admin socket to answer."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"healthbrokerd exited with {process.returncode}:\n{log_path.read_text(errors='replace')}",
-                        pytrace=False)
-        if os.path.exists(admin_socket):
-            try:
-                with BrokerAdmin.connect(admin_socket) as admin:
-                    admin.ping(timeout=5)
-                return
-            except BrokerError:
-                pass
-        time.sleep(0.05)
-    process.kill()
-    pytest.fail("healthbrokerd did not serve its admin socket within 30 s", pytrace=False)
+        with running_daemon(binary) as running:
+            yield Daemon(running.process, running.app_socket, running.admin_socket, running.log_path)
+    except DaemonFailed as failure:
+        pytest.fail(str(failure), pytrace=False)
 
 
 class Agent:
