@@ -222,7 +222,7 @@ public final class Broker {
 
     /// A listener on the socket the service manager passed, or else on `path`, bound here.
     private func makeListener(
-        inherited: Int32?, path: String, mode: mode_t, firstConnectionID: UInt64, onAccept: @escaping (PipeConnection) -> Void
+        inherited: Int32?, path: String, mode: UInt32, firstConnectionID: UInt64, onAccept: @escaping (PipeConnection) -> Void
     ) throws(BrokerError) -> PipeListener {
         let limits = OutputLimits(highWater: configuration.outputHighWater, stallTimeoutMicros: configuration.stallTimeoutMicros)
         if let inherited {

@@ -1,5 +1,5 @@
 public import BrokerModel
-public import CLibUV
+import CLibUV
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +25,7 @@ public final class PipeListener {
 
     /// Binds `path` (after `SocketPath.prepareForBinding`), sets its file mode, and starts listening.
     public init(
-        loop: EventLoop, path: String, mode: mode_t, maxFrameBytes: Int, outputLimits: OutputLimits,
+        loop: EventLoop, path: String, mode: UInt32, maxFrameBytes: Int, outputLimits: OutputLimits,
         frameTimeoutMicros: Int64 = 0, firstConnectionID: UInt64 = 1, onAccept: @escaping (PipeConnection) -> Void
     ) throws(BrokerError) {
         loop.assertInLoop()
@@ -46,7 +46,7 @@ public final class PipeListener {
             let bindResult = uv_pipe_bind(handle, path)
             umask(previous)
             try uvCheck(bindResult, "bind \(path)")
-            guard chmod(path, mode) == 0 else {
+            guard chmod(path, mode_t(mode)) == 0 else {
                 throw UVError(code: -errno, operation: "chmod \(path)")
             }
             try listen("listen \(path)")
