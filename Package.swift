@@ -52,10 +52,13 @@ let package = Package(
         .target(name: "BrokerCrypto", dependencies: ["BrokerModel", "BrokerPolicy", "CSodium"], swiftSettings: swiftSettings),
         // SQLite storage: the only code that imports SQLite.
         .target(name: "BrokerStore", dependencies: ["BrokerModel", "BrokerPolicy", "CSQLite"], swiftSettings: swiftSettings),
-        // The libuv event loop, sockets, timers and cross-thread hand-off: the only code that imports libuv.
-        // Also the only importer of libh2o (the HTTP server of healthctl ui, HTTP/): h2o runs on a libuv
-        // loop and takes libuv handles, so the layer that owns the loop and its handles owns it too.
-        .target(name: "BrokerTransport", dependencies: ["BrokerModel", "BrokerSupport", "BrokerWire", "CLibUV", "CH2O"], swiftSettings: swiftSettings),
+        // The transport layer, the only code that imports libuv: the event loop, sockets, timers and
+        // cross-thread hand-off here, and BrokerHTTPTransport below.
+        .target(name: "BrokerTransport", dependencies: ["BrokerModel", "BrokerSupport", "BrokerWire", "CLibUV"], swiftSettings: swiftSettings),
+        // The transport layer's HTTP server (healthctl ui) and the only importer of libh2o: h2o runs on
+        // BrokerTransport's libuv loop and takes libuv handles, so it belongs to the layer that owns them.
+        // A target of its own so that healthbrokerd, which serves no HTTP, does not link libh2o (or libssl).
+        .target(name: "BrokerHTTPTransport", dependencies: ["BrokerTransport", "BrokerModel", "CLibUV", "CH2O"], swiftSettings: swiftSettings),
         // The broker service: sessions, calls, dispatch, workers.
         .target(
             name: "BrokerServer",
@@ -67,7 +70,7 @@ let package = Package(
         .target(name: "CommandLineSupport", swiftSettings: swiftSettings),
 
         .executableTarget(name: "healthbrokerd", dependencies: ["BrokerServer", "BrokerModel", "BrokerPolicy", "BrokerStore", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "BrokerTransport", "CommandLineSupport", "CLibXML2"], swiftSettings: swiftSettings),
+        .executableTarget(name: "healthctl", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport", "BrokerTransport", "BrokerHTTPTransport", "CommandLineSupport", "CLibXML2"], swiftSettings: swiftSettings),
         // The load driver (issue: load testing); talks to a running broker over its real sockets.
         .executableTarget(name: "healthload", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // Scenario measurements for BENCHMARKS: big clamped query, durable ingest, idle connections.
@@ -85,7 +88,7 @@ let package = Package(
         .testTarget(name: "BrokerPolicyTests", dependencies: ["BrokerModel", "BrokerPolicy", "BrokerSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BrokerSupportTests", dependencies: ["BrokerSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BrokerWireTests", dependencies: ["BrokerWire", "BrokerModel", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "BrokerTransportTests", dependencies: ["BrokerTransport", "BrokerModel", "BrokerWire", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "BrokerTransportTests", dependencies: ["BrokerTransport", "BrokerHTTPTransport", "BrokerModel", "BrokerWire", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BrokerStoreTests", dependencies: ["BrokerStore", "BrokerCrypto", "BrokerModel", "BrokerPolicy", "BrokerSupport"], swiftSettings: swiftSettings),
         // The broker in process: real Broker, store and loop, with test connections instead of sockets.
         .testTarget(name: "BrokerServerTests", dependencies: ["BrokerServer", "BrokerTransport", "BrokerWire", "BrokerModel", "BrokerPolicy", "BrokerSupport"], swiftSettings: swiftSettings),

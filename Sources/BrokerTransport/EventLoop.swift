@@ -1,5 +1,5 @@
 import BrokerSupport
-import CLibUV
+package import CLibUV
 import Foundation
 import Synchronization
 
@@ -12,7 +12,7 @@ import Synchronization
 /// wakes the loop with `uv_async_send`. Loop-confined entry points call `assertInLoop()`, which
 /// checks that in debug builds and costs nothing in release builds.
 public final class EventLoop: @unchecked Sendable {
-    let rawLoop: UnsafeMutablePointer<uv_loop_t>
+    package let rawLoop: UnsafeMutablePointer<uv_loop_t>
     /// `pthread_self()` of the loop thread. Atomic because `isInLoop` may be asked on any thread;
     /// relaxed suffices: a thread only ever needs to recognise its own id, which it stored itself
     /// (or which was stored before the loop was handed to it).

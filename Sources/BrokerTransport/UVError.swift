@@ -30,7 +30,7 @@ public struct UVError: Error, Sendable, CustomStringConvertible {
 
 /// Turns a negative libuv result into a thrown `UVError`; returns non-negative results unchanged.
 @discardableResult
-func uvCheck(_ result: Int32, _ operation: @autoclosure () -> String) throws(UVError) -> Int32 {
+package func uvCheck(_ result: Int32, _ operation: @autoclosure () -> String) throws(UVError) -> Int32 {
     if result < 0 { throw UVError(code: result, operation: operation()) }
     return result
 }

@@ -5,13 +5,13 @@ import CLibUV
 /// libuv's handle structs start with the same fields (`uv_handle_t`, then `uv_stream_t`), so a
 /// `uv_pipe_t*` may be passed where a `uv_stream_t*` or `uv_handle_t*` is expected.
 @inline(__always)
-func uvCast<From, To>(_ pointer: UnsafeMutablePointer<From>, to: To.Type) -> UnsafeMutablePointer<To> {
+package func uvCast<From, To>(_ pointer: UnsafeMutablePointer<From>, to: To.Type) -> UnsafeMutablePointer<To> {
     UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: To.self)
 }
 
 /// Allocates zeroed memory for one libuv handle or request of type `T`.
 @inline(__always)
-func uvAllocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
+package func uvAllocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
     let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
     UnsafeMutableRawPointer(pointer).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
     return pointer
@@ -19,6 +19,6 @@ func uvAllocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
 
 /// Recovers the owner object stored (unretained or retained) in a handle's `data` field.
 @inline(__always)
-func uvOwner<Owner: AnyObject>(_ data: UnsafeMutableRawPointer?, as: Owner.Type) -> Owner {
+package func uvOwner<Owner: AnyObject>(_ data: UnsafeMutableRawPointer?, as: Owner.Type) -> Owner {
     Unmanaged<Owner>.fromOpaque(data!).takeUnretainedValue()
 }

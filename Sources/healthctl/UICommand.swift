@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerHTTPTransport
 import BrokerTransport
 import CommandLineSupport
 import Foundation

@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerHTTPTransport
 import BrokerTransport
 
 /// The live side of the page: the pending prompts as the agent's watch reports them, and the open

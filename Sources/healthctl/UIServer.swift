@@ -1,3 +1,4 @@
+import BrokerHTTPTransport
 import BrokerTransport
 import Foundation
 

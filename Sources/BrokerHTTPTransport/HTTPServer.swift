@@ -1,3 +1,4 @@
+public import BrokerTransport
 public import BrokerModel
 import CH2O
 import CLibUV

@@ -1,3 +1,4 @@
+import BrokerTransport
 import CH2O
 
 /// One HTTP request h2o parsed, and its response: answered at once or later (after asynchronous

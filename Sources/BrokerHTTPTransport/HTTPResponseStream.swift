@@ -1,3 +1,4 @@
+import BrokerTransport
 import CH2O
 
 /// The body of a streamed response (server-sent events): pieces are queued and handed to h2o one

@@ -1,3 +1,4 @@
+import BrokerTransport
 import CLibUV
 
 /// The `uv_tcp_t` of one accepted HTTP connection. h2o's socket owns it once created (its `data`
