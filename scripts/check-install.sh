@@ -2,7 +2,8 @@
 # make test's install check: `make install` into a temporary DESTDIR (the debug build make test made),
 # then every installed executable answers --version, each man page renders with `man -l`, the
 # completion file loads and offers a subcommand, and `systemd-analyze verify` accepts the installed
-# units (system and user) with ExecStart pointing at the installed daemon.
+# units (system and user) with ExecStart pointing at the installed daemon, and the daemon does not
+# link libh2o or libssl.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,6 +19,14 @@ for program in healthbrokerd healthctl healthload; do
   MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q -- "--help" \
     || { echo "check-install: man -l $page does not show the options" >&2; exit 1; }
 done
+
+# The daemon serves no HTTP: it must not load libh2o (nor the libssl that comes with it). ldd lists
+# every library the dynamic linker would load, transitive ones included.
+if ldd "$dest$prefix/bin/healthbrokerd" | grep -Eq 'libh2o|libssl'; then
+  echo "check-install: healthbrokerd links libh2o or libssl:" >&2
+  ldd "$dest$prefix/bin/healthbrokerd" | grep -E 'libh2o|libssl' >&2
+  exit 1
+fi
 
 offered=$(PATH="$dest$prefix/bin:$PATH" bash -c "source '$dest$prefix/share/bash-completion/completions/healthctl'
   COMP_WORDS=(healthctl gra); COMP_CWORD=1; _healthbroker_complete healthctl; echo \"\${COMPREPLY[*]}\"")
