@@ -76,7 +76,7 @@ let package = Package(
         // Scenario measurements for BENCHMARKS: big clamped query, durable ingest, idle connections.
         .executableTarget(name: "BrokerScenarios", dependencies: ["HealthBrokerClient", "BrokerWire", "BrokerSupport", "CommandLineSupport"], swiftSettings: swiftSettings),
         // libFuzzer entry point for the frame decoder and codec (built only by scripts/fuzz.sh).
-        .executableTarget(name: "FrameFuzzer", dependencies: ["BrokerWire", "BrokerModel"], swiftSettings: swiftSettings),
+        .executableTarget(name: "FrameFuzzer", dependencies: ["BrokerWire", "BrokerModel", "CommandLineSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "PingExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/PingExample", swiftSettings: swiftSettings),
         .executableTarget(name: "AuthorizationExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/AuthorizationExample", swiftSettings: swiftSettings),
         .executableTarget(name: "StepsExample", dependencies: ["HealthBrokerClient", "CommandLineSupport"], path: "examples/StepsExample", swiftSettings: swiftSettings),

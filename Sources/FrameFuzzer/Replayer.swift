@@ -7,6 +7,8 @@
 // main.swift because the fuzzer build parses the target as a library, which rejects top-level
 // statements even inside an inactive `#if`.
 #if !FUZZING
+import BrokerModel
+import CommandLineSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,10 +19,19 @@ import Darwin
 
 @main
 enum Replayer {
-    static let usage = """
-        usage: FrameFuzzer FILE|DIR...          replay inputs through the fuzz checks
-               FrameFuzzer --write-corpus DIR   write the seed corpus into DIR
-        """
+    static let spec = CommandSpec(
+        "FrameFuzzer",
+        summary: "Replay fuzz inputs through the fuzz checks, or write the seed corpus.",
+        discussion: """
+            Each INPUT file (or every file in an INPUT folder) goes through the same checks as the libFuzzer build of \
+            scripts/fuzz.sh: frame decoding, protobuf-c against the generated codec, re-encoding. A crash \
+            file from fuzz/crashes/ reproduces here without sanitizers.
+            """,
+        options: [
+            .option("write-corpus", value: "DIR", help: "Write the seed corpus (SeedFrames) into DIR instead of replaying."),
+        ],
+        positionals: [PositionalSpec("INPUT", help: "A fuzz input file, or a folder of them.", optional: true, variadic: true)],
+        version: BrokerVersion.broker)
 
     /// Writes `line` to standard output unbuffered, so that it is out before a trap.
     static func say(_ line: String) {
@@ -36,23 +47,19 @@ enum Replayer {
     }
 
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
-            say(usage)
-            exit(arguments.isEmpty ? 2 : 0)
-        }
-        do {
-            if arguments[0] == "--write-corpus" {
-                guard arguments.count == 2 else {
-                    say(usage)
-                    exit(2)
+        CommandLineTool.run(spec: spec) { command in
+            if let folder = command.string("write-corpus") {
+                guard command.positionals("INPUT").isEmpty else {
+                    throw ArgumentError(.unexpectedArgument, "--write-corpus takes no INPUT", command: "FrameFuzzer")
                 }
-                let count = try CorpusFiles.writeSeeds(to: arguments[1])
-                say("FrameFuzzer: wrote \(count) seed inputs to \(arguments[1])")
+                let count = try CorpusFiles.writeSeeds(to: folder)
+                say("FrameFuzzer: wrote \(count) seed inputs to \(folder)")
                 return
             }
+            let inputs = command.positionals("INPUT")
+            guard !inputs.isEmpty else { throw ArgumentError(.missingArgument, "give an INPUT to replay, or --write-corpus DIR", command: "FrameFuzzer") }
             var replayed = 0
-            for argument in arguments {
+            for argument in inputs {
                 for path in try CorpusFiles.inputs(at: argument) {
                     let bytes = try CorpusFiles.read(path)
                     say("replaying \(path) (\(bytes.count) bytes)")
@@ -61,9 +68,6 @@ enum Replayer {
                 }
             }
             say("FrameFuzzer: \(replayed) inputs replayed, all checks held")
-        } catch {
-            say("FrameFuzzer: \(error)")
-            exit(1)
         }
     }
 }

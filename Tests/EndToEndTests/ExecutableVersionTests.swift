@@ -7,7 +7,7 @@ import Testing
 @Suite("Executables' --help and --version")
 struct ExecutableVersionTests {
     static let executables = [
-        "healthbrokerd", "healthctl", "healthload", "BrokerScenarios",
+        "healthbrokerd", "healthctl", "healthload", "BrokerScenarios", "FrameFuzzer",
         "ping-example", "authorization-example", "steps-example", "writer-example",
     ]
 
