@@ -2527,6 +2527,51 @@ void   healthbroker__v1__source__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__source__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__source_type_count__init
+                     (Healthbroker__V1__SourceTypeCount         *message)
+{
+  static const Healthbroker__V1__SourceTypeCount init_value = HEALTHBROKER__V1__SOURCE_TYPE_COUNT__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__source_type_count__get_packed_size
+                     (const Healthbroker__V1__SourceTypeCount *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__source_type_count__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__source_type_count__pack
+                     (const Healthbroker__V1__SourceTypeCount *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__source_type_count__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__source_type_count__pack_to_buffer
+                     (const Healthbroker__V1__SourceTypeCount *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__source_type_count__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__SourceTypeCount *
+       healthbroker__v1__source_type_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__SourceTypeCount *)
+     protobuf_c_message_unpack (&healthbroker__v1__source_type_count__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__source_type_count__free_unpacked
+                     (Healthbroker__V1__SourceTypeCount *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__source_type_count__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   healthbroker__v1__admin_list_sources_request__init
                      (Healthbroker__V1__AdminListSourcesRequest         *message)
 {
@@ -8128,7 +8173,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_response__descri
   (ProtobufCMessageInit) healthbroker__v1__admin_backup_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptors[7] =
+static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptors[8] =
 {
   {
     "app_id",
@@ -8214,6 +8259,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__source__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "types",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Source, n_types),
+    offsetof(Healthbroker__V1__Source, types),
+    &healthbroker__v1__source_type_count__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned healthbroker__v1__source__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
@@ -8223,11 +8280,12 @@ static const unsigned healthbroker__v1__source__field_indices_by_name[] = {
   3,   /* field[3] = last_request_us */
   4,   /* field[4] = registered */
   5,   /* field[5] = sample_count */
+  7,   /* field[7] = types */
 };
 static const ProtobufCIntRange healthbroker__v1__source__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor =
 {
@@ -8237,11 +8295,62 @@ const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor =
   "Healthbroker__V1__Source",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Source),
-  7,
+  8,
   healthbroker__v1__source__field_descriptors,
   healthbroker__v1__source__field_indices_by_name,
   1,  healthbroker__v1__source__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__source__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__source_type_count__field_descriptors[2] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SourceTypeCount, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sample_count",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__SourceTypeCount, sample_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__source_type_count__field_indices_by_name[] = {
+  1,   /* field[1] = sample_count */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange healthbroker__v1__source_type_count__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__source_type_count__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.SourceTypeCount",
+  "SourceTypeCount",
+  "Healthbroker__V1__SourceTypeCount",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__SourceTypeCount),
+  2,
+  healthbroker__v1__source_type_count__field_descriptors,
+  healthbroker__v1__source_type_count__field_indices_by_name,
+  1,  healthbroker__v1__source_type_count__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__source_type_count__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define healthbroker__v1__admin_list_sources_request__field_descriptors NULL

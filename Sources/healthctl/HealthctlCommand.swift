@@ -17,7 +17,7 @@ enum HealthctlCommand {
         case ["grants", "set"]: try await GrantsCommands.set(command, context: context)
         case ["grants", "turn-off"]: try await GrantsCommands.turnOff(command, context: context)
         case ["revoke"]: try await GrantsCommands.revoke(command, context: context)
-        case ["sources"]: try await SourcesCommand.run(context: context)
+        case ["sources"]: try await SourcesCommand.run(command, context: context)
         case ["sources", "priority"]: try await SourcesCommand.priority(command, context: context)
         case ["characteristics", "set"]: try await CharacteristicsCommands.set(command, context: context)
         case ["characteristics", "clear"]: try await CharacteristicsCommands.clear(command, context: context)

@@ -91,6 +91,12 @@ extension HealthctlSpec {
     static let sources = CommandSpec(
         "sources",
         summary: "List every app that ever asked for authorization, even if it was denied everything or removed.",
+        discussion: """
+            Also lists every app whose samples are stored (an import under its name, say), with how many. \
+            With '--type', only the apps with samples of that type and their count of it, as the Health \
+            app's Sources list of one data type; '--json' gives every source's count per type.
+            """,
+        options: [.option("type", value: "TYPE", help: "Only sources with samples of TYPE (identifier or alias), with their count of it.")],
         subcommands: [sourcePriority],
         runsAlone: true
     )

@@ -15,7 +15,7 @@ struct SourceJSON: Encodable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case appID = "app_id", name, firstRequest = "first_request", firstRequestMicros = "first_request_us"
         case lastRequest = "last_request", lastRequestMicros = "last_request_us", registered
-        case sampleCount = "sample_count", everAsked = "ever_asked"
+        case sampleCount = "sample_count", everAsked = "ever_asked", types
     }
 
     /// Writes every key.
@@ -37,5 +37,18 @@ struct SourceJSON: Encodable, Equatable {
         try container.encode(source.isRegistered, forKey: .registered)
         try container.encode(source.sampleCount, forKey: .sampleCount)
         try container.encode(source.everAsked, forKey: .everAsked)
+        // Type identifier → count; JSONEncoder sorts keys only when asked, so sort for stable output.
+        var types = container.nestedContainer(keyedBy: TypeKey.self, forKey: .types)
+        for (type, count) in source.sampleCounts.sorted(by: { $0.key.identifier < $1.key.identifier }) {
+            try types.encode(count, forKey: TypeKey(stringValue: type.identifier))
+        }
+    }
+
+    /// A type identifier as a JSON key.
+    private struct TypeKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

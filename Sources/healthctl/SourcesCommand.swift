@@ -3,12 +3,15 @@ import HealthBrokerClient
 
 /// `healthctl sources`.
 enum SourcesCommand {
-    /// Prints every app that ever asked, as a table or a JSON array.
-    static func run(context: CommandContext) async throws {
-        let sources = try await context.withAdmin { admin throws(BrokerError) in
+    /// Prints every app that ever asked or has samples, as a table or a JSON array; with `--type`,
+    /// only those with samples of that type.
+    static func run(_ command: ParsedCommand, context: CommandContext) async throws {
+        let type = try command.string("type").map { try TypeArgument.resolve($0, command: command.commandName) }
+        var sources = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.sources()
         }
-        Console.output(context.json ? JSONOutput.sources(sources) : TextOutput.sourceTable(sources))
+        if let type { sources = sources.filter { $0.sampleCounts[type, default: 0] > 0 } }
+        Console.output(context.json ? JSONOutput.sources(sources) : TextOutput.sourceTable(sources, type: type))
     }
 
     /// `sources priority TYPE [APP_ID...]`: sets the order when APP_IDs (or --clear) are given, then

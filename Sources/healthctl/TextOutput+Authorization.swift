@@ -69,19 +69,24 @@ extension TextOutput {
     }
 
     /// Every app that ever asked or has samples stored: APP ID, NAME, SAMPLES, FIRST REQUEST,
-    /// LAST REQUEST ("never asked" for an app that only wrote), REGISTERED.
-    static func sourceTable(_ sources: [Source]) -> String {
-        guard !sources.isEmpty else { return "no app has asked for authorization or stored samples yet" }
+    /// LAST REQUEST ("never asked" for an app that only wrote), REGISTERED. With `type`, SAMPLES
+    /// counts that type's.
+    static func sourceTable(_ sources: [Source], type: ObjectType? = nil) -> String {
+        guard !sources.isEmpty else {
+            if let type { return "no app has stored samples of \(DecisionText.aliases([type]))" }
+            return "no app has asked for authorization or stored samples yet"
+        }
         let rows = sources.map { source in
             [
-                source.appID, source.appName, String(source.sampleCount),
+                source.appID, source.appName, String(type.map { source.sampleCounts[$0, default: 0] } ?? source.sampleCount),
                 source.everAsked ? UTCTimestamp.string(micros: source.firstRequestMicros) : "never asked",
                 source.everAsked ? UTCTimestamp.string(micros: source.lastRequestMicros) : "-",
                 source.isRegistered ? "yes" : source.everAsked ? "no (removed)" : "no",
             ]
         }
         return TableFormatter.render(
-            header: ["APP ID", "NAME", "SAMPLES", "FIRST REQUEST (UTC)", "LAST REQUEST (UTC)", "REGISTERED"], rows: rows)
+            header: ["APP ID", "NAME", type.map { "SAMPLES (\(DecisionText.aliases([$0])))" } ?? "SAMPLES",
+                     "FIRST REQUEST (UTC)", "LAST REQUEST (UTC)", "REGISTERED"], rows: rows)
     }
 
     /// The type catalogue: IDENTIFIER, ALIAS, KIND, SHAREABLE.

@@ -3,23 +3,17 @@ import HealthBrokerClient
 
 extension UIAPI {
     /// Every cumulative quantity type with samples from two or more sources, each with its sources
-    /// in the order the broker merges them. Which apps have samples of a type is asked per app and
-    /// type (the first sample of an admin export, then cancelled), only for apps with samples.
+    /// in the order the broker merges them. Which apps have samples of a type comes from one
+    /// AdminListSources (its per-type counts); the order is asked only for the types listed.
     func sourceOrders() async throws(BrokerError) -> UIJSON.SourcesReply {
         let sources = try await link.call { admin throws(BrokerError) in try await admin.sources() }
-        let writers = sources.filter { $0.sampleCount > 0 }.map { UIJSON.SourceEntry(appID: $0.appID, name: $0.appName) }
-        guard writers.count >= 2 else { return UIJSON.SourcesReply(orders: []) }
         var orders: [UIJSON.SourceOrder] = []
         for descriptor in TypeCatalogue.all where descriptor.kind == .quantity && descriptor.aggregation == .cumulative {
             let type = descriptor.type
-            let (present, priority) = try await link.call { admin throws(BrokerError) in
-                var present: [UIJSON.SourceEntry] = []
-                for writer in writers {
-                    if try await Self.hasSamples(admin, type: type, appID: writer.appID) { present.append(writer) }
-                }
-                return (present, present.count >= 2 ? try await admin.sourcePriority(for: type) : [])
-            }
+            let present = sources.filter { $0.sampleCounts[type, default: 0] > 0 }
+                .map { UIJSON.SourceEntry(appID: $0.appID, name: $0.appName) }
             guard present.count >= 2 else { continue }
+            let priority = try await link.call { admin throws(BrokerError) in try await admin.sourcePriority(for: type) }
             orders.append(UIJSON.SourceOrder(type: type, priority: priority, sources: present))
         }
         return UIJSON.SourcesReply(orders: orders)
@@ -41,11 +35,5 @@ extension UIAPI {
         }
         onChange()
         return .ok(held)
-    }
-
-    /// Whether `appID` has at least one stored sample of `type`.
-    private static func hasSamples(_ admin: BrokerAdmin, type: ObjectType, appID: String) async throws(BrokerError) -> Bool {
-        var samples = admin.exportSamples(type: type, appID: appID).makeAsyncIterator()
-        return try await samples.next() != nil
     }
 }

@@ -67,11 +67,11 @@ struct SourceAndCharacteristicStoreTests {
 
         #expect(try store.listSources() == [
             Source(appID: "com.example.asker", appName: "Asker", firstRequestMicros: 10, lastRequestMicros: 10, isRegistered: false,
-                   sampleCount: 2, everAsked: true),
+                   sampleCount: 2, everAsked: true, sampleCounts: [.stepCount: 2]),
             Source(appID: "com.example.import", appName: "com.example.import", firstRequestMicros: 0, lastRequestMicros: 0,
-                   isRegistered: false, sampleCount: 4, everAsked: false),
+                   isRegistered: false, sampleCount: 4, everAsked: false, sampleCounts: [.stepCount: 3, .heartRate: 1]),
             Source(appID: "com.example.reg", appName: "Registered Writer", firstRequestMicros: 0, lastRequestMicros: 0,
-                   isRegistered: true, sampleCount: 1, everAsked: false),
+                   isRegistered: true, sampleCount: 1, everAsked: false, sampleCounts: [.stepCount: 1]),
         ])
         // An app that asked stays listed with no samples.
         try store.recordRequest(appID: "com.example.denied", appName: "Denied", now: 40)

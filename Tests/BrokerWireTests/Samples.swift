@@ -307,7 +307,8 @@ enum Samples {
                 Source(appID: "", appName: "", firstRequestMicros: Int64.min, lastRequestMicros: Int64.max, isRegistered: true),
                 Source(
                     appID: "com.example.import", appName: "com.example.import", firstRequestMicros: 0, lastRequestMicros: 0,
-                    isRegistered: false, sampleCount: 52_586, everAsked: false),
+                    isRegistered: false, sampleCount: 52_586, everAsked: false,
+                    sampleCounts: [.stepCount: 52_000, .heartRate: 585, ObjectType("HKQuantityTypeIdentifierFromANewerCatalogue"): 1]),
                 Source(appID: "max", appName: "m", firstRequestMicros: 1, lastRequestMicros: 2, isRegistered: true, sampleCount: UInt64.max, everAsked: true),
             ])),
         ServerFrame(callID: 121, response: .adminSetCharacteristic),

@@ -94,6 +94,53 @@ struct PersonViewTests {
         #expect(line.contains("2500") && line.contains("never asked"), "\(text.output)")
     }
 
+    /// The Health app's Sources per data type: each source's stored samples per type, through the
+    /// client, `healthctl sources --json` and `healthctl sources --type`; a delete lowers the count.
+    @Test func sourcesCountEachAppsSamplesPerType() async throws {
+        let daemon = try await DaemonProcess(policy: Self.policy)
+        let watch = try await authorizedApp(daemon, Self.readerID)
+        defer { watch.close() }
+        let phone = try await authorizedApp(daemon, Self.deniedID)
+        defer { phone.close() }
+        let beat = { (start: Int64) in
+            Sample(uuid: UUID().uuidString.lowercased(), type: .heartRate, startMicros: start, endMicros: start, value: .quantity(Quantity(60, "count/min")))
+        }
+        let watchSteps = [stepSample(base, base + hour), stepSample(base + hour, base + 2 * hour), stepSample(base + 2 * hour, base + 3 * hour)]
+        _ = try await watch.save(watchSteps + [beat(base), beat(base + hour)])
+        _ = try await phone.save([stepSample(base, base + hour)])
+
+        let admin = try await daemon.admin()
+        defer { admin.close() }
+        var sources = try await admin.sources()
+        let byApp = Dictionary(uniqueKeysWithValues: sources.map { ($0.appID, $0) })
+        #expect(byApp[Self.readerID]?.sampleCounts == [.stepCount: 3, .heartRate: 2])
+        #expect(byApp[Self.readerID]?.sampleCount == 5)
+        #expect(byApp[Self.deniedID]?.sampleCounts == [.stepCount: 1])
+
+        #expect(try await watch.delete([watchSteps[0].uuid]) == 1)
+        sources = try await admin.sources()
+        #expect(sources.first { $0.appID == Self.readerID }?.sampleCounts == [.stepCount: 2, .heartRate: 2])
+
+        let json = try await Self.healthctl(daemon, ["sources", "--json"])
+        #expect(json.status == 0, "\(json.errors)")
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let watchRow = try #require(objects.first { $0["app_id"] as? String == Self.readerID })
+        let types = try #require(watchRow["types"] as? [String: Any])
+        #expect((types["HKQuantityTypeIdentifierStepCount"] as? NSNumber)?.intValue == 2)
+        #expect((types["HKQuantityTypeIdentifierHeartRate"] as? NSNumber)?.intValue == 2)
+
+        let heart = try await Self.healthctl(daemon, ["sources", "--type", "heartRate"])
+        #expect(heart.status == 0, "\(heart.errors)")
+        let rows = heart.output.split(separator: "\n").dropFirst()
+        #expect(rows.count == 1 && rows.first?.hasPrefix(Self.readerID) == true, "\(heart.output)")
+        let steps = try await Self.healthctl(daemon, ["sources", "--type", "stepCount"])
+        #expect(steps.output.split(separator: "\n").dropFirst().count == 2, "\(steps.output)")
+        let none = try await Self.healthctl(daemon, ["sources", "--type", "bodyMass"])
+        #expect(none.status == 0 && none.output.hasPrefix("no app has stored samples of"), "\(none.output)")
+        let unknown = try await Self.healthctl(daemon, ["sources", "--type", "noSuchType"])
+        #expect(unknown.status == 64, "\(unknown.errors)")
+    }
+
     @Test func theAccessLogHasOneRowPerCallNamingTheCall() async throws {
         let daemon = try await DaemonProcess(policy: allowAll)
         let admin = try await daemon.admin()

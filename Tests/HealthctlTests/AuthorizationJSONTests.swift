@@ -30,7 +30,7 @@ import Testing
         let objects = try JSONOutputTests.array(JSONOutput.sources([source]))
         #expect(Set(objects[0].keys) == [
             "app_id", "name", "first_request", "first_request_us", "last_request", "last_request_us", "registered",
-            "sample_count", "ever_asked",
+            "sample_count", "ever_asked", "types",
         ])
         #expect(objects[0]["registered"] as? Bool == false)
         #expect(objects[0]["ever_asked"] as? Bool == true)
@@ -38,6 +38,7 @@ import Testing
         let writer = Source(appID: "w", appName: "w", firstRequestMicros: 0, lastRequestMicros: 0, isRegistered: false, sampleCount: 52_586, everAsked: false)
         let written = try JSONOutputTests.array(JSONOutput.sources([writer]))
         #expect((written[0]["sample_count"] as? NSNumber)?.int64Value == 52_586)
+        #expect((written[0]["types"] as? [String: Any])?.isEmpty == true)
         #expect(written[0]["ever_asked"] as? Bool == false)
         #expect(written[0]["first_request"] is NSNull)
         #expect(written[0]["last_request_us"] is NSNull)

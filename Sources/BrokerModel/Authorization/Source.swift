@@ -16,11 +16,13 @@ public struct Source: Sendable, Hashable {
     public var sampleCount: UInt64
     /// True when the app asked for authorization at least once; false for an app that only wrote data.
     public var everAsked: Bool
+    /// How many samples of each type are stored with this app as their source (types with none are absent).
+    public var sampleCounts: [ObjectType: UInt64]
 
     /// Creates a source.
     package init(
         appID: String, appName: String, firstRequestMicros: Int64, lastRequestMicros: Int64, isRegistered: Bool,
-        sampleCount: UInt64 = 0, everAsked: Bool = true
+        sampleCount: UInt64 = 0, everAsked: Bool = true, sampleCounts: [ObjectType: UInt64] = [:]
     ) {
         self.appID = appID
         self.appName = appName
@@ -29,5 +31,6 @@ public struct Source: Sendable, Hashable {
         self.isRegistered = isRegistered
         self.sampleCount = sampleCount
         self.everAsked = everAsked
+        self.sampleCounts = sampleCounts
     }
 }

@@ -2518,6 +2518,47 @@ extension Proto.Source {
                 guard let raw = reader.varint() else { return false }
                 let value = raw != 0
                 self.everAsked = value
+            case 66:  // types
+                if self.types.capacity == 0 { self.types.reserveCapacity(4) }
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.SourceTypeCount()
+                guard value.mergeStrict(&nested) else { return false }
+                self.types.append(value)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.SourceTypeCount {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 10:  // type
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let value = reader.typeIdentifier() else { return false }
+                self.type = value
+            case 16:  // sample_count
+                guard seen & 0x2 == 0 else { return false }
+                seen |= 0x2
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.sampleCount = value
             default:
                 return false
             }

@@ -3750,6 +3750,14 @@ extension Proto.Source: ProtoMessage {
         if self.everAsked {
             size += 1 + 1
         }
+        for element in self.types {
+            do {
+                let slot = sizes.reserve()
+                let count = element.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
         return size
     }
 
@@ -3778,6 +3786,38 @@ extension Proto.Source: ProtoMessage {
         }
         if self.everAsked {
             writer.byte(0x38); writer.byte(self.everAsked ? 1 : 0)
+        }
+        for element in self.types {
+            writer.byte(0x42); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        }
+    }
+}
+
+extension Proto.SourceTypeCount: ProtoMessage {
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        var size = 0
+        do {
+            let count = ProtoWriter.cStringCount(self.type)
+            sizes.push(count)
+            if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
+        }
+        if self.sampleCount != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.sampleCount))
+        }
+        return size
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        do {
+            let count = sizes.next()
+            if count != 0 { writer.byte(0x0A); writer.cString(self.type, count: count) }
+        }
+        if self.sampleCount != 0 {
+            writer.byte(0x10); writer.varint(UInt64(self.sampleCount))
         }
     }
 }

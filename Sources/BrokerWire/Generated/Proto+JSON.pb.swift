@@ -2225,6 +2225,7 @@ extension Proto.Source: ProtoJSONMessage {
         if self.registered { members.append(ProtoJSON.Member("registered", ProtoJSON.bool(self.registered))) }
         if self.sampleCount != 0 { members.append(ProtoJSON.Member("sampleCount", ProtoJSON.uint64(self.sampleCount))) }
         if self.everAsked { members.append(ProtoJSON.Member("everAsked", ProtoJSON.bool(self.everAsked))) }
+        if !self.types.isEmpty { members.append(ProtoJSON.Member("types", .array(self.types.map { $0.json() }))) }
         return .object(members)
     }
 
@@ -2249,8 +2250,39 @@ extension Proto.Source: ProtoJSONMessage {
                 self.sampleCount = try member.value.integer(UInt64.self, at: path)
             case "everAsked", "ever_asked":
                 self.everAsked = try member.value.bool(at: path)
+            case "types":
+                for (index, element) in try member.value.elements(at: path).enumerated() {
+                    self.types.append(try Proto.SourceTypeCount(json: element, path: path + "[\(index)]"))
+                }
             default:
                 throw ProtoJSONError(path, "unknown field of Source")
+            }
+        }
+    }
+}
+
+extension Proto.SourceTypeCount: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if !self.type.isEmpty { members.append(ProtoJSON.Member("type", ProtoJSON.string(self.type))) }
+        if self.sampleCount != 0 { members.append(ProtoJSON.Member("sampleCount", ProtoJSON.uint64(self.sampleCount))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "type":
+                self.type = try member.value.string(at: path)
+            case "sampleCount", "sample_count":
+                self.sampleCount = try member.value.integer(UInt64.self, at: path)
+            default:
+                throw ProtoJSONError(path, "unknown field of SourceTypeCount")
             }
         }
     }

@@ -1804,6 +1804,7 @@ extension Proto.Source {
         self.registered = c.registered != 0
         self.sampleCount = c.sample_count
         self.everAsked = c.ever_asked != 0
+        self.types = ProtoUnpacked.array(c.types, count: c.n_types) { Proto.SourceTypeCount(unpacked: $0!) }
     }
 
     /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
@@ -1821,6 +1822,36 @@ extension Proto.Source {
             ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__source__unpack, free: healthbroker__v1__source__free_unpacked) { message in
                 message.map { message in
                     ProtoUnpacked.pack(message, packedSize: healthbroker__v1__source__get_packed_size, pack: healthbroker__v1__source__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.SourceTypeCount {
+    /// Copies protobuf-c's unpacked SourceTypeCount.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__SourceTypeCount>) {
+        self.init()
+        let c = pointer.pointee
+        self.type = ProtoUnpacked.string(c.type)
+        self.sampleCount = c.sample_count
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__source_type_count__unpack, free: healthbroker__v1__source_type_count__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__source_type_count__unpack, free: healthbroker__v1__source_type_count__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__source_type_count__get_packed_size, pack: healthbroker__v1__source_type_count__pack)
                 }
             }
         }

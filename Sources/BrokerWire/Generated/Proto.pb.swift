@@ -1151,6 +1151,20 @@ extension Proto {
         public var sampleCount: UInt64 = 0
         /// false: the app only wrote (e.g. imported) data and never asked; then no request dates
         public var everAsked: Bool = false
+        /// its stored samples per type (sum = sample_count), by type identifier
+        public var types: [Proto.SourceTypeCount] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// How many samples of one type an app has stored (the Health app's Sources, per data type).
+extension Proto {
+    public struct SourceTypeCount: Hashable, Sendable {
+        /// type = 1.
+        public var type: String = ""
+        /// sample_count = 2.
+        public var sampleCount: UInt64 = 0
         /// An empty message: every field at its default.
         public init() {}
     }

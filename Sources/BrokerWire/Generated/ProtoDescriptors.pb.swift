@@ -396,7 +396,12 @@ public enum ProtoDescriptors {
             .init(name: "registered", jsonName: "registered", number: 5, type: "bool", kind: .scalar, isRepeated: false, oneof: nil, doc: ["false once the app was removed"]),
             .init(name: "sample_count", jsonName: "sampleCount", number: 6, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: ["samples currently stored with this app as their source"]),
             .init(name: "ever_asked", jsonName: "everAsked", number: 7, type: "bool", kind: .scalar, isRepeated: false, oneof: nil, doc: ["false: the app only wrote (e.g. imported) data and never asked; then no request dates"]),
+            .init(name: "types", jsonName: "types", number: 8, type: "SourceTypeCount", kind: .message, isRepeated: true, oneof: nil, doc: ["its stored samples per type (sum = sample_count), by type identifier"]),
         ], doc: ["Every app that ever asked for authorization, even if it was denied everything."]),
+        ProtoMessageDescriptor(name: "SourceTypeCount", fields: [
+            .init(name: "type", jsonName: "type", number: 1, type: "string", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+            .init(name: "sample_count", jsonName: "sampleCount", number: 2, type: "uint64", kind: .scalar, isRepeated: false, oneof: nil, doc: []),
+        ], doc: ["How many samples of one type an app has stored (the Health app's Sources, per data type)."]),
         ProtoMessageDescriptor(name: "AdminListSourcesRequest", fields: [
         ], doc: []),
         ProtoMessageDescriptor(name: "AdminListSourcesResponse", fields: [

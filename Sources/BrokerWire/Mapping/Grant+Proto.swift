@@ -104,7 +104,8 @@ extension Source {
         self.init(
             appID: proto.appID, appName: proto.appName, firstRequestMicros: proto.firstRequestMicros,
             lastRequestMicros: proto.lastRequestMicros, isRegistered: proto.registered,
-            sampleCount: proto.sampleCount, everAsked: proto.everAsked)
+            sampleCount: proto.sampleCount, everAsked: proto.everAsked,
+            sampleCounts: Dictionary(proto.types.map { (ObjectType(protoIdentifier: $0.type), $0.sampleCount) }, uniquingKeysWith: +))
     }
 
     /// The source as a .proto message.
@@ -117,6 +118,13 @@ extension Source {
         message.registered = isRegistered
         message.sampleCount = sampleCount
         message.everAsked = everAsked
+        // By identifier, so the bytes do not depend on the dictionary's order.
+        message.types = sampleCounts.map { type, count in
+            var entry = Proto.SourceTypeCount()
+            entry.type = type.identifier
+            entry.sampleCount = count
+            return entry
+        }.sorted { $0.type.utf8.lexicographicallyPrecedes($1.type.utf8) }
         return message
     }
 }

@@ -71,6 +71,7 @@ typedef struct Healthbroker__V1__AdminSetGrantResponse Healthbroker__V1__AdminSe
 typedef struct Healthbroker__V1__AdminBackupRequest Healthbroker__V1__AdminBackupRequest;
 typedef struct Healthbroker__V1__AdminBackupResponse Healthbroker__V1__AdminBackupResponse;
 typedef struct Healthbroker__V1__Source Healthbroker__V1__Source;
+typedef struct Healthbroker__V1__SourceTypeCount Healthbroker__V1__SourceTypeCount;
 typedef struct Healthbroker__V1__AdminListSourcesRequest Healthbroker__V1__AdminListSourcesRequest;
 typedef struct Healthbroker__V1__AdminListSourcesResponse Healthbroker__V1__AdminListSourcesResponse;
 typedef struct Healthbroker__V1__AdminSetCharacteristicRequest Healthbroker__V1__AdminSetCharacteristicRequest;
@@ -1270,10 +1271,29 @@ struct  Healthbroker__V1__Source
    * false: the app only wrote (e.g. imported) data and never asked; then no request dates
    */
   protobuf_c_boolean ever_asked;
+  /*
+   * its stored samples per type (sum = sample_count), by type identifier
+   */
+  size_t n_types;
+  Healthbroker__V1__SourceTypeCount **types;
 };
 #define HEALTHBROKER__V1__SOURCE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__source__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0,NULL }
+
+
+/*
+ * How many samples of one type an app has stored (the Health app's Sources, per data type).
+ */
+struct  Healthbroker__V1__SourceTypeCount
+{
+  ProtobufCMessage base;
+  char *type;
+  uint64_t sample_count;
+};
+#define HEALTHBROKER__V1__SOURCE_TYPE_COUNT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__source_type_count__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Healthbroker__V1__AdminListSourcesRequest
@@ -2974,6 +2994,25 @@ Healthbroker__V1__Source *
 void   healthbroker__v1__source__free_unpacked
                      (Healthbroker__V1__Source *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__SourceTypeCount methods */
+void   healthbroker__v1__source_type_count__init
+                     (Healthbroker__V1__SourceTypeCount         *message);
+size_t healthbroker__v1__source_type_count__get_packed_size
+                     (const Healthbroker__V1__SourceTypeCount   *message);
+size_t healthbroker__v1__source_type_count__pack
+                     (const Healthbroker__V1__SourceTypeCount   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__source_type_count__pack_to_buffer
+                     (const Healthbroker__V1__SourceTypeCount   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__SourceTypeCount *
+       healthbroker__v1__source_type_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__source_type_count__free_unpacked
+                     (Healthbroker__V1__SourceTypeCount *message,
+                      ProtobufCAllocator *allocator);
 /* Healthbroker__V1__AdminListSourcesRequest methods */
 void   healthbroker__v1__admin_list_sources_request__init
                      (Healthbroker__V1__AdminListSourcesRequest         *message);
@@ -3866,6 +3905,9 @@ typedef void (*Healthbroker__V1__AdminBackupResponse_Closure)
 typedef void (*Healthbroker__V1__Source_Closure)
                  (const Healthbroker__V1__Source *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__SourceTypeCount_Closure)
+                 (const Healthbroker__V1__SourceTypeCount *message,
+                  void *closure_data);
 typedef void (*Healthbroker__V1__AdminListSourcesRequest_Closure)
                  (const Healthbroker__V1__AdminListSourcesRequest *message,
                   void *closure_data);
@@ -4411,6 +4453,7 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_grant_respon
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_backup_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__source__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__source_type_count__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_list_sources_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_set_characteristic_request__descriptor;
