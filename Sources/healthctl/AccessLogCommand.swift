@@ -10,6 +10,6 @@ enum AccessLogCommand {
         let entries = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.accessLog(appID: appID, limit: limit)
         }
-        Console.output(context.json ? JSONOutput.accessLog(entries) : TextOutput.accessLogTable(entries, appID: appID, utc: command.flag("utc")))
+        Console.output(context.json ? JSONOutput.accessLog(entries) : TextOutput.accessLogTable(entries, appID: appID, time: context.time))
     }
 }

@@ -23,7 +23,7 @@ enum AppsCommands {
         let apps = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.listApps()
         }
-        Console.output(context.json ? JSONOutput.apps(apps) : TextOutput.appTable(apps))
+        Console.output(context.json ? JSONOutput.apps(apps) : TextOutput.appTable(apps, time: context.time))
     }
 
     /// Removes an app and says how many of its connections were closed.
@@ -57,7 +57,7 @@ enum AppsCommands {
         } else if context.json {
             Console.output(JSONOutput.credentials(credentials))
         } else {
-            Console.output(TextOutput.credentials(credentials, event: event))
+            Console.output(TextOutput.credentials(credentials, event: event, time: context.time))
         }
     }
 

@@ -7,11 +7,14 @@ struct CommandContext {
     let adminSocket: String
     /// Whether to print JSON instead of text.
     let json: Bool
+    /// How text output writes instants: local time, or UTC with `--utc`.
+    let time: TimeText
 
-    /// Reads `--admin-socket` and `--json`.
+    /// Reads `--admin-socket`, `--json` and `--utc`.
     init(_ command: ParsedCommand) throws(ArgumentError) {
         adminSocket = try command.requiredString("admin-socket")
         json = command.flag("json")
+        time = command.flag("utc") ? .universal : .local
     }
 
     /// Connects to the admin socket, runs `body`, closes the connection; broker errors become `CommandFailure`s.

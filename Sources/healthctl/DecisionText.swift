@@ -21,9 +21,9 @@ enum DecisionText {
         }
     }
 
-    /// The date of a limited grant, or `-` for any other read decision.
-    static func limitedFrom(_ decision: ReadDecision?) -> String {
-        if case .limited(let from)? = decision { instant(from) } else { "-" }
+    /// The date of a limited grant as `time` writes a picked date, or `-` for any other read decision.
+    static func limitedFrom(_ decision: ReadDecision?, time: TimeText = .universal) -> String {
+        if case .limited(let from)? = decision { time.dateOrInstant(from) } else { "-" }
     }
 
     /// `2026-01-31` for a midnight UTC instant, else `2026-01-31T10:20:30Z`.

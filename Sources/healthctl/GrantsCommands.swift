@@ -20,7 +20,7 @@ enum GrantsCommands {
         let grants = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.grants(for: appID)
         }
-        Console.output(context.json ? JSONOutput.grants(grants) : TextOutput.grantTable(appID: appID, grants: grants))
+        Console.output(context.json ? JSONOutput.grants(grants) : TextOutput.grantTable(appID: appID, grants: grants, time: context.time))
     }
 
     /// Prints one type's grant in every registered app that has one, by app id.
@@ -42,7 +42,7 @@ enum GrantsCommands {
             }
             return rows
         }
-        Console.output(context.json ? JSONOutput.typeGrants(rows) : TextOutput.typeGrantTable(type: type, rows: rows))
+        Console.output(context.json ? JSONOutput.typeGrants(rows) : TextOutput.typeGrantTable(type: type, rows: rows, time: context.time))
     }
 
     /// Sets an app's decision for one type directly and prints the grant as recorded.
@@ -66,7 +66,7 @@ enum GrantsCommands {
         let grant = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.setGrant(appID: appID, type: type, share: share, read: read)
         }
-        Console.output(context.json ? JSONOutput.grantSet(appID: appID, grant: grant) : TextOutput.grantSet(appID: appID, grant: grant))
+        Console.output(context.json ? JSONOutput.grantSet(appID: appID, grant: grant) : TextOutput.grantSet(appID: appID, grant: grant, time: context.time))
     }
 
     /// Denies one type to every app allowed to read or write it (the page's "Turn off for all apps")
@@ -92,7 +92,7 @@ enum GrantsCommands {
             }
             return rows
         }
-        Console.output(context.json ? JSONOutput.typeGrants(rows) : TextOutput.turnedOff(type: type, rows: rows))
+        Console.output(context.json ? JSONOutput.typeGrants(rows) : TextOutput.turnedOff(type: type, rows: rows, time: context.time))
     }
 
     /// Whether `grant` lets its app read (full or from a date) or write the type.
@@ -152,7 +152,7 @@ enum GrantsCommands {
         Console.output(
             context.json
                 ? JSONOutput.explanation(appID: appID, type: type, explanation)
-                : TextOutput.explanation(appID: appID, type: type, explanation))
+                : TextOutput.explanation(appID: appID, type: type, explanation, time: context.time))
     }
 
     /// The positional argument `name`; the parser already requires it, so absence is a usage error only in theory.

@@ -81,7 +81,6 @@ extension HealthctlSpec {
             """,
         options: [
             .option("limit", value: "N", help: "At most N entries, newest first (0: the broker's default, 1000)."),
-            .flag("utc", help: "Show times in UTC instead of the local time zone."),
         ],
         positionals: [PositionalSpec("APP_ID", help: "Only this app's entries.", optional: true)]
     )

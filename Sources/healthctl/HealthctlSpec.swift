@@ -24,6 +24,7 @@ enum HealthctlSpec {
                 "admin-socket", value: "PATH", help: "The daemon's admin socket.",
                 default: DefaultPaths.adminSocket, environment: "HEALTHBROKER_ADMIN_SOCKET"),
             .flag("json", help: "Print JSON (keys sorted; instants as ISO-8601 plus *_us microseconds)."),
+            .flag("utc", help: "Write times in UTC instead of your time zone (TZ) in text output (JSON is always UTC)."),
         ],
         subcommands: [
             apps, status, consent, ui, grants, revoke, sources, characteristics, explain, types,

@@ -11,7 +11,7 @@ enum SourcesCommand {
             try await admin.sources()
         }
         if let type { sources = sources.filter { $0.sampleCounts[type, default: 0] > 0 } }
-        Console.output(context.json ? JSONOutput.sources(sources) : TextOutput.sourceTable(sources, type: type))
+        Console.output(context.json ? JSONOutput.sources(sources) : TextOutput.sourceTable(sources, type: type, time: context.time))
     }
 
     /// `sources priority TYPE [APP_ID...]`: sets the order when APP_IDs (or --clear) are given, then

@@ -7,6 +7,6 @@ enum StatusCommand {
         let info = try await context.withAdmin { admin throws(BrokerError) in
             try await admin.brokerInfo()
         }
-        Console.output(context.json ? JSONOutput.status(info) : TextOutput.status(info))
+        Console.output(context.json ? JSONOutput.status(info) : TextOutput.status(info, time: context.time))
     }
 }

@@ -3,19 +3,19 @@ import Foundation
 
 extension TextOutput {
     /// The access log: WHEN (local time, or UTC), APP, CALL, OPERATION, TYPE (alias), SAMPLES; a friendly line when empty.
-    static func accessLogTable(_ entries: [AccessLogEntry], appID: String? = nil, utc: Bool = false) -> String {
+    static func accessLogTable(_ entries: [AccessLogEntry], appID: String? = nil, time: TimeText = .local) -> String {
         guard !entries.isEmpty else {
             return appID.map { "no access recorded for \($0)" } ?? "no access recorded yet"
         }
         let rows = entries.map { entry in
             [
-                utc ? UTCTimestamp.string(micros: entry.atMicros) : LocalTime.secondString(micros: entry.atMicros),
+                time.instant(entry.atMicros),
                 entry.appID, entry.method.isEmpty ? "-" : entry.method, entry.operation,
                 TypeArgument.alias(of: entry.type), String(entry.sampleCount),
             ]
         }
         return TableFormatter.render(
-            header: [utc ? "WHEN (UTC)" : "WHEN (LOCAL)", "APP", "CALL", "OPERATION", "TYPE", "SAMPLES"], rows: rows)
+            header: ["WHEN \(time.headerSuffix)", "APP", "CALL", "OPERATION", "TYPE", "SAMPLES"], rows: rows)
     }
 }
 

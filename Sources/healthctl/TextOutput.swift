@@ -18,7 +18,7 @@ enum TextOutput {
     static let tokenWarning = "This token is not shown again: hand it to the app now (e.g. as HEALTHBROKER_APP_TOKEN)."
 
     /// The app table, or a friendly line when nothing is registered.
-    static func appTable(_ apps: [AppInfo]) -> String {
+    static func appTable(_ apps: [AppInfo], time: TimeText = .universal) -> String {
         guard !apps.isEmpty else {
             return "no apps registered (add one with 'healthctl apps add APP_ID --name NAME')"
         }
@@ -28,15 +28,15 @@ enum TextOutput {
                 orDash(TableFormatter.clip(app.readUsage, to: usageColumnWidth)),
                 orDash(TableFormatter.clip(app.shareUsage, to: usageColumnWidth)),
                 app.pinnedUID.map(String.init) ?? "-",
-                UTCTimestamp.string(micros: app.createdMicros),
+                time.instant(app.createdMicros),
             ]
         }
         return TableFormatter.render(
-            header: ["APP ID", "NAME", "READ USAGE", "SHARE USAGE", "UID", "CREATED (UTC)"], rows: rows)
+            header: ["APP ID", "NAME", "READ USAGE", "SHARE USAGE", "UID", "CREATED \(time.headerSuffix)"], rows: rows)
     }
 
     /// An app and its freshly issued token, with the warning that it is shown only once.
-    static func credentials(_ credentials: AppCredentials, event: TokenEvent) -> String {
+    static func credentials(_ credentials: AppCredentials, event: TokenEvent, time: TimeText = .universal) -> String {
         let app = credentials.app
         let heading: String
         switch event {
@@ -48,8 +48,8 @@ enum TextOutput {
             ["  read usage", orDash(app.readUsage)],
             ["  share usage", orDash(app.shareUsage)],
             ["  uid", app.pinnedUID.map(String.init) ?? "any"],
-            ["  created", UTCTimestamp.string(micros: app.createdMicros)],
-            ["  token issued", UTCTimestamp.string(micros: app.tokenRotatedMicros)],
+            ["  created", time.instant(app.createdMicros)],
+            ["  token issued", time.instant(app.tokenRotatedMicros)],
         ])
         return [heading, details, "", "token: \(credentials.token)", tokenWarning].joined(separator: "\n")
     }
@@ -60,11 +60,11 @@ enum TextOutput {
     }
 
     /// The broker's status as aligned `label  value` lines, then one line per open prompt.
-    static func status(_ info: BrokerInfo, now: Int64 = Microseconds.now()) -> String {
+    static func status(_ info: BrokerInfo, now: Int64 = Microseconds.now(), time: TimeText = .universal) -> String {
         let connections = Int(info.appConnections) + Int(info.adminConnections)
         let table = TableFormatter.render(rows: [
             ["broker version", info.brokerVersion],
-            ["started", UTCTimestamp.string(micros: info.startedMicros)],
+            ["started", time.instant(info.startedMicros)],
             ["uptime", UptimeFormatter.string(micros: info.brokerTimeMicros - info.startedMicros)],
             ["connections", "\(connections) (\(info.appConnections) app, \(info.adminConnections) admin)"],
             ["calls served", String(info.callsServed)],

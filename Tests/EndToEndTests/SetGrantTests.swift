@@ -163,6 +163,36 @@ struct SetGrantTests {
         #expect(try await admin.grants(for: Self.readerID).first?.read == .full)
     }
 
+    /// A day the person picked reads back as that day in their time zone, in every text table
+    /// (`grants`, `grants --type`, `explain`); `--utc` writes the same instant in UTC.
+    @Test func tablesShowThePickedDayInThePersonsTimeZone() async throws {
+        let daemon = try await DaemonProcess(policy: Self.policy(limitedFrom: base + 100 * hour))
+        let reader = try await authorizedApp(daemon, Self.readerID, types: [.stepCount])
+        defer { reader.close() }
+        let set = try await Self.healthctl(daemon, ["grants", "set", Self.readerID, "stepCount", "from", "2026-06-03"], timeZone: "Asia/Tokyo")
+        #expect(set.status == 0, "\(set.errors)")
+
+        for arguments in [["grants", Self.readerID], ["grants", "--type", "stepCount"]] {
+            let tokyo = try await Self.healthctl(daemon, arguments, timeZone: "Asia/Tokyo")
+            #expect(tokyo.status == 0, "\(tokyo.errors)")
+            let lines = tokyo.output.split(separator: "\n").map(String.init)
+            #expect(lines.first?.contains("DECIDED (LOCAL)") == true, "\(tokyo.output)")
+            let row = try #require(lines.first { $0.contains("limited") }, "\(tokyo.output)")
+            #expect(row.contains(" 2026-06-03 "), "the day as picked: \(tokyo.output)")
+            #expect(row.contains("JST"), "decided in local time: \(tokyo.output)")
+            #expect(!row.contains("Z "), "\(tokyo.output)")
+
+            let utc = try await Self.healthctl(daemon, ["--utc"] + arguments, timeZone: "Asia/Tokyo")
+            #expect(utc.output.split(separator: "\n").first?.contains("DECIDED (UTC)") == true, "\(utc.output)")
+            #expect(utc.output.contains("2026-06-02T15:00:00Z"), "midnight in Tokyo, in UTC: \(utc.output)")
+        }
+        let explained = try await Self.healthctl(daemon, ["explain", Self.readerID, "stepCount"], timeZone: "Asia/Tokyo")
+        #expect(explained.output.contains("limited from    2026-06-03") || explained.output.range(of: #"limited from\s+2026-06-03\n"#, options: .regularExpression) != nil,
+                "\(explained.output)")
+        // The access log takes --utc after its subcommand too, as before.
+        #expect(try await Self.healthctl(daemon, ["access-log", "--utc"]).status == 0)
+    }
+
     @Test func healthctlSetsAGrantAndListsOneTypeAcrossApps() async throws {
         let daemon = try await DaemonProcess(policy: Self.policy(limitedFrom: base + 100 * hour))
         let writer = try await authorizedApp(daemon, Self.writerID, types: [.stepCount])

@@ -10,7 +10,7 @@ import Testing
     ]
 
     @Test func aTableInUTC() {
-        #expect(TextOutput.accessLogTable(Self.entries, utc: true) == """
+        #expect(TextOutput.accessLogTable(Self.entries, time: .universal) == """
             WHEN (UTC)            APP         CALL         OPERATION  TYPE       SAMPLES
             2025-06-01T10:00:05Z  demo.steps  Statistics   read       stepCount  4320
             2025-06-01T10:00:00Z  demo.watch  AdminImport  write      heartRate  1000
