@@ -22,27 +22,39 @@ extension BrokerStore {
 
     /// Adds the quantity rows `saved` (indexes into `rows`, just inserted for `appCode`) to their
     /// hours' rollups, inside the caller's transaction: one upsert per (type, hour) of the batch.
+    ///
+    /// The rows are summed up in one pass (`RollupAccumulator`: no array of items per hour, no
+    /// copy of a `Sample`); only an hour whose rows came out of start order has its items gathered
+    /// again, for its coverage.
     func addToRollups(_ rows: SampleTable.NewRows, saved: [Int], appCode: Int64) throws(BrokerError) {
         guard rollupMode.maintains else { return }
-        var groups: [RollupKey: [HourRollupTable.Item]] = [:]
-        var lastKey: RollupKey?
-        var run: [HourRollupTable.Item] = []
-        // Batches are mostly in time order: consecutive samples of one hour gather in `run`.
-        for index in saved where rows.contents[index].kind == SampleContent.quantityKind {
-            guard let value = rows.contents[index].quantity else { continue }
-            let sample = rows.samples[index]
-            let key = RollupKey(type: rows.typeCodes[index], hour: HourRollupTable.hour(of: sample.startMicros))
-            if key != lastKey {
-                if let lastKey { groups[lastKey, default: []].append(contentsOf: run) }
-                run.removeAll(keepingCapacity: true)
-                lastKey = key
+        var accumulator = RollupAccumulator(app: appCode)
+        rows.samples.withUnsafeBufferPointer { samples in
+            rows.contents.withUnsafeBufferPointer { contents in
+                for index in saved where contents[index].kind == SampleContent.quantityKind {
+                    guard let value = contents[index].quantity else { continue }
+                    accumulator.add(type: rows.typeCodes[index], start: samples[index].startMicros, end: samples[index].endMicros, value: value)
+                }
             }
-            run.append(HourRollupTable.Item(start: sample.startMicros, end: sample.endMicros, value: value))
         }
-        if let lastKey { groups[lastKey, default: []].append(contentsOf: run) }
-        for key in groups.keys.sorted() {
-            guard let items = groups[key], let row = HourRollupTable.row(hour: key.hour, app: appCode, items: items) else { continue }
-            try sampleTable.rollups.add(row, firstStart: items.lazy.map(\.start).min() ?? .min, typeCode: key.type)
+        var slots = accumulator.slots
+        if slots.contains(where: { !$0.ordered }) {
+            var unordered: [RollupKey: [HourRollupTable.Item]] = [:]
+            for slot in slots where !slot.ordered { unordered[slot.key] = [] }
+            for index in saved where rows.contents[index].kind == SampleContent.quantityKind {
+                guard let value = rows.contents[index].quantity else { continue }
+                let start = rows.samples[index].startMicros
+                let key = RollupKey(type: rows.typeCodes[index], hour: HourRollupTable.hour(of: start))
+                guard unordered[key] != nil else { continue }
+                unordered[key]?.append(HourRollupTable.Item(start: start, end: rows.samples[index].endMicros, value: value))
+            }
+            for position in slots.indices where !slots[position].ordered {
+                slots[position].row.covered = HourRollupTable.coverage(of: unordered[slots[position].key] ?? [], hour: slots[position].key.hour)
+            }
+        }
+        slots.sort { $0.key < $1.key }
+        for slot in slots {
+            try sampleTable.rollups.add(slot.row, firstStart: slot.firstStart, typeCode: slot.key.type)
         }
     }
 

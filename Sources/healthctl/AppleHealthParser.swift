@@ -383,7 +383,9 @@ final class AppleHealthParser: XMLSAXHandler {
 
     /// Batches a checked sample in source `index`'s batch (a repeat in that batch is counted, not batched).
     private func append(_ sample: Sample, to index: Int) {
-        guard sources[index].seen.insert(sample.uuid).inserted else {
+        // One look-up in the common case (a new uuid); a repeat puts back what was there.
+        if let earlier = sources[index].seen.updateValue(sources[index].batch.samples.count, forKey: sample.uuid) {
+            sources[index].seen[sample.uuid] = earlier
             sources[index].batch.repeats += 1
             tally.repeats += 1
             return
@@ -397,12 +399,10 @@ final class AppleHealthParser: XMLSAXHandler {
     /// Hands out source `index`'s batch when it is full (correlation objects count), or the fullest
     /// batch when all of them together hold too much.
     private func flushIfFull(_ index: Int) {
-        if sources[index].batch.samples.count + sources[index].batchedObjects >= batchSize {
+        if sources[index].size >= batchSize {
             flush(index)
         } else if pendingSamples >= pendingLimit,
-                  let fullest = sources.indices.max(by: {
-                      sources[$0].batch.samples.count + sources[$0].batchedObjects < sources[$1].batch.samples.count + sources[$1].batchedObjects
-                  }) {
+                  let fullest = sources.indices.max(by: { sources[$0].size < sources[$1].size }) {
             flush(fullest)
         }
     }
@@ -445,28 +445,34 @@ final class AppleHealthParser: XMLSAXHandler {
             return
         }
         correlation.sourceAppID = sources[index].appID
-        if !sources[index].batch.samples.isEmpty,
-           sources[index].batch.samples.count + sources[index].batchedObjects + 1 + members.count > batchSize {
+        if sources[index].sendCount > 0, sources[index].size + 1 + members.count > batchSize {
             flush(index)
         }
-        guard sources[index].seen.insert(correlation.uuid).inserted else {
+        guard sources[index].seen[correlation.uuid] == nil else {
             sources[index].batch.repeats += 1
             tally.repeats += 1
             return
         }
+        sources[index].seen[correlation.uuid] = -1
         // Objects this batch already holds as plain samples leave it: the correlation holds them.
-        let objects = Set(members.map(\.uuid))
-        if !sources[index].seen.isDisjoint(with: objects) {
-            let before = sources[index].batch.samples.count
-            sources[index].batch.samples.removeAll { objects.contains($0.uuid) }
-            let removed = before - sources[index].batch.samples.count
+        // They are only marked here and taken out when the batch is handed out (one pass per batch,
+        // not one per correlation). Inside a correlation (-1), a top-level repeat later in this
+        // batch is skipped as a repeat.
+        var removed = 0
+        for member in members {
+            if let position = sources[index].seen[member.uuid] {
+                guard position >= 0 else { continue }
+                sources[index].dropped.append(position)
+                removed += 1
+            }
+            sources[index].seen[member.uuid] = -1
+        }
+        if removed > 0 {
             sources[index].batch.repeats += removed
             tally.repeats += removed
             sources[index].samples -= removed
             pendingSamples -= removed
         }
-        // Inside a correlation: a top-level repeat later in this batch is skipped as a repeat.
-        sources[index].seen.formUnion(objects)
         sources[index].batch.samples.append(correlation)
         sources[index].batchedObjects += members.count
         sources[index].samples += 1 + members.count
@@ -515,6 +521,7 @@ final class AppleHealthParser: XMLSAXHandler {
 
     /// Hands out source `index`'s batch (with the sources first seen since the last one) and starts its next.
     private func flush(_ index: Int) {
+        sources[index].removeDropped()
         var chunk = AppleHealthChunk(batch: ImportBatch())
         swap(&chunk.batch, &sources[index].batch)
         chunk.newSources = newSources
@@ -527,7 +534,7 @@ final class AppleHealthParser: XMLSAXHandler {
 
     /// Hands out every batch that holds anything, in the order the sources were met (the end).
     private func flush() {
-        for index in sources.indices where !sources[index].batch.samples.isEmpty || sources[index].batch.repeats > 0 {
+        for index in sources.indices where sources[index].sendCount > 0 || sources[index].batch.repeats > 0 {
             flush(index)
         }
         if !newSources.isEmpty { deliver(AppleHealthChunk(batch: ImportBatch(), newSources: newSources)) }
@@ -547,8 +554,32 @@ struct AppleHealthPendingSource {
     var samples = 0
     /// The samples waiting to be handed out.
     var batch = ImportBatch()
-    /// The uuids in `batch` (correlations' objects included).
-    var seen: Set<String> = []
+    /// The uuids in `batch` (correlations' objects included): each plain sample's position in
+    /// `batch.samples`, -1 for a correlation or one of its objects.
+    var seen: [String: Int] = [:]
+    /// Positions in `batch.samples` of plain samples a later correlation of the batch holds: taken
+    /// out when the batch is handed out.
+    var dropped: [Int] = []
     /// Objects of the correlations in `batch`: the broker's batch limit counts them too.
     var batchedObjects = 0
+
+    /// The samples (and correlations) the batch will send: without the dropped ones.
+    var sendCount: Int { batch.samples.count - dropped.count }
+
+    /// What the batch counts against the broker's limit: its samples and its correlations' objects.
+    var size: Int { sendCount + batchedObjects }
+
+    /// Takes the dropped samples out of `batch.samples`, keeping the others' order.
+    mutating func removeDropped() {
+        guard !dropped.isEmpty else { return }
+        var drop = [Bool](repeating: false, count: batch.samples.count)
+        for position in dropped { drop[position] = true }
+        var kept = 0
+        for position in batch.samples.indices where !drop[position] {
+            if kept != position { batch.samples.swapAt(kept, position) }
+            kept += 1
+        }
+        batch.samples.removeLast(batch.samples.count - kept)
+        dropped.removeAll(keepingCapacity: true)
+    }
 }

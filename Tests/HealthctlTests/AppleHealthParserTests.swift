@@ -188,6 +188,33 @@ import Testing
         #expect(first == second)
     }
 
+    @Test func membersTakenOutOfABatchLeaveTheOtherSamplesInOrder() {
+        let at = "2019-05-14 08:00:00 +0200"
+        let systolic = Self.record("HKQuantityTypeIdentifierBloodPressureSystolic", "120", unit: "mmHg", start: at, end: at)
+        let diastolic = Self.record("HKQuantityTypeIdentifierBloodPressureDiastolic", "80", unit: "mmHg", start: at, end: at)
+        func steps(_ value: Int) -> String {
+            Self.record("HKQuantityTypeIdentifierStepCount", "\(value)", start: "2019-05-14 08:0\(value):00 +0200", end: "2019-05-14 08:0\(value):30 +0200")
+        }
+        let correlation = """
+             <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Phone" startDate="\(at)" endDate="\(at)">
+            \(systolic)\(diastolic) </Correlation>
+
+            """
+        let body = steps(1) + systolic + steps(2) + diastolic + steps(3) + correlation + steps(4) + systolic
+        func describe(_ sample: Sample) -> String {
+            if case .quantity(let quantity) = sample.value { return "\(Int(quantity.value))" }
+            return sample.type == .bloodPressure ? "bp" : "?"
+        }
+        // One batch: the top-level systolic and diastolic leave it, the others keep their order,
+        // and the systolic after the correlation is a repeat.
+        let whole = Self.parse(body)
+        #expect(whole.chunks.map { $0.batch.samples.map(describe) } == [["1", "2", "3", "bp", "4"]])
+        #expect(whole.counts.repeats == 3)
+        // Batches of four: the members went out plain in the first batch; the correlation (with its two objects) fills the second.
+        let small = Self.parse(body, batchSize: 4)
+        #expect(small.chunks.map { $0.batch.samples.map(describe) } == [["1", "120", "2", "80"], ["3", "bp"], ["4", "120"]])
+    }
+
     @Test func aCorrelationTheBrokerCannotKeepLeavesItsRecordsAsSamples() {
         let systolic = Self.record("HKQuantityTypeIdentifierBloodPressureSystolic", "120", unit: "mmHg", start: "2019-05-14 08:00:00 +0200", end: "2019-05-14 08:00:00 +0200")
         // A blood pressure correlation without its diastolic record is refused as a correlation.
