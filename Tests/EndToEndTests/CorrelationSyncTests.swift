@@ -132,8 +132,8 @@ struct CorrelationSyncTests {
                 sample.value = .correlation(sample.objects.map { var object = $0; object.createdMicros = 0; return object })
                 return sample.proto
             }
-            page.deletedUuids = changes.deleted.map(\.uuid)
-            page.deletedSourceAppIds = changes.deleted.map(\.sourceAppID)
+            page.deletedUUIDs = changes.deleted.map(\.uuid)
+            page.deletedSourceAppIDs = changes.deleted.map(\.sourceAppID)
             let index = anchors[changes.newAnchor.bytes] ?? anchors.count
             anchors[changes.newAnchor.bytes] = index
             page.newAnchor = Array("anchor#\(index)".utf8)
