@@ -104,6 +104,9 @@ struct CorrelationChangeStoreTests {
                 for store in [crowded, alone] {
                     _ = try store.saveSamples((0..<20).map { C.pressure(100 + $0, F.base + Int64($0) * F.hour) }, sourceAppID: Self.reader, now: 1)
                     _ = try store.saveSamples([C.pressure(900, F.base + 400 * 24 * F.hour)], sourceAppID: "com.example.sentinel", now: 1)
+                    // And a deleted one, so the reader's tombstone entries are followed by the same next entry too.
+                    _ = try store.saveSamples([C.pressure(901, F.base + 401 * 24 * F.hour)], sourceAppID: "com.example.sentinel", now: 1)
+                    _ = try store.deleteSamples(uuids: [F.uuid(901)], appID: "com.example.sentinel", now: 1)
                 }
                 let denied = C.bothScopes(.ownSamplesOnly, .ownSamplesOnly)
                 let mixed = C.bothScopes(.ownSamplesOnly, .notDetermined)

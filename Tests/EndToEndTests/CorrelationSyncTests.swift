@@ -256,7 +256,7 @@ struct CorrelationExportTests {
         #expect(lines.count == 6 && lines.filter { $0.contains("\"objects\"") }.count == 4)
 
         let target = try await DaemonProcess(policy: allowAll)
-        _ = try await target.registerApp(C.writerID)
+        let credentials = try await target.registerApp(C.writerID)
         _ = try await target.registerApp(C.foodReaderID)
         let imported = try await SetGrantTests.healthctl(target, ["import", file, "--keep-sources"])
         #expect(imported.status == 0, "\(imported.errors)")
@@ -266,8 +266,10 @@ struct CorrelationExportTests {
         #expect(again.status == 0, "\(again.errors)")
         #expect(try await Self.stored(target) == exported)
         // The apps see them as correlations, and their objects as samples of their types.
-        let reader = try await authorizedApp(target, C.writerID, types: C.pressureTypes.union(C.foodTypes))
+        let reader = try await HealthStore.connect(socketPath: target.appSocket, appID: C.writerID, appToken: credentials.token)
         defer { reader.close() }
+        let types = C.pressureTypes.union(C.foodTypes)
+        try await reader.requestAuthorization(toShare: types, read: types, timeout: .seconds(10))
         let pressures = try await collect(reader.samples(of: .bloodPressure))
         #expect(pressures.map(\.uuid) == readings.map(\.uuid))
         #expect(pressures.map { $0.objects.map(\.uuid) } == readings.map { $0.objects.map(\.uuid) })
