@@ -73,7 +73,9 @@ extension Broker {
         for type in observer.pending.keys.sorted() {
             guard let changed = observer.pending[type] else { continue }
             // Check again at send time: a revocation since the change hides it.
-            let scope = AuthorizationPolicy.readScope(for: type, grants: grants[observer.appID] ?? AppGrants(), earliestPermitted: configuration.earliestPermittedMicros)
+            let scope = TypeCatalogue.descriptor(for: type)?.kind == .correlation
+                ? (mayReadSomeMember(of: type, appID: observer.appID) ? .ownSamplesOnly : .notDetermined)
+                : AuthorizationPolicy.readScope(for: type, grants: grants[observer.appID] ?? AppGrants(), earliestPermitted: configuration.earliestPermittedMicros)
             if case .notDetermined = scope {
                 observer.pending[type] = nil
                 continue

@@ -50,8 +50,8 @@ extension Broker {
         do throws(BrokerError) {
             descriptor = try sampleDescriptor(query.type)
             if descriptor.kind == .correlation {
-                throw .invalidArgument(
-                    "anchored queries of correlation types are not supported: query \(query.type.identifier) with Query, or its member types with AnchoredQuery")
+                handleCorrelationAnchoredQuery(query, appID: appID, context: context)
+                return
             }
             try PredicateRules.validate(query.predicate)
             converter = try resultConverter(query.unit, descriptor: descriptor)
@@ -242,7 +242,9 @@ extension Broker {
             guard !types.isEmpty else { throw .invalidArgument("types must not be empty") }
             for type in types {
                 if try sampleDescriptor(type, field: "types").kind == .correlation {
-                    throw .invalidArgument("observing correlation types is not supported: observe \(type.identifier)'s member types")
+                    // As for a Query of it: the app must have asked to read one of its member types.
+                    _ = try memberScopes(of: type, appID: appID)
+                    continue
                 }
                 _ = try readScope(of: type, appID: appID)
             }
@@ -260,7 +262,9 @@ extension Broker {
         context.onEnd = { [weak self] in self?.observers[key] = nil }
     }
 
-    /// Streams every stored sample (of a type, of an app) for `healthctl export`.
+    /// Streams every stored sample (of a type, of an app) for `healthctl export`: the samples, then
+    /// the correlations, each with its objects (which the samples part then leaves out when no type
+    /// is given; a member type's export holds them as samples of it).
     func handleExport(type: ObjectType?, appID: String?, context: CallContext) {
         if let type {
             do throws(BrokerError) { _ = try sampleDescriptor(type) } catch {
@@ -269,6 +273,8 @@ extension Broker {
             }
         }
         var position: Int64 = 0
+        /// Whether the samples are done and the correlations are being read.
+        var correlations = false
         var fetching = false
         /// A page read but not yet queued (no room); it holds its store-read slot until queued.
         var ready: [Sample]?
@@ -282,8 +288,11 @@ extension Broker {
             guard self.beginStoreRead(context) else { return }
             fetching = true
             let from = position
+            let readingCorrelations = correlations
             self.worker.submit({ store throws(BrokerError) in
-                try store.exportPage(type: type, appID: appID, afterSequence: from, pageSize: Self.defaultPageSize)
+                readingCorrelations
+                    ? try store.exportCorrelationPage(type: type, appID: appID, afterSequence: from, pageSize: Self.defaultPageSize)
+                    : try store.exportPage(type: type, appID: appID, afterSequence: from, pageSize: Self.defaultPageSize)
             }) { [weak self, weak context] result in
                 fetching = false
                 guard let self, let context, context.isLive else { return }
@@ -291,6 +300,12 @@ extension Broker {
                 case .success(let page):
                     if page.samples.isEmpty {
                         self.endStoreRead(context)
+                        guard readingCorrelations else {
+                            correlations = true
+                            position = 0
+                            context.pump?()
+                            return
+                        }
                         self.endStream(context)
                         return
                     }

@@ -57,6 +57,9 @@ extension Broker {
                     for (type, saved) in Dictionary(grouping: outcome.savedTypesAndEnds, by: \.type) {
                         self.notifyObservers(type: type, changes: saved.map { ($0.endMicros, appID) })
                     }
+                    for (type, saved) in Dictionary(grouping: outcome.newCorrelations, by: \.type) {
+                        self.notifyCorrelationObservers(type: type, changes: saved.map { (Self.objectPoints(of: $0), appID) })
+                    }
                 }
             case .failure(let error):
                 self.finish(context, error: error)
@@ -107,11 +110,23 @@ extension Broker {
             case .success(let deleted):
                 self.reply(context, .delete(deleted: UInt32(clamping: deleted.count)))
                 for (type, gone) in Dictionary(grouping: deleted, by: \.type) {
-                    self.notifyObservers(type: type, changes: gone.map { ($0.endMicros, $0.sourceAppID) })
+                    if TypeCatalogue.descriptor(for: type)?.kind == .correlation {
+                        self.notifyCorrelationObservers(type: type, changes: gone.map { gone in
+                            (gone.objects.map { ($0.type, $0.endMicros) }, gone.sourceAppID)
+                        })
+                    } else {
+                        self.notifyObservers(type: type, changes: gone.map { ($0.endMicros, $0.sourceAppID) })
+                    }
                 }
             case .failure(let error):
                 self.finish(context, error: error)
             }
         }
+    }
+
+    /// The type and end of each object of correlation `sample` (what observers of its type are told about).
+    static func objectPoints(of sample: Sample) -> [(type: ObjectType, endMicros: Int64)] {
+        guard case .correlation(let objects) = sample.value else { return [] }
+        return objects.map { ($0.type, $0.endMicros) }
     }
 }

@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12, version13])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12, version13, version14])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -556,5 +556,38 @@ public enum BrokerSchema {
             )
         )
         GROUP BY app, type, hour;
+        """
+
+    /// Version 14: anchored queries of correlation types. Each correlation takes a position in the
+    /// change sequence when saved (`change_seq`; those already stored get fresh positions after the
+    /// last one handed out, in the order they were saved), and a deleted correlation leaves a
+    /// tombstone in `tombstones` (its own type) plus, in `correlation_tombstone_members`, the type,
+    /// source app and end of each object it still held, so its deletion is read by the same scoped
+    /// indexes as its links were: a reader learns of the deletion of a correlation it could have
+    /// seen, never of another. `correlation_prune_marks` is `prune_marks` for those member points,
+    /// so an anchor of a correlation type expires only for a pruned deletion its reader could see.
+    static let version14 = """
+        ALTER TABLE correlations ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+        UPDATE correlations SET change_seq = (SELECT last_seq FROM change_sequence WHERE id = 1) + r.n
+        FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM correlations) AS r
+        WHERE r.seq = correlations.seq;
+        UPDATE change_sequence SET last_seq = last_seq + (SELECT count(*) FROM correlations) WHERE id = 1;
+        CREATE TABLE correlation_tombstone_members (
+            seq INTEGER NOT NULL,
+            type INTEGER NOT NULL,
+            app INTEGER NOT NULL,
+            end_us INTEGER NOT NULL
+        );
+        CREATE INDEX correlation_tombstone_members_by_type_end ON correlation_tombstone_members (type, end_us, seq);
+        CREATE INDEX correlation_tombstone_members_by_app_type ON correlation_tombstone_members (app, type, seq);
+        CREATE INDEX correlation_tombstone_members_by_seq ON correlation_tombstone_members (seq);
+        CREATE TABLE correlation_prune_marks (
+            type INTEGER NOT NULL,
+            app INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            PRIMARY KEY (type, app, end_us)
+        ) WITHOUT ROWID;
+        CREATE INDEX correlation_prune_marks_by_type_end ON correlation_prune_marks (type, end_us);
         """
 }

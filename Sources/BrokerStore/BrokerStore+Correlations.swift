@@ -9,12 +9,14 @@ extension BrokerStore {
     /// dates, metadata and the same member uuids) is unchanged; other content under a stored uuid is
     /// `ALREADY_EXISTS` naming "samples[i]", and so is a member that already belongs to another
     /// correlation (a sample is an object of at most one). Writes one "write" access-log row for the
-    /// correlation type counting the new correlations.
+    /// correlation type counting the new correlations. Each new correlation takes the next position
+    /// of the change sequence after `sequence` (the last one the batch used), which it advances.
     func saveCorrelations(
         _ correlations: [SaveRequest.PendingCorrelation], typeCodes: [Int64], appCode: Int64, sourceAppID: String,
-        method: String, batchID: String, now: Int64
-    ) throws(BrokerError) -> (saved: Int, unchanged: Int) {
+        method: String, batchID: String, now: Int64, sequence changeSequence: inout Int64
+    ) throws(BrokerError) -> (saved: [Sample], unchanged: Int) {
         var saved: [ObjectType: Int] = [:]
+        var new: [Sample] = []
         var unchanged = 0
         for (position, correlation) in correlations.enumerated() {
             let sample = correlation.sample
@@ -22,7 +24,7 @@ extension BrokerStore {
             let metadata = MetadataText.encode(sample.metadata)
             guard let sequence = try correlationTable.add(
                 uuid: sample.uuid, typeCode: typeCode, startMicros: sample.startMicros, endMicros: sample.endMicros,
-                metadata: metadata, appCode: appCode, now: now)
+                metadata: metadata, appCode: appCode, now: now, changeSequence: changeSequence + 1)
             else {
                 guard let stored = try correlationTable.row(appCode: appCode, uuid: sample.uuid),
                       stored.typeCode == typeCode, stored.startMicros == sample.startMicros, stored.endMicros == sample.endMicros,
@@ -34,6 +36,7 @@ extension BrokerStore {
                 unchanged += 1
                 continue
             }
+            changeSequence += 1
             for (memberIndex, uuid) in correlation.memberUUIDs.enumerated() {
                 guard let (member, location) = try sampleTable.locate(appCode: appCode, uuid: uuid),
                       let memberType = try sampleTable.types.code(of: location.type.identifier)
@@ -45,11 +48,12 @@ extension BrokerStore {
                 }
             }
             saved[sample.type, default: 0] += 1
+            new.append(sample)
         }
         for (type, count) in saved.sorted(by: { $0.key < $1.key }) {
             try accessLogTable.append(appID: sourceAppID, operation: "write", method: method, type: type, count: count, now: now, batchID: batchID)
         }
-        return (saved.values.reduce(0, +), unchanged)
+        return (new, unchanged)
     }
 
     /// The correlations of `type` matching `predicate` that `appID` may see, with the members it may see, in `sort` order, at most `limit`.
@@ -100,14 +104,7 @@ extension BrokerStore {
         var result: [Sample] = []
         result.reserveCapacity(rows.count)
         for row in rows {
-            var objects: [Sample] = []
-            for member in (members[row.sequence] ?? []).sorted() {
-                if let sample = try sampleTable.sample(sequence: member) { objects.append(sample) }
-            }
-            result.append(Sample(
-                uuid: row.uuid, type: type, startMicros: row.startMicros, endMicros: row.endMicros,
-                value: .correlation(objects), metadata: row.metadata,
-                sourceAppID: try sampleTable.apps.name(of: row.appCode), createdMicros: row.createdMicros))
+            result.append(try correlationSample(row, type: type, members: members[row.sequence] ?? []))
         }
         return result
     }
@@ -134,18 +131,29 @@ extension BrokerStore {
         return found
     }
 
-    /// Deletes located correlations (their members stay) inside the caller's transaction, with one
-    /// "delete" access-log row per correlation type.
+    /// Deletes located correlations (their members stay) inside the caller's transaction, each with
+    /// a tombstone numbered from the change sequence (remembering its objects' types, source and
+    /// ends for anchored queries), with one "delete" access-log row per correlation type.
     func removeCorrelations(_ found: [(sequence: Int64, sample: DeletedSample)], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
+        guard !found.isEmpty else { return [] }
         var counts: [ObjectType: Int] = [:]
+        var change = try sequenceTable.current().last
+        var removed: [DeletedSample] = []
         for (sequence, sample) in found {
-            try correlationTable.remove(sequence: sequence)
+            change += 1
+            try tombstoneTable.add(sample, sequence: change, now: now)
+            var gone = sample
+            gone.objects = try correlationTable.remove(sequence: sequence, tombstone: change).map { (point) throws(BrokerError) in
+                DeletedSample.Object(type: try sampleTable.objectType(code: point.type), endMicros: point.end)
+            }
+            removed.append(gone)
             counts[sample.type, default: 0] += 1
         }
+        try sequenceTable.setLast(change)
         for (type, count) in counts.sorted(by: { $0.key < $1.key }) {
             try accessLogTable.append(appID: appID, operation: "delete", method: "Delete", type: type, count: count, now: now)
         }
-        return found.map(\.sample)
+        return removed
     }
 
     private func deleted(_ row: CorrelationTable.Row, appCode: Int64) throws(BrokerError) -> DeletedSample {

@@ -154,11 +154,11 @@ extension BrokerStore {
             if index < range.upperBound { try add(index..<range.upperBound, level: level + 1) }
         }
         try add(0..<samples.count, level: 0)
-        var correlationsSaved = 0
+        var correlationsSaved: [Sample] = []
         if !save.correlations.isEmpty {
             let (newCorrelations, sameCorrelations) = try saveCorrelations(
                 save.correlations, typeCodes: save.correlationTypeCodes, appCode: appCode, sourceAppID: sourceAppID,
-                method: save.method, batchID: save.batchID, now: now)
+                method: save.method, batchID: save.batchID, now: now, sequence: &sequence)
             correlationsSaved = newCorrelations
             unchanged += sameCorrelations
         }
@@ -181,7 +181,7 @@ extension BrokerStore {
         }
         return SaveOutcome(
             unchanged: unchanged, savedIndexes: saved, of: samples, sourceAppID: sourceAppID, createdMicros: now,
-            savedCorrelations: correlationsSaved)
+            newCorrelations: correlationsSaved)
     }
 
     /// Inserts rows `range` in one statement inside a savepoint; true when every row went in.
@@ -369,6 +369,9 @@ extension BrokerStore {
     @discardableResult
     public func pruneTombstones(deletedBefore before: Int64) throws(BrokerError) -> Int {
         try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> Int in
+            for (key, points) in try correlationTable.prune(deletedBefore: before) {
+                try correlationPruneMarks.add(typeCode: key.typeCode, appCode: key.appCode, points: points)
+            }
             let pruned = try tombstoneTable.prune(deletedBefore: before)
             var highest: Int64 = 0
             for (key, points) in pruned.points {
@@ -445,13 +448,27 @@ extension BrokerStore {
     }
 
     /// Up to `pageSize` stored samples after `afterSequence` (of `type` and of `appID` when given), by sequence.
+    /// Without a type, the objects of correlations are left out (they are exported inside their
+    /// correlations); a page may then hold fewer, and is empty only when nothing is left.
     ///
     /// `lastSequence` is the last returned sample's sequence (`afterSequence` when none): pass it
     /// back for the next page; an empty page means the export is done.
     public func exportPage(type: ObjectType?, appID: String?, afterSequence: Int64, pageSize: Int) throws(BrokerError) -> (samples: [Sample], lastSequence: Int64) {
         guard pageSize > 0 else { throw .invalidArgument("page size must be at least 1 (got \(pageSize))") }
-        let rows = try sampleTable.export(type: type, appID: appID, after: afterSequence, limit: pageSize)
-        return (rows.map(\.sample), rows.last?.sequence ?? afterSequence)
+        guard type == nil else {
+            let rows = try sampleTable.export(type: type, appID: appID, after: afterSequence, limit: pageSize)
+            return (rows.map(\.sample), rows.last?.sequence ?? afterSequence)
+        }
+        // Everything: a correlation's objects go out inside it (`exportCorrelationPage`), not here.
+        var after = afterSequence
+        while true {
+            let rows = try sampleTable.export(type: nil, appID: appID, after: after, limit: pageSize)
+            guard let first = rows.first?.sequence, let last = rows.last?.sequence else { return ([], after) }
+            let objects = try correlationTable.members(between: first, and: last)
+            let kept = objects.isEmpty ? rows.map(\.sample) : rows.filter { !objects.contains($0.sequence) }.map(\.sample)
+            if !kept.isEmpty || rows.count < pageSize { return (kept, last) }
+            after = last
+        }
     }
 
     /// Deletes the located rows of `appID`, each with a tombstone numbered from the change sequence, inside the caller's transaction.

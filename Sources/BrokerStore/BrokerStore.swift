@@ -40,6 +40,8 @@ public final class BrokerStore: @unchecked Sendable {
     let appSpanTable: AppTypeSpanTable
     /// The `prune_marks` table (used by `BrokerStore+Samples.swift`).
     let pruneMarks: PruneMarkTable
+    /// The `correlation_prune_marks` table (used by `BrokerStore+CorrelationChanges.swift`).
+    let correlationPruneMarks: PruneMarkTable
     /// The `long_spans` table (used by `BrokerStore+Samples.swift`).
     let longSpans: LongSpanTable
     /// The person's source order per type (`source_priorities`).
@@ -108,6 +110,7 @@ public final class BrokerStore: @unchecked Sendable {
             spanTable = try TypeSpanTable(database: database)
             appSpanTable = try AppTypeSpanTable(database: database)
             pruneMarks = try PruneMarkTable(database: database)
+            correlationPruneMarks = try PruneMarkTable(database: database, table: "correlation_prune_marks")
             longSpans = try LongSpanTable(database: database)
             sourcePriorities = try SourcePriorityTable(database: database)
             try Self.settleRollups(database, meta: meta, mode: rollupMode)

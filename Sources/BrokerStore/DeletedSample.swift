@@ -12,6 +12,23 @@ public struct DeletedSample: Sendable, Hashable {
     public var endMicros: Int64
     /// The app that saved it.
     public var sourceAppID: String
+    /// For a deleted correlation, the type and end of each object it still held (its objects stay
+    /// stored): who may learn of the deletion follows them. Empty for a sample.
+    public var objects: [Object] = []
+
+    /// A deleted correlation's object, as observers of its type are told about it.
+    public struct Object: Sendable, Hashable {
+        /// The object's type (a member type of the correlation's).
+        public var type: ObjectType
+        /// Its end (µs).
+        public var endMicros: Int64
+
+        /// Creates an object record.
+        public init(type: ObjectType, endMicros: Int64) {
+            self.type = type
+            self.endMicros = endMicros
+        }
+    }
 
     /// Creates a deleted-sample record.
     public init(uuid: String, type: ObjectType, startMicros: Int64, endMicros: Int64, sourceAppID: String) {

@@ -15,15 +15,16 @@ final class PruneMarkTable {
     private let deletePoints: Statement
     private let insertPoint: Statement
 
-    /// Prepares the table's statements on `database`.
-    init(database: Database) throws(BrokerError) {
+    /// Prepares the statements of `table` (`prune_marks`, or `correlation_prune_marks`, which
+    /// holds a pruned correlation deletion's member points) on `database`.
+    init(database: Database, table: String = "prune_marks") throws(BrokerError) {
         // The primary key (type, app, end_us) serves the own look-up, prune_marks_by_type_end the
         // visible one: neither reads a mark outside what the reader could see.
-        selectOwn = try database.prepare("SELECT max(seq) FROM prune_marks WHERE type = ?1 AND app = ?2")
-        selectVisible = try database.prepare("SELECT max(seq) FROM prune_marks WHERE type = ?1 AND end_us >= ?2")
-        selectPoints = try database.prepare("SELECT end_us, seq FROM prune_marks WHERE type = ?1 AND app = ?2")
-        deletePoints = try database.prepare("DELETE FROM prune_marks WHERE type = ?1 AND app = ?2")
-        insertPoint = try database.prepare("INSERT INTO prune_marks (type, app, end_us, seq) VALUES (?1, ?2, ?3, ?4)")
+        selectOwn = try database.prepare("SELECT max(seq) FROM \(table) WHERE type = ?1 AND app = ?2")
+        selectVisible = try database.prepare("SELECT max(seq) FROM \(table) WHERE type = ?1 AND end_us >= ?2")
+        selectPoints = try database.prepare("SELECT end_us, seq FROM \(table) WHERE type = ?1 AND app = ?2")
+        deletePoints = try database.prepare("DELETE FROM \(table) WHERE type = ?1 AND app = ?2")
+        insertPoint = try database.prepare("INSERT INTO \(table) (type, app, end_us, seq) VALUES (?1, ?2, ?3, ?4)")
     }
 
     /// The highest pruned seq a reader with `scope` could have seen (0 when none): its own app's

@@ -6,8 +6,10 @@ public struct SaveOutcome: Sendable {
     public let unchanged: Int
     /// The positions in the saved batch of the newly stored samples, in batch order.
     public let savedIndexes: [Int]
-    /// Correlations newly stored (their new members are among `savedIndexes`).
-    public let savedCorrelations: Int
+    /// Correlations newly stored, each with all its objects (its new members are among `savedIndexes`).
+    public let newCorrelations: [Sample]
+    /// How many correlations were newly stored.
+    public var savedCorrelations: Int { newCorrelations.count }
     /// The batch as saved (shared, not copied).
     private let batch: [Sample]
     /// The app the batch was saved as.
@@ -16,10 +18,11 @@ public struct SaveOutcome: Sendable {
     private let createdMicros: Int64
 
     /// An outcome: `savedIndexes` are positions in `batch`, stored as `sourceAppID` at `createdMicros`.
-    public init(unchanged: Int, savedIndexes: [Int], of batch: [Sample], sourceAppID: String, createdMicros: Int64, savedCorrelations: Int = 0) {
+    /// `newCorrelations` are the correlations newly stored.
+    public init(unchanged: Int, savedIndexes: [Int], of batch: [Sample], sourceAppID: String, createdMicros: Int64, newCorrelations: [Sample] = []) {
         self.unchanged = unchanged
         self.savedIndexes = savedIndexes
-        self.savedCorrelations = savedCorrelations
+        self.newCorrelations = newCorrelations
         self.batch = batch
         self.sourceAppID = sourceAppID
         self.createdMicros = createdMicros

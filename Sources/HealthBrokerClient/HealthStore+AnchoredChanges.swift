@@ -10,6 +10,9 @@ extension HealthStore {
     /// limit on added samples; quantities come back in `unit` (empty: canonical). An altered anchor, or
     /// one from another app or type, is INVALID_ARGUMENT; an anchor older than the deletions the broker
     /// still remembers is FAILED_PRECONDITION with `anchorExpired` (query again without an anchor).
+    /// For a correlation type (`.bloodPressure`, `.food`) the added samples are the correlations with
+    /// an object the app may read (`Sample.objects` holds those only) and the deletions those of
+    /// correlations it could have seen; `unit` must then be empty.
     public func anchoredChanges(of type: ObjectType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0, unit: String = "") async throws(BrokerError) -> AnchoredChanges {
         let query = AnchoredQuery(type: type, predicate: predicate, anchor: anchor?.bytes ?? [], limit: try wireCount(limit, "limit"), unit: unit)
         let stream = connection.stream(.anchoredQuery(query), timeout: nil, window: SampleSequence.pageWindow)

@@ -16,7 +16,8 @@ extension HealthStore {
     /// Notifies each change to samples of `types` that the app may read (what changed is read with an anchored query).
     ///
     /// The stream has no deadline and fires only for changes the app may read; each iteration opens
-    /// its own observation, and leaving the loop ends it.
+    /// its own observation, and leaving the loop ends it. For a correlation type it fires when a
+    /// correlation with an object the app may read is saved or deleted.
     public func observe(_ types: Set<ObjectType>) -> SampleChangeSequence {
         SampleChangeSequence(stream: connection.stream(.observe(types.wireOrder), timeout: nil, window: SampleChangeSequence.window))
     }

@@ -14,7 +14,9 @@ extension HealthctlSpec {
             start). The value is one of: "value" and "unit" (unit optional: the type's canonical unit) for \
             quantity types; "category": N for category types (sleepAnalysis: 0 inBed, 1 asleepUnspecified, \
             2 awake, 3 asleepCore, 4 asleepDeep, 5 asleepREM); "workout": {"activity": "running", \
-            "duration_s": 1800, "energy_kcal": 300, "distance_m": 5000} for workouts. Optional "metadata": \
+            "duration_s": 1800, "energy_kcal": 300, "distance_m": 5000} for workouts; "objects": [ … ] for \
+            correlations (bloodPressure, food), each object a sample of a member type in the same form. \
+            Optional "metadata": \
             {"key": "value"} (strings). "source" (written by export) is used with --keep-sources, and \
             ignored otherwise; "created" is ignored.
             CSV (.csv): a header naming the columns uuid,type,start,end,value,unit (any order; uuid and unit \
@@ -46,7 +48,9 @@ extension HealthctlSpec {
         summary: "Write every stored sample (of a type, of an app) as JSON lines that 'healthctl import' reads back.",
         discussion: """
             Each line holds uuid, type, start and end (ISO-8601 UTC with microseconds), the value (value and \
-            unit, category, or workout), metadata when there is any, and the source app.
+            unit, category, or workout), metadata when there is any, and the source app. A correlation \
+            (blood pressure, food) is one line holding its objects ("objects"), which are not written again \
+            on their own; with --type of a member type they are, as samples of that type.
             """,
         options: [
             .option("type", value: "TYPE", help: "Only samples of this type (identifier or alias)."),

@@ -5,7 +5,8 @@ import Foundation
 /// Parses JSON sample lines (the `healthctl import` and `export` format) into samples.
 ///
 /// One object per line: `uuid` (optional), `type`, `start` or `start_us`, `end` or `end_us`
-/// (optional: the start), then `value` and `unit` | `category` | `workout`, and optional `metadata`.
+/// (optional: the start), then `value` and `unit` | `category` | `workout` | `objects` (a
+/// correlation's objects, each an object of the same form), and optional `metadata`.
 /// `source` (written by `export`) becomes the sample's `sourceAppID`, which only
 /// `import --keep-sources` uses; `created` is accepted and ignored.
 struct JSONLineParser {
@@ -15,6 +16,7 @@ struct JSONLineParser {
         "end": "an ISO-8601 UTC string", "end_us": "an integer", "value": "a number", "unit": "a string",
         "category": "an integer", "workout": "an object", "metadata": "an object of strings", "source": "a string",
         "activity": "a string", "duration_s": "a number", "energy_kcal": "a number", "distance_m": "a number",
+        "objects": "an array of sample objects",
     ]
 
     private let decoder = JSONDecoder()
@@ -46,11 +48,11 @@ struct JSONLineParser {
             throw SampleLineError("missing \"start\" (or \"start_us\")")
         }
         let end = try instant(line.end, line.endMicros, name: "end") ?? start
-        let given = [line.value != nil, line.category != nil, line.workout != nil].filter { $0 }.count
+        let given = [line.value != nil, line.category != nil, line.workout != nil, line.objects != nil].filter { $0 }.count
         guard given == 1 else {
             throw SampleLineError(given == 0
-                ? "missing the value: give \"value\" (and \"unit\"), \"category\" or \"workout\""
-                : "give only one of \"value\", \"category\" and \"workout\"")
+                ? "missing the value: give \"value\" (and \"unit\"), \"category\", \"workout\" or \"objects\""
+                : "give only one of \"value\", \"category\", \"workout\" and \"objects\"")
         }
         if line.unit != nil, line.value == nil { throw SampleLineError("\"unit\" is only for a \"value\"") }
         let value: SampleFields.Value
@@ -61,6 +63,17 @@ struct JSONLineParser {
         } else if let workout = line.workout {
             value = .workout(activity: workout.activity, durationSeconds: workout.durationSeconds,
                              energyKcal: workout.energyKcal, distanceMeters: workout.distanceMeters)
+        } else if let objects = line.objects {
+            var fields: [SampleFields] = []
+            for (index, object) in objects.enumerated() {
+                do throws(SampleLineError) {
+                    guard object.objects == nil else { throw SampleLineError("an object cannot hold objects of its own") }
+                    fields.append(try Self.fields(from: object))
+                } catch {
+                    throw SampleLineError("objects[\(index)]: \(error.message)")
+                }
+            }
+            value = .correlation(fields)
         } else {
             preconditionFailure("one value kind was counted")
         }

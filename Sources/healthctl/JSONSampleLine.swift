@@ -15,7 +15,7 @@ struct JSONSampleLine: Decodable {
     /// The keys a sample line may hold.
     static let knownKeys: Set<String> = [
         "uuid", "type", "start", "start_us", "end", "end_us", "value", "unit", "category", "workout", "metadata",
-        "source", "created", "created_us",
+        "source", "created", "created_us", "objects",
     ]
 
     /// `"uuid"`.
@@ -42,6 +42,8 @@ struct JSONSampleLine: Decodable {
     var metadata: [String: String]?
     /// `"source"`: the app that saved the sample (written by `export`; used by `import --keep-sources`).
     var source: String?
+    /// `"objects"`: a correlation's objects, each a sample line of its own.
+    var objects: [JSONSampleLine]?
 
     /// Decodes the known keys; an unknown key is an error naming it.
     init(from decoder: any Decoder) throws {
@@ -75,6 +77,7 @@ struct JSONSampleLine: Decodable {
         workout = try field("workout")
         metadata = try field("metadata")
         source = try field("source")
+        objects = try field("objects")
     }
 }
 

@@ -42,6 +42,19 @@ enum SampleBuilder {
             return .workout(WorkoutDetails(
                 activityType: activity, durationMicros: Int64(duration),
                 totalEnergy: energy.map { Quantity($0, "kcal") }, totalDistance: distance.map { Quantity($0, "m") }))
+        case (.correlation, .correlation(let objects)):
+            var samples: [Sample] = []
+            for (index, object) in objects.enumerated() {
+                do throws(SampleLineError) {
+                    var sample = try sample(from: object)
+                    // The correlation's source is the one that counts (an object names the same).
+                    sample.sourceAppID = ""
+                    samples.append(sample)
+                } catch {
+                    throw SampleLineError("objects[\(index)]: \(error.message)")
+                }
+            }
+            return .correlation(samples)
         case (.quantity, _):
             throw SampleLineError("\(alias) is a quantity type: give \"value\" (and \"unit\")")
         case (.category, _):
@@ -51,7 +64,7 @@ enum SampleBuilder {
         case (.characteristic, _):
             throw SampleLineError("\(alias) is a characteristic, not a sample type")
         case (.correlation, _):
-            throw SampleLineError("\(alias) is a correlation type: give its member types' samples")
+            throw SampleLineError("\(alias) is a correlation type: give \"objects\" (its member types' samples)")
         }
     }
 

@@ -1,7 +1,7 @@
 
 /// One sample as an input line spells it, before it is checked and turned into a `Sample`.
 struct SampleFields: Equatable {
-    /// The value an input line gives: a quantity, a category value, or a workout.
+    /// The value an input line gives: a quantity, a category value, a workout, or a correlation's objects.
     enum Value: Equatable {
         /// `"value"` and optionally `"unit"` (default: the type's canonical unit).
         case quantity(Double, unit: String?)
@@ -9,6 +9,8 @@ struct SampleFields: Equatable {
         case category(Int64)
         /// `"workout"`: activity, duration in seconds (nil: end − start), energy in kcal and distance in m.
         case workout(activity: String, durationSeconds: Double?, energyKcal: Double?, distanceMeters: Double?)
+        /// `"objects"`: a correlation's objects (blood pressure, food), each a sample of a member type.
+        case correlation([SampleFields])
     }
 
     /// The UUID given, or nil to derive one from the content.

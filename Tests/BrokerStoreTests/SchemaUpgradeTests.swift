@@ -45,7 +45,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 13)
+        #expect(BrokerSchema.migrations.steps.count == 14)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -89,7 +89,7 @@ struct SchemaUpgradeTests {
         #expect(try database.userVersion() == BrokerSchema.migrations.latestVersion)
         #expect(try Self.tableNames(database) == [
             "access_log", "app_codes", "app_type_spans", "apps", "broker_meta", "change_sequence", "characteristics",
-            "correlation_members", "correlations",
+            "correlation_members", "correlation_prune_marks", "correlation_tombstone_members", "correlations",
             "grants", "hour_rollups", "long_spans", "prune_marks", "samples", "source_priorities", "sources", "tombstones", "type_codes", "type_spans",
         ])
     }
@@ -450,8 +450,11 @@ struct SchemaUpgradeTests {
                 Fixture.steps(3, -1, 0, count: 2), Fixture.steps(4, -hour, -hour, count: 3),
             ], sourceAppID: "com.example.a", now: 1)
             _ = try store.saveSamples([Fixture.steps(5, 10 * hour + 5, 10 * hour + 6, count: 11)], sourceAppID: "com.example.b", now: 1)
-            // As a version 12 store left it: no rollups.
+            // As a version 12 store left it: no rollups (nor version 14's correlation positions).
             try store.database.execute("DROP TABLE hour_rollups")
+            try store.database.execute("ALTER TABLE correlations DROP COLUMN change_seq")
+            try store.database.execute("DROP TABLE correlation_tombstone_members")
+            try store.database.execute("DROP TABLE correlation_prune_marks")
             try store.database.setUserVersion(12)
             store.close()
         }

@@ -184,13 +184,7 @@ struct CorrelationTests {
         #expect(await refusal(notACorrelation).contains("is a correlation type but the value is a quantity"))
         // Nothing of the refused batches was stored.
         #expect(try await collect(store.samples(of: .bloodPressureSystolic)).isEmpty)
-        // A correlation type cannot be queried incrementally or summed.
-        let anchored = await #expect(throws: BrokerError.self) { _ = try await store.anchoredChanges(of: .bloodPressure) }
-        #expect(anchored?.code == .invalidArgument)
-        let observe = await #expect(throws: BrokerError.self) {
-            for try await _ in store.observe([.bloodPressure]) { break }
-        }
-        #expect(observe?.code == .invalidArgument)
+        // A correlation type cannot be summed (anchored queries and observers: CorrelationSyncTests).
         let sum = await #expect(throws: BrokerError.self) {
             _ = try await store.statistics(StatisticsQuery(type: .bloodPressure, predicate: .all, options: .average))
         }

@@ -104,8 +104,9 @@ class Workout:
 class Correlation:
     """A correlation's objects (the value of a blood pressure or food sample, as ``HKCorrelation``):
     samples of its member types, each with its own uuid, within the correlation's start and end.
-    Saving needs share permission for each member's type; a query of the correlation type returns
-    the correlations with an object the app may read, showing only those objects."""
+    Saving needs share permission for each member's type; a query (or an anchored query) of the
+    correlation type returns the correlations with an object the app may read, showing only those
+    objects, and an anchored query the deletions of correlations it could have seen."""
 
     objects: Tuple["Sample", ...] = ()
 

@@ -124,9 +124,15 @@ def test_a_blood_pressure_correlation_round_trips(register: Callable[..., App], 
     assert isinstance(read_back.value, Correlation)
     assert [(m.uuid, m.type, m.value) for m in read_back.value.objects] == [
         (systolic.uuid, BLOOD_PRESSURE_SYSTOLIC, Quantity(121, "mmHg")), (diastolic.uuid, BLOOD_PRESSURE_DIASTOLIC, Quantity(79, "mmHg"))]
+    # An anchored query of the correlation type: the reading, then its deletion.
+    added, deleted, anchor = store.anchored_query(BLOOD_PRESSURE)
+    assert [s.uuid for s in added] == [reading.uuid] and list(deleted) == []
+    assert isinstance(added[0].value, Correlation) and len(added[0].value.objects) == 2
     # Members are samples of their own types; deleting the correlation keeps them.
     assert [s.uuid for s in store.query(BLOOD_PRESSURE_SYSTOLIC, day_start(2))] == [systolic.uuid]
     assert store.delete([reading.uuid]) == 1
+    added, deleted, _ = store.anchored_query(BLOOD_PRESSURE, anchor)
+    assert list(added) == [] and [d.uuid for d in deleted] == [reading.uuid]
     assert list(store.query(BLOOD_PRESSURE, day_start(2))) == []
     assert [s.uuid for s in store.query(BLOOD_PRESSURE_DIASTOLIC, day_start(2))] == [diastolic.uuid]
     with pytest.raises(BrokerError) as invalid:
