@@ -45,4 +45,23 @@ extension WireCodec {
             frame.proto.appendFrame(to: &buffer)
         }
     }
+
+    /// Appends a frame answering `callID` with the generated `response` and no status (a unary
+    /// result or a stream item), as the broker replies.
+    ///
+    /// Save results and stream items go out through the generated per-case appenders, which write
+    /// the frame without building a `Proto.ServerFrame` around the response.
+    public static func append(callID: UInt64, response: Proto.ServerFrame.Response, to buffer: inout [UInt8]) {
+        switch response {
+        case .save(let save):
+            Proto.ServerFrame.appendFrame(callID: callID, status: nil, save: save, to: &buffer)
+        case .streamItem(let item):
+            Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: item, to: &buffer)
+        default:
+            var frame = Proto.ServerFrame()
+            frame.callID = callID
+            frame.response = response
+            frame.appendFrame(to: &buffer)
+        }
+    }
 }

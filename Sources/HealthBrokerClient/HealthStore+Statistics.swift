@@ -8,8 +8,8 @@ extension HealthStore {
     /// (or the others of a cumulative one) is INVALID_ARGUMENT; no sample at all is NOT_FOUND with
     /// `noData`. Intervals are calendar hours, days, weeks or months in the query's IANA time zone.
     public func statistics(_ query: StatisticsQuery) async throws(BrokerError) -> StatisticsResult {
-        try await connection.unary(.statistics(query), timeout: Self.lookupTimeout) { response in
-            if case .statistics(let result) = response { result } else { nil }
+        try await connection.unary(.statistics(query.proto), timeout: Self.lookupTimeout) { response in
+            if case .statistics(let result) = response { StatisticsResult(proto: result) } else { nil }
         }
     }
 
@@ -18,6 +18,6 @@ extension HealthStore {
     /// The stream has no deadline and fires only for changes the app may read; each iteration opens
     /// its own observation, and leaving the loop ends it.
     public func observe(_ types: Set<ObjectType>) -> SampleChangeSequence {
-        SampleChangeSequence(stream: connection.stream(.observe(types.wireOrder), timeout: nil, window: SampleChangeSequence.window))
+        SampleChangeSequence(stream: connection.stream(.observe(.with { $0.types = types.wireOrder.map(\.identifier) }), timeout: nil, window: SampleChangeSequence.window))
     }
 }
