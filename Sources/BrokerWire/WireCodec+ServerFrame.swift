@@ -65,3 +65,12 @@ extension WireCodec {
         }
     }
 }
+
+extension Proto.ServerFrame {
+    /// True when this frame ends its call: it has a status, or a response that is not a stream item.
+    public var endsCall: Bool {
+        if status != nil { return true }
+        if case .streamItem? = response { return false }
+        return true
+    }
+}

@@ -15,15 +15,20 @@ struct WireTemplateTests {
 
     @Test(arguments: [UInt64(1), 127, 128, 300_000, 1 << 40, .max])
     func aTemplateFrameDecodesAsTheCallWithItsID(callID: UInt64) throws {
-        let request = Request.ping(PingRequest(payload: [1, 2, 3]))
+        let request = Proto.Call.Request.ping(PingRequest(payload: [1, 2, 3]).proto)
         var template = try CallTemplate(operation: .ping, request: request, timeoutMicros: 5_000)
         var frame: [UInt8] = []
         let size = template.appendFrame(callID: callID, counter: 0, to: &frame)
         #expect(size == frame.count)
-        #expect(try decode(frame) == .call(Call(callID: callID, timeoutMicros: 5_000, request: request)))
-        // The same bytes the codec writes.
+        let call = Proto.Call.with {
+            $0.callID = callID
+            $0.timeoutMicros = 5_000
+            $0.request = request
+        }
+        #expect(try decode(frame) == .call(Call(callID: callID, timeoutMicros: 5_000, request: .ping(PingRequest(payload: [1, 2, 3])))))
+        // The same bytes the client writes.
         var expected: [UInt8] = []
-        WireCodec.append(.call(Call(callID: callID, timeoutMicros: 5_000, request: request)), to: &expected)
+        Proto.ClientFrame.appendFrame(call: call, to: &expected)
         #expect(frame == expected)
     }
 
