@@ -71,3 +71,11 @@ struct Named<Value: Sendable>: Sendable, CustomTestStringConvertible {
         testDescription = description.count > 100 ? description.prefix(100) + "…" : description
     }
 }
+
+extension ServerFrame {
+    /// The frame's stream item as the model reads it (nil for none, or one the model cannot take).
+    var item: StreamItem? {
+        guard case .streamItem(let proto)? = response else { return nil }
+        return try? StreamItem(proto: proto)
+    }
+}

@@ -47,6 +47,6 @@ import Testing
             Issue.record("not an EarliestAuthorizedSampleDate reply")
             return
         }
-        #expect(dates.entries.count == 2)
+        #expect(dates.dates.count == 2)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 struct WireCodecWireFormatTests {
     @Test func unknownRequestEncodesAsACallWithNoRequestSet() {
         // ClientFrame.call (field 1) { call_id: 5 }
-        #expect(payload(of: .call(Call(callID: 5, request: .unknown))) == [0x0A, 0x02, 0x08, 0x05])
+        #expect(payload(of: .call(Call(callID: 5, request: nil))) == [0x0A, 0x02, 0x08, 0x05])
     }
 
     @Test func cancelAndCreditUseTheirFields() {
@@ -52,12 +52,12 @@ struct WireCodecWireFormatTests {
     @Test func callWithAnUnknownRequestFieldDecodesAsUnknown() throws {
         // Call { call_id: 7, field 105 (a future method): {} } — 105 << 3 | 2 = 842 = 0xCA 0x06
         let bytes: [UInt8] = [0x0A, 0x05, 0x08, 0x07, 0xCA, 0x06, 0x00]
-        #expect(try WireCodec.decodeClientFrame(bytes[...]) == .call(Call(callID: 7, request: .unknown)))
+        #expect(try WireCodec.decodeClientFrame(bytes[...]) == .call(Call(callID: 7, request: nil)))
     }
 
     @Test func callWithNoRequestDecodesAsUnknown() throws {
         let bytes: [UInt8] = [0x0A, 0x04, 0x08, 0x07, 0x18, 0x02]
-        #expect(try WireCodec.decodeClientFrame(bytes[...]) == .call(Call(callID: 7, initialCredit: 2, request: .unknown)))
+        #expect(try WireCodec.decodeClientFrame(bytes[...]) == .call(Call(callID: 7, initialCredit: 2, request: nil)))
     }
 
     @Test func unknownStatusAndDomainNumbersMapToUnknownAndNone() throws {

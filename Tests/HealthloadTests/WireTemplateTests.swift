@@ -41,12 +41,12 @@ struct WireTemplateTests {
         for counter in [UInt64(1), 2, LoadWorkload.saveCounterBase(connection: 5) + 1] {
             var frame: [UInt8] = []
             _ = template.appendFrame(callID: counter, counter: counter, to: &frame)
-            guard case .call(let call) = try decode(frame), case .save(let samples) = call.request else {
+            guard case .call(let call) = try decode(frame), case .save(let save) = call.request else {
                 Issue.record("not a save")
                 return
             }
-            #expect(samples.count == 3)
-            for sample in samples {
+            #expect(save.samples.count == 3)
+            for sample in save.samples {
                 #expect(sample.uuid.hasPrefix("abcdef01-0000-4"))
                 #expect(sample.uuid.hasSuffix(LoadWorkload.hex(counter, 12)))
                 seen.insert(sample.uuid)
@@ -68,7 +68,7 @@ struct WireTemplateTests {
         }
         #expect(call.initialCredit == 4)
         #expect(query.limit == 1_500)
-        #expect(query.predicate.startMicros == workload.seedStartMicros)
+        #expect(query.predicate?.startMicros == workload.seedStartMicros)
         #expect(workload.seedSamples(app: 1).count == 1_500)
         #expect(workload.seedSamples(app: 1).last!.endMicros <= 1_700_000_000_000_000 / 86_400_000_000 * 86_400_000_000)
     }
