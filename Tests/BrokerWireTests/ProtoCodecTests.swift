@@ -162,8 +162,9 @@ struct ProtoCodecTests {
             responses.insert(Self.caseName(response))
             if case .streamItem(let item) = response, let model = try? StreamItem(proto: item) { items.insert(Self.caseName(model)) }
         }
-        // Every Proto.ServerFrame.Response case (streamItem included) and every StreamItem case.
-        #expect(responses.count == 31, "\(responses.sorted())")
+        // Every response case (one per unary method of the method table, and streamItem) and every
+        // StreamItem case.
+        #expect(responses.count == ProtoMethod.allCases.filter { !$0.isServerStreaming }.count + 1, "\(responses.sorted())")
         #expect(items == ["ping", "promptEvent", "samples", "anchoredPage", "observed"])
     }
 

@@ -79,3 +79,12 @@ extension ServerFrame {
         return try? StreamItem(proto: proto)
     }
 }
+
+/// The stream item of the ServerFrame `bytes` as the client's model reads it: throws when the frame
+/// does not decode or holds no stream item the model can take.
+func modelItem(_ bytes: ArraySlice<UInt8>) throws -> StreamItem {
+    guard case .streamItem(let proto)? = try WireCodec.decodeServerFrame(bytes).response else {
+        throw BrokerError.invalidArgument("no stream item")
+    }
+    return try StreamItem(proto: proto)
+}

@@ -78,24 +78,28 @@ struct WireCodecMalformedTests {
     @Test func streamItemOfAnUnknownKindIsRefused() {
         // ServerFrame { call_id: 1, stream_item (3) { field 13: {} } }
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x02, 0x6A, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func emptyStreamItemIsRefused() {
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func emptyPromptEventIsRefused() {
         // ServerFrame { call_id: 1, stream_item { prompt_event {} } }
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x03, 0xF2, 0x06, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func promptEventOfAnUnknownKindIsRefused() {
         // ServerFrame { call_id: 1, stream_item { prompt_event { field 3: {} } } }
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x05, 0xF2, 0x06, 0x02, 0x1A, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func typeListCutInsideAnIdentifierIsRefused() {
@@ -112,7 +116,8 @@ struct WireCodecMalformedTests {
         let page: [UInt8] = [0x0A, UInt8(sample.count)] + sample
         let item: [UInt8] = [0xA2, 0x03, UInt8(page.count)] + page
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, UInt8(item.count)] + item
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func aSampleWithoutAValueInSaveOrImportIsTheCallsInvalidArgumentNamingIt() throws {
@@ -204,13 +209,12 @@ struct WireCodecMalformedTests {
 
     @Test func aSampleWithoutAValueInAPageStaysUndecodableOnBothPaths() {
         // ServerFrame { call_id: 1, stream_item { anchored_page (53) { added { uuid: "u" }, done: true } } }:
-        // the broker never sends such a sample; the direct page decoder declines it and protobuf-c's
-        // path refuses it, as before.
+        // the broker never sends such a sample; the strict reader declines it, protobuf-c reads it, and
+        // the client's model refuses the item.
         let anchored: [UInt8] = [0x0A, 0x03, 0x0A, 0x01, 0x75, 0x20, 0x01]
         let item: [UInt8] = [0xAA, 0x03, UInt8(anchored.count)] + anchored
         let bytes = ([0x08, 0x01, 0x1A, UInt8(item.count)] + item)[...]
-        #expect(bytes.withUnsafeBufferPointer { ProtoReference.strictServerFrame($0) } == nil)
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes) }
+        #expect(throws: BrokerError.self) { try modelItem(bytes) }
     }
 
     @Test func samplePageCutAnywhereIsRefused() {
