@@ -31,14 +31,19 @@ struct DeafTraffic: Sendable {
     func stream(hello: HelloRequest, rotation: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var callID: UInt64 = 1
-        func append(_ request: Request, credit: UInt32 = 0) {
-            WireCodec.append(.call(Call(callID: callID, initialCredit: credit, request: request)), to: &bytes)
+        func append(_ request: Proto.Call.Request, credit: UInt32 = 0) {
+            let call = Proto.Call.with {
+                $0.callID = callID
+                $0.initialCredit = credit
+                $0.request = request
+            }
+            Proto.ClientFrame.appendFrame(call: call, to: &bytes)
             callID += 1
         }
-        append(.hello(hello))
-        let stream = Request.pingStream(PingStreamRequest(count: .max, payload: [UInt8](repeating: 0x53, count: streamPayloadBytes)))
-        let query = Request.query(SampleQuery(type: .stepCount, pageSize: queryPageSize))
-        let ping = Request.ping(PingRequest(delayMicros: pingDelayMicros, payload: [UInt8](repeating: 0x50, count: pingPayloadBytes)))
+        append(.hello(hello.proto))
+        let stream = Proto.Call.Request.pingStream(PingStreamRequest(count: .max, payload: [UInt8](repeating: 0x53, count: streamPayloadBytes)).proto)
+        let query = Proto.Call.Request.query(SampleQuery(type: .stepCount, pageSize: queryPageSize).proto)
+        let ping = Proto.Call.Request.ping(PingRequest(delayMicros: pingDelayMicros, payload: [UInt8](repeating: 0x50, count: pingPayloadBytes)).proto)
         // Credit 2^32 − 1 everywhere: the broker clamps it to 4,096 and must not allocate for it.
         let parts: [() -> Void] = [
             { append(stream, credit: .max) },

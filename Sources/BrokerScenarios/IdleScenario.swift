@@ -64,7 +64,7 @@ struct IdleScenario {
         let admin = try await BrokerAdmin.connect(socketPath: adminSocketPath)
         defer { admin.close() }
         let token = try await ScenarioApps(socketPath: socketPath, admin: admin).prepare("scenarios.idle", grant: .none)
-        let hello = Request.hello(HelloRequest(appID: "scenarios.idle", appToken: token, protocolVersion: BrokerVersion.protocolVersion))
+        let hello = Proto.Call.Request.hello(HelloRequest(appID: "scenarios.idle", appToken: token, protocolVersion: BrokerVersion.protocolVersion).proto)
 
         settle()
         let before = ProcessMemory.read(pid: brokerPID)?.rss ?? 0
@@ -98,7 +98,7 @@ struct IdleScenario {
 
         var answered = 0
         for index in open.indices {
-            try? open[index].send(.ping(PingRequest()), callID: 2)
+            try? open[index].send(.ping(PingRequest().proto), callID: 2)
         }
         for index in open.indices {
             if let frame = try? open[index].receive(), frame.callID == 2, frame.status?.error == nil, case .ping = frame.response {

@@ -31,31 +31,31 @@ enum PrivacyCall: String, CaseIterable, Codable, Sendable {
 
     /// The request X sends, given the layout and the store's old anchor; nil for Hello, which
     /// needs a fresh connection per call (`PrivacyConnection.timedHello`).
-    func request(_ layout: PrivacyLayout, oldAnchor: [UInt8]) -> Request? {
+    func request(_ layout: PrivacyLayout, oldAnchor: [UInt8]) -> Proto.Call.Request? {
         let day0 = layout.day0
         switch self {
         case .statsStepsDays:
             return .statistics(StatisticsQuery(
                 type: .stepCount, predicate: SamplePredicate(startMicros: day0 - 3 * MinuteSteps.day, endMicros: day0),
-                options: .sum, interval: .day, anchorMicros: day0))
+                options: .sum, interval: .day, anchorMicros: day0).proto)
         case .statsHeartMonth:
             return .statistics(StatisticsQuery(
                 type: .heartRate, predicate: SamplePredicate(startMicros: day0 - 30 * MinuteSteps.day, endMicros: day0),
-                options: .average))
+                options: .average).proto)
         case .anchoredFirst:
-            return .anchoredQuery(AnchoredQuery(type: .stepCount))
+            return .anchoredQuery(AnchoredQuery(type: .stepCount).proto)
         case .anchoredOld:
-            return .anchoredQuery(AnchoredQuery(type: .stepCount, anchor: oldAnchor))
+            return .anchoredQuery(AnchoredQuery(type: .stepCount, anchor: oldAnchor).proto)
         case .querySleepHour:
             // No options: samples overlapping the hour, as HealthKit's default predicate.
             return .query(SampleQuery(
-                type: .sleepAnalysis, predicate: SamplePredicate(startMicros: day0 - 5 * PrivacyLayout.hour, endMicros: day0 - 4 * PrivacyLayout.hour)))
+                type: .sleepAnalysis, predicate: SamplePredicate(startMicros: day0 - 5 * PrivacyLayout.hour, endMicros: day0 - 4 * PrivacyLayout.hour)).proto)
         case .querySteps:
-            return .query(SampleQuery(type: .stepCount))
+            return .query(SampleQuery(type: .stepCount).proto)
         case .deleteUnknown:
-            return .delete(uuids: [PrivacyLayout.unknownUUID], type: nil, predicate: nil)
+            return .delete(.with { $0.uuids = [PrivacyLayout.unknownUUID] })
         case .deleteForeign:
-            return .delete(uuids: [layout.foreignUUID], type: nil, predicate: nil)
+            return .delete(.with { $0.uuids = [layout.foreignUUID] })
         case .hello:
             return nil
         }

@@ -16,7 +16,7 @@ final class PrivacyConnection {
     /// Connects to `socketPath` and opens a session as `appID`.
     init(socketPath: String, appID: String, token: String) throws(ScenarioFailure) {
         raw = try RawConnection(path: socketPath)
-        let reply = try exchange(.hello(HelloRequest(appID: appID, appToken: token, protocolVersion: BrokerVersion.protocolVersion)))
+        let reply = try exchange(.hello(HelloRequest(appID: appID, appToken: token, protocolVersion: BrokerVersion.protocolVersion).proto))
         guard reply.status == "OK" else { throw ScenarioFailure("Hello as \(appID): \(reply.text)") }
     }
 
@@ -24,14 +24,14 @@ final class PrivacyConnection {
     var peerPID: Int32? { raw.peerPID }
 
     /// Sends `request` and reads its whole answer, kept for comparison.
-    func exchange(_ request: Request) throws(ScenarioFailure) -> PrivacyReply {
+    func exchange(_ request: Proto.Call.Request) throws(ScenarioFailure) -> PrivacyReply {
         let callID = nextCallID
         nextCallID += 1
         try raw.send(request, callID: callID, initialCredit: Self.initialCredit)
         var reply = PrivacyReply()
         while true {
             let frame = try raw.receive()
-            guard frame.callID == callID else { throw ScenarioFailure("\(request.methodName): a frame for call \(frame.callID), expected \(callID)") }
+            guard frame.callID == callID else { throw ScenarioFailure("\(request.method.name): a frame for call \(frame.callID), expected \(callID)") }
             reply.add(frame)
             if frame.endsCall { return reply }
         }
@@ -39,7 +39,7 @@ final class PrivacyConnection {
 
     /// Sends `request` and reads its answer to the end; returns the µs from just before the send to
     /// just after the last frame. Error statuses (NO_DATA, …) are answers like any other here.
-    func timed(_ request: Request) throws(ScenarioFailure) -> Double {
+    func timed(_ request: Proto.Call.Request) throws(ScenarioFailure) -> Double {
         let callID = nextCallID
         nextCallID += 1
         let start = ContinuousClock.now
@@ -61,7 +61,7 @@ final class PrivacyConnection {
     static func timedHello(socketPath: String, appID: String, token: String) throws(ScenarioFailure) -> (Double, PrivacyReply) {
         var raw = try RawConnection(path: socketPath)
         defer { raw.close() }
-        let request = Request.hello(HelloRequest(appID: appID, appToken: token, protocolVersion: BrokerVersion.protocolVersion))
+        let request = Proto.Call.Request.hello(HelloRequest(appID: appID, appToken: token, protocolVersion: BrokerVersion.protocolVersion).proto)
         let start = ContinuousClock.now
         try raw.send(request, callID: 1)
         let frame = try raw.receive()

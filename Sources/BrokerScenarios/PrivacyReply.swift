@@ -17,15 +17,19 @@ struct PrivacyReply: Sendable, Equatable {
     var status = "OK"
 
     /// Adds one frame.
-    mutating func add(_ frame: ServerFrame) {
-        if let status = frame.status {
+    mutating func add(_ frame: Proto.ServerFrame) {
+        if let status = frame.status.map(Status.init(proto:)) {
             text += "status=\(status.code) domain=\(status.domain) message=\(status.message)\n"
             self.status = status.domain == .none ? "\(status.code)" : "\(status.code)/\(status.domain)"
         }
-        switch frame.response {
-        case .streamItem(.samples(let samples))?:
+        // Stream items through the model, as an app reads them.
+        let item = frame.response.flatMap { response -> StreamItem? in
+            if case .streamItem(let item) = response { try? StreamItem(proto: item) } else { nil }
+        }
+        switch (frame.response, item) {
+        case (_, .samples(let samples)?):
             for sample in samples { add(sample) }
-        case .streamItem(.anchoredPage(let page))?:
+        case (_, .anchoredPage(let page)?):
             for sample in page.added { add(sample) }
             for uuid in page.deletedUUIDs { text += "deleted \(uuid)\n" }
             if page.done { anchor = page.newAnchor }
@@ -33,19 +37,20 @@ struct PrivacyReply: Sendable, Equatable {
             if page.done, page.newAnchor.count >= 9, page.newAnchor[0] == 1 {
                 anchorSequence = page.newAnchor[1...8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
             }
-        case .statistics(let result)?:
+        case (.statistics(let proto)?, _):
+            let result = StatisticsResult(proto: proto)
             text += "unit \(result.unit)\n"
             for bucket in result.buckets {
                 text += "bucket \(bucket.startMicros) \(bucket.endMicros) n=\(bucket.sampleCount) sum=\(String(describing: bucket.sum))"
                     + " avg=\(String(describing: bucket.average)) min=\(String(describing: bucket.minimum)) max=\(String(describing: bucket.maximum))\n"
             }
-        case .delete(let deleted)?:
-            text += "count deleted=\(deleted)\n"
-        case .hello?:
+        case (.delete(let deleted)?, _):
+            text += "count deleted=\(deleted.deleted)\n"
+        case (.hello?, _):
             text += "hello ok\n"
-        case let other?:
+        case (let other?, _):
             text += "\(other)\n"
-        case nil:
+        case (nil, _):
             break
         }
     }

@@ -93,8 +93,8 @@ struct PrivacyRunner {
     }
 
     /// The request of `call` against `store`.
-    private func request(_ call: PrivacyCall, _ store: PrivacyStore) -> Request {
-        call.request(layout, oldAnchor: store.oldAnchor) ?? .ping(PingRequest())
+    private func request(_ call: PrivacyCall, _ store: PrivacyStore) -> Proto.Call.Request {
+        call.request(layout, oldAnchor: store.oldAnchor) ?? .ping(PingRequest().proto)
     }
 
     /// `count` pairs, x then y for even pairs and y then x for odd ones, so that neither arm always

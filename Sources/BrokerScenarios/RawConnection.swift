@@ -54,9 +54,14 @@ struct RawConnection {
     }
 
     /// Sends one call; a stream may send `initialCredit` items before it needs more (0: the default window).
-    func send(_ request: Request, callID: UInt64, initialCredit: UInt32 = 0) throws(ScenarioFailure) {
+    func send(_ request: Proto.Call.Request, callID: UInt64, initialCredit: UInt32 = 0) throws(ScenarioFailure) {
         var buffer: [UInt8] = []
-        WireCodec.append(.call(Call(callID: callID, initialCredit: initialCredit, request: request)), to: &buffer)
+        let call = Proto.Call.with {
+            $0.callID = callID
+            $0.initialCredit = initialCredit
+            $0.request = request
+        }
+        Proto.ClientFrame.appendFrame(call: call, to: &buffer)
         let failure: Int32? = buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -71,12 +76,13 @@ struct RawConnection {
     }
 
     /// Reads until one whole server frame has arrived and returns it decoded.
-    mutating func receive() throws(ScenarioFailure) -> ServerFrame {
+    mutating func receive() throws(ScenarioFailure) -> Proto.ServerFrame {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             do throws(BrokerError) {
                 if let payload = try decoder.nextFrame() {
-                    return try WireCodec.decodeServerFrame(payload)
+                    guard let frame = Proto.ServerFrame.decode(payload) else { throw WireCodec.undecodable("ServerFrame") }
+                    return frame
                 }
             } catch {
                 throw ScenarioFailure("bad frame from the broker: \(error.message)")
@@ -93,11 +99,11 @@ struct RawConnection {
     }
 
     /// Sends `request` and waits for its one reply; a status other than OK is a failure.
-    mutating func call(_ request: Request, callID: UInt64) throws(ScenarioFailure) -> Response? {
+    mutating func call(_ request: Proto.Call.Request, callID: UInt64) throws(ScenarioFailure) -> Proto.ServerFrame.Response? {
         try send(request, callID: callID)
         let frame = try receive()
         guard frame.callID == callID else { throw ScenarioFailure("reply for call \(frame.callID), expected \(callID)") }
-        if let error = frame.status?.error { throw ScenarioFailure("\(request.methodName): \(error.message) (\(error.code))") }
+        if let error = frame.status?.error { throw ScenarioFailure("\(request.method.name): \(error.message) (\(error.code))") }
         return frame.response
     }
 

@@ -27,7 +27,7 @@ extension Broker {
             case .success(let info):
                 self.apps[info.appID] = StoredApp(info: info, tokenHash: hash)
                 self.logger.info("app registered", ["app_id": info.appID])
-                self.reply(context, .adminAddApp(AppCredentials(app: info, token: token)))
+                self.reply(context, .adminAddApp(.with { $0.app = info.proto; $0.appToken = token }))
             case .failure(let error):
                 self.finish(context, error: error)
             }
@@ -37,7 +37,7 @@ extension Broker {
     /// Lists the registry from memory.
     func handleListApps(context: CallContext) {
         let list = apps.values.map(\.info).sorted { $0.appID < $1.appID }
-        reply(context, .adminListApps(list))
+        reply(context, .adminListApps(.with { $0.apps = list.map(\.proto) }))
     }
 
     /// Removes an app and closes its open connections; with `deleteData` its samples are deleted first.
@@ -67,7 +67,7 @@ extension Broker {
                     closed += 1
                 }
                 self.logger.info("app removed", ["app_id": appID, "connections_closed": closed])
-                self.reply(context, .adminRemoveApp(connectionsClosed: closed))
+                self.reply(context, .adminRemoveApp(.with { $0.connectionsClosed = closed }))
             case .failure(let error):
                 self.finish(context, error: error)
             }
@@ -90,7 +90,7 @@ extension Broker {
             case .success(let info?):
                 self.apps[appID] = StoredApp(info: info, tokenHash: hash)
                 self.logger.info("app token rotated", ["app_id": appID])
-                self.reply(context, .adminRotateToken(AppCredentials(app: info, token: token)))
+                self.reply(context, .adminRotateToken(.with { $0.app = info.proto; $0.appToken = token }))
             case .success(nil):
                 self.finish(context, error: .notFound("no app \(appID)"))
             case .failure(let error):
@@ -119,7 +119,7 @@ extension Broker {
         // Only prompts still waiting for a person: an answered one leaves `openPrompts` before it commits.
         info.openPrompts = UInt32(openPrompts.count)
         info.prompts = openPrompts.values.compactMap(\.prompt).sorted { $0.id < $1.id }
-        reply(context, .adminBrokerInfo(info))
+        reply(context, .adminBrokerInfo(info.proto))
     }
 
     static func validate(_ registration: AppRegistration) -> BrokerError? {

@@ -30,7 +30,7 @@ extension Broker {
                 let shown = try result.get().filter { $0.sampleCount > 0 }.map { bucket throws(BrokerError) in
                     try self.present(bucket, options: query.options, converter: converter)
                 }
-                self.reply(context, .adminStatistics(StatisticsResult(unit: converter.unit, buckets: shown)))
+                self.reply(context, .adminStatistics(StatisticsResult(unit: converter.unit, buckets: shown).adminProto))
             } catch {
                 self.finish(context, error: error)
             }

@@ -109,7 +109,7 @@ extension Broker {
             finish(context, error: error)
             return
         }
-        reply(context, .readCharacteristics(values))
+        reply(context, .readCharacteristics(.with { $0.values = values.map(\.proto) }))
     }
 
     /// Records the outcome of a store job for RequestStatus's "unknown".

@@ -20,7 +20,7 @@ extension Broker {
             switch result {
             case .success(let backup):
                 self.logger.info("backup written", ["path": backup.path, "bytes": backup.bytes, "pages": backup.pages])
-                self.reply(context, .adminBackup(path: backup.path, bytes: backup.bytes, pages: backup.pages))
+                self.reply(context, .adminBackup(.with { $0.path = backup.path; $0.bytes = backup.bytes; $0.pages = backup.pages }))
             case .failure(let error):
                 self.finish(context, error: error)
             }

@@ -154,7 +154,8 @@ extension Broker {
         case .earliestAuthorizedSampleDate(let request):
             answerEarliestAuthorizedSampleDate(request.types, callID: callID, session: session)
         case .earliestPermittedSampleDate:
-            session.connection.send(ServerFrame(callID: callID, response: .earliestPermittedSampleDate(configuration.earliestPermittedMicros)))
+            let response = Proto.EarliestPermittedSampleDateResponse.with { $0.dateMicros = configuration.earliestPermittedMicros }
+            session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, earliestPermittedSampleDate: response, to: &$0) }
         default:
             return false
         }
@@ -244,8 +245,9 @@ extension Broker {
         session.connection.send(ServerFrame(callID: callID, status: Status(error)))
     }
 
-    /// Ends a live call with a unary result; waits (the call still live) while its connection has no room.
-    func reply(_ context: CallContext, _ response: Response) {
+    /// Ends a live call with a unary result (the generated response: no model enum between the
+    /// handler and the wire); waits (the call still live) while its connection has no room.
+    func reply(_ context: CallContext, _ response: Proto.ServerFrame.Response) {
         guard context.isLive, let session = context.session else { return }
         guard session.connection.hasRoomForOutput else {
             session.connection.whenRoomForOutput { [weak self, weak context] in
@@ -254,7 +256,8 @@ extension Broker {
             }
             return
         }
-        session.connection.send(ServerFrame(callID: context.callID, response: response))
+        let callID = context.callID
+        session.connection.send { WireCodec.append(callID: callID, response: response, to: &$0) }
         end(context)
     }
 
@@ -299,7 +302,9 @@ extension Broker {
             return false
         }
         context.credit -= 1
-        session.connection.send(ServerFrame(callID: context.callID, response: .streamItem(item)))
+        let callID = context.callID
+        let proto = item.proto
+        session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: proto, to: &$0) }
         return true
     }
 

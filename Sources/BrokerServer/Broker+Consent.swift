@@ -60,7 +60,7 @@ extension Broker {
             guard let self else { return }
             switch result {
             case .success:
-                self.reply(context, .adminAnswerPrompt)
+                self.reply(context, .adminAnswerPrompt(.init()))
                 self.complete(request, with: nil)
             case .failure(let error):
                 self.finish(context, error: error)
@@ -77,7 +77,7 @@ extension Broker {
         }
         logger.info("prompt cancelled", ["prompt_id": promptID, "app_id": request.appID])
         broadcast(.resolved(promptID: promptID, resolution: .cancelled))
-        reply(context, .adminCancelPrompt)
+        reply(context, .adminCancelPrompt(.init()))
         complete(request, with: BrokerError(.userCanceled, "the person cancelled the authorization prompt"))
     }
 }

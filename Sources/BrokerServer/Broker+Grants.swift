@@ -12,7 +12,7 @@ extension Broker {
             return
         }
         let list = (grants[appID]?.grants.values).map { Array($0) } ?? []
-        reply(context, .adminListGrants(list.sorted { $0.type < $1.type }))
+        reply(context, .adminListGrants(.with { $0.grants = list.sorted { $0.type < $1.type }.map(\.proto) }))
     }
 
     /// Forgets decisions so the types are not determined again; effective at once for every call.
@@ -38,7 +38,7 @@ extension Broker {
                 current.revoke(types)
                 self.grants[appID] = current
                 self.logger.info("grants revoked", ["app_id": appID, "types": count])
-                self.reply(context, .adminRevoke(revoked: UInt32(clamping: count)))
+                self.reply(context, .adminRevoke(.with { $0.revoked = UInt32(clamping: count) }))
             case .failure(let error):
                 self.finish(context, error: error)
             }
@@ -53,7 +53,7 @@ extension Broker {
             guard let self else { return }
             self.noteStoreResult(result)
             switch result {
-            case .success(let sources): self.reply(context, .adminListSources(sources))
+            case .success(let sources): self.reply(context, .adminListSources(.with { $0.sources = sources.map(\.proto) }))
             case .failure(let error): self.finish(context, error: error)
             }
         }
@@ -75,7 +75,7 @@ extension Broker {
             switch result {
             case .success:
                 self.characteristics[value.type] = value.value
-                self.reply(context, .adminSetCharacteristic)
+                self.reply(context, .adminSetCharacteristic(.init()))
             case .failure(let error):
                 self.finish(context, error: error)
             }
@@ -95,6 +95,6 @@ extension Broker {
             return
         }
         let explanation = AuthorizationPolicy.explain(type: type, grants: grants[appID] ?? AppGrants(), earliestPermitted: configuration.earliestPermittedMicros)
-        reply(context, .adminExplain(explanation))
+        reply(context, .adminExplain(explanation.proto))
     }
 }

@@ -31,12 +31,13 @@ extension Broker {
         session.appID = hello.appID
         callsServed += 1
         logger.info("session opened", ["session": session.label, "app_id": hello.appID])
-        connection.send(ServerFrame(callID: callID, response: .hello(HelloResponse(
+        let answer = HelloResponse(
             brokerVersion: BrokerVersion.broker,
             protocolVersion: BrokerVersion.protocolVersion,
             maxFrameBytes: UInt32(configuration.maxFrameBytes),
             brokerTimeMicros: Microseconds.now(),
             maxCallsInFlight: UInt32(configuration.maxCallsInFlight)
-        ))))
+        ).proto
+        connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, hello: answer, to: &$0) }
     }
 }

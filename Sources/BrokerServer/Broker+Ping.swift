@@ -14,12 +14,12 @@ extension Broker {
             return
         }
         guard ping.delayMicros > 0 else {
-            reply(context, .ping(PingResponse(payload: ping.payload, brokerTimeMicros: Microseconds.now())))
+            reply(context, .ping(PingResponse(payload: ping.payload, brokerTimeMicros: Microseconds.now()).proto))
             return
         }
         let timer = loop.schedule(afterMicros: ping.delayMicros) { [weak self, weak context] in
             guard let self, let context else { return }
-            self.reply(context, .ping(PingResponse(payload: ping.payload, brokerTimeMicros: Microseconds.now())))
+            self.reply(context, .ping(PingResponse(payload: ping.payload, brokerTimeMicros: Microseconds.now()).proto))
         }
         context.onEnd = { [weak self] in self?.loop.cancelTimer(timer) }
     }

@@ -131,7 +131,7 @@ extension Broker {
         if let error {
             finish(request.context, error: error)
         } else {
-            reply(request.context, .requestAuthorization)
+            reply(request.context, .requestAuthorization(.init()))
         }
         advanceQueue(of: request)
     }

@@ -213,7 +213,7 @@ extension Broker {
                 let shown = try buckets.map { bucket throws(BrokerError) in
                     try self.present(bucket, options: query.options, converter: converter)
                 }
-                self.reply(context, .statistics(StatisticsResult(unit: converter.unit, buckets: shown)))
+                self.reply(context, .statistics(StatisticsResult(unit: converter.unit, buckets: shown).proto))
                 // Samples that contributed, in the app's own scope; after the reply, as for a query.
                 let contributed = shown.reduce(0) { $0 &+ $1.sampleCount }
                 self.logAccess(appID: appID, operation: "read", method: "Statistics", type: query.type, count: Int(clamping: contributed))
@@ -326,7 +326,7 @@ extension Broker {
         worker.submit({ store throws(BrokerError) in try store.accessLog(appID: appID, limit: count) }) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(let entries): self.reply(context, .adminAccessLog(entries))
+            case .success(let entries): self.reply(context, .adminAccessLog(.with { $0.entries = entries.map(\.proto) }))
             case .failure(let error): self.finish(context, error: error)
             }
         }

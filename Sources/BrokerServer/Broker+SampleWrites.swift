@@ -17,7 +17,7 @@ extension Broker {
             finish(context, error: error)
             return
         }
-        store(normalized, as: appID, context: context) { saved, unchanged in .save(saved: saved, unchanged: unchanged) }
+        store(normalized, as: appID, context: context) { saved, unchanged in .save(.with { $0.saved = saved; $0.unchanged = unchanged }) }
     }
 
     /// Imports samples as a given source app (the person's own data; no share check). The chunks of
@@ -35,7 +35,7 @@ extension Broker {
             return
         }
         store(normalized, as: appID, method: "AdminImport", batchID: batchID, context: context) { saved, unchanged in
-            .adminImport(saved: saved, unchanged: unchanged)
+            .adminImport(.with { $0.saved = saved; $0.unchanged = unchanged })
         }
     }
 
@@ -44,7 +44,7 @@ extension Broker {
 
     private func store(
         _ samples: [Sample], as appID: String, method: String = "Save", batchID: String = "", context: CallContext,
-        response: @escaping (UInt32, UInt32) -> Response
+        response: @escaping (UInt32, UInt32) -> Proto.ServerFrame.Response
     ) {
         worker.submitSave(samples, as: appID, method: method, batchID: batchID) { [weak self] result in
             guard let self else { return }
@@ -108,7 +108,7 @@ extension Broker {
             self.noteStoreResult(result)
             switch result {
             case .success(let deleted):
-                self.reply(context, .delete(deleted: UInt32(clamping: deleted.count)))
+                self.reply(context, .delete(.with { $0.deleted = UInt32(clamping: deleted.count) }))
                 for (type, gone) in Dictionary(grouping: deleted, by: \.type) {
                     if TypeCatalogue.descriptor(for: type)?.kind == .correlation {
                         self.notifyCorrelationObservers(type: type, changes: gone.map { gone in

@@ -32,7 +32,7 @@ extension Broker {
                     self.finish(context, error: .internal("the grant of \(appID) for \(decision.type.identifier) was recorded but is not in memory"))
                     return
                 }
-                self.reply(context, .adminSetGrant(grant))
+                self.reply(context, .adminSetGrant(.with { $0.grant = grant.proto }))
             case .failure(let error):
                 self.finish(context, error: error)
             }

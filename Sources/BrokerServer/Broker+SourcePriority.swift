@@ -24,7 +24,7 @@ extension Broker {
             guard let self else { return }
             self.noteStoreResult(result)
             switch result {
-            case .success: self.reply(context, .adminSetSourcePriority)
+            case .success: self.reply(context, .adminSetSourcePriority(.init()))
             case .failure(let error): self.finish(context, error: error)
             }
         }
@@ -42,7 +42,7 @@ extension Broker {
             guard let self else { return }
             self.noteStoreResult(result)
             switch result {
-            case .success(let appIDs): self.reply(context, .adminListSourcePriority(appIDs: appIDs))
+            case .success(let appIDs): self.reply(context, .adminListSourcePriority(.with { $0.appIDs = appIDs }))
             case .failure(let error): self.finish(context, error: error)
             }
         }

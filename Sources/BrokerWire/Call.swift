@@ -1,3 +1,5 @@
+public import BrokerModel
+
 /// One call: a client-chosen id, an optional deadline, stream credit and the request (its case is the method).
 public struct Call: Sendable, Hashable {
     /// Non-zero, unique among the client's calls in flight on its connection.
@@ -6,11 +8,12 @@ public struct Call: Sendable, Hashable {
     public var timeoutMicros: Int64
     /// Stream items the client will take before granting more; 0 means the default window.
     public var initialCredit: UInt32
-    /// The method and its arguments.
-    public var request: Request
+    /// The method and its arguments, as the generated request; nil when the call sets no request
+    /// case this build knows (a newer client's method, answered UNIMPLEMENTED).
+    public var request: Proto.Call.Request?
 
     /// Creates a call.
-    public init(callID: UInt64, timeoutMicros: Int64 = 0, initialCredit: UInt32 = 0, request: Request) {
+    public init(callID: UInt64, timeoutMicros: Int64 = 0, initialCredit: UInt32 = 0, request: Proto.Call.Request?) {
         self.callID = callID
         self.timeoutMicros = timeoutMicros
         self.initialCredit = initialCredit

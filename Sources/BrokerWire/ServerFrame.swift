@@ -7,11 +7,12 @@ public struct ServerFrame: Sendable, Hashable {
     public var callID: UInt64
     /// Set on a frame that ends a call with an error, and on a stream's final frame.
     public var status: Status?
-    /// A unary result or one stream item.
-    public var response: Response?
+    /// A unary result or one stream item, as the generated response; nil for none, or a case this
+    /// build does not know.
+    public var response: Proto.ServerFrame.Response?
 
     /// Creates a frame.
-    public init(callID: UInt64, status: Status? = nil, response: Response? = nil) {
+    public init(callID: UInt64, status: Status? = nil, response: Proto.ServerFrame.Response? = nil) {
         self.callID = callID
         self.status = status
         self.response = response

@@ -5,9 +5,9 @@ extension WireCodec {
     /// Decodes one frame's message bytes (no header) as a ClientFrame.
     ///
     /// Throws `INVALID_ARGUMENT` (protocol error) "undecodable ClientFrame" when the bytes do not
-    /// decode or no frame kind is set. A call whose request case is unset or unknown decodes with
-    /// `Request.unknown`; a Save or AdminImport with a sample without a known value with
-    /// `Request.invalid`.
+    /// decode or no frame kind is set. A call whose request case is unset or unknown decodes with a
+    /// nil request; a Save or AdminImport with a sample without a known value decodes as it came
+    /// (its request's `contentError` says what the broker answers).
     public static func decodeClientFrame(_ payload: ArraySlice<UInt8>) throws(BrokerError) -> ClientFrame {
         try payload.withUnsafeBufferPointer { bytes throws(BrokerError) in try decodeClientFrame(bytes) }
     }
@@ -19,7 +19,7 @@ extension WireCodec {
     }
 
     /// Decodes one frame's message bytes (no header) as the generated ClientFrame's kind, for the
-    /// broker, which dispatches on the generated request (no model `Request` built).
+    /// broker, which dispatches on the generated request.
     ///
     /// Throws as `decodeClientFrame` does: "undecodable ClientFrame" when the bytes do not decode or
     /// no frame kind is set. A call's request case is nil when unset or unknown to this build.

@@ -1,4 +1,4 @@
-import BrokerModel
+package import BrokerModel
 
 /// Converts frames between the Swift message model and their bytes on the wire; no I/O.
 ///
@@ -9,7 +9,7 @@ import BrokerModel
 /// (Mapping/) map those messages to and from the model.
 public enum WireCodec {
     /// The error for bytes that do not decode as a `typeName`.
-    static func undecodable(_ typeName: StaticString) -> BrokerError {
+    package static func undecodable(_ typeName: StaticString) -> BrokerError {
         BrokerError(code: .invalidArgument, domain: .protocolError, message: "undecodable \(typeName)")
     }
 }

@@ -187,7 +187,7 @@ enum SeedFrames {
             .call(Call(callID: 134, request: .adminExport(type: .heartRate, appID: "com.example.心"))),
             .call(Call(callID: 137, request: .adminAccessLog(appID: nil, limit: 0))),
             .call(Call(callID: 138, request: .adminAccessLog(appID: unicode, limit: UInt32.max))),
-            .call(Call(callID: 0, request: .unknown)),
+            .call(Call(callID: 0, request: nil)),
             .cancel(callID: 42),
             .cancel(callID: UInt64.max),
             .credit(callID: 7, items: 64),

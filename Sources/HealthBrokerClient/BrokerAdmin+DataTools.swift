@@ -9,8 +9,13 @@ extension BrokerAdmin {
     /// pass the same non-empty `batchID` (one import sent in chunks; at most 128 bytes) are one
     /// access-log row per type, counting all their samples.
     public func importSamples(_ samples: [Sample], as appID: String, batchID: String = "") async throws(BrokerError) -> SaveResult {
-        try await connection.unary(.adminImport(appID: appID, samples: samples, batchID: batchID), timeout: Self.callTimeout) { response in
-            if case .adminImport(let saved, let unchanged) = response { SaveResult(saved: Int(saved), unchanged: Int(unchanged)) } else { nil }
+        let request = Proto.AdminImportRequest.with {
+            $0.appID = appID
+            $0.samples = samples.map(\.proto)
+            $0.batchID = batchID
+        }
+        return try await connection.unary(.adminImport(request), timeout: Self.callTimeout) { response in
+            if case .adminImport(let imported) = response { SaveResult(saved: Int(imported.saved), unchanged: Int(imported.unchanged)) } else { nil }
         }
     }
 
@@ -19,8 +24,8 @@ extension BrokerAdmin {
     ///
     /// No deadline: a large store takes as long as its pages take to copy.
     public func backup(to path: String) async throws(BrokerError) -> (path: String, bytes: Int64, pages: Int64) {
-        try await connection.unary(.adminBackup(path: path), timeout: nil) { response in
-            if case .adminBackup(let path, let bytes, let pages) = response { (path, bytes, pages) } else { nil }
+        try await connection.unary(.adminBackup(.with { $0.path = path }), timeout: nil) { response in
+            if case .adminBackup(let backup) = response { (backup.path, backup.bytes, backup.pages) } else { nil }
         }
     }
 
@@ -28,8 +33,12 @@ extension BrokerAdmin {
     ///
     /// The stream has no deadline; leaving the loop early cancels it.
     public func exportSamples(type: ObjectType? = nil, appID: String? = nil) -> SampleSequence {
-        let request = Request.adminExport(type: type, appID: appID.flatMap { $0.isEmpty ? nil : $0 })
-        return SampleSequence(stream: connection.stream(request, timeout: nil, window: SampleSequence.pageWindow))
+        // A nil type or app id travels as "".
+        let request = Proto.AdminExportRequest.with {
+            $0.type = type?.identifier ?? ""
+            $0.appID = appID ?? ""
+        }
+        return SampleSequence(stream: connection.stream(.adminExport(request), timeout: nil, window: SampleSequence.pageWindow))
     }
 
     /// The person's own statistics of a type, over every source's samples (no app's scope, no
@@ -38,8 +47,8 @@ extension BrokerAdmin {
     /// query's IANA time zone. Buckets without samples are left out; no samples at all is an empty
     /// result (unlike an app's NOT_FOUND `noData`). Not written to the access log.
     public func statistics(_ query: StatisticsQuery) async throws(BrokerError) -> StatisticsResult {
-        try await connection.unary(.adminStatistics(query), timeout: Self.callTimeout) { response in
-            if case .adminStatistics(let result) = response { result } else { nil }
+        try await connection.unary(.adminStatistics(.with { $0.query = query.proto }), timeout: Self.callTimeout) { response in
+            if case .adminStatistics(let result) = response { StatisticsResult(proto: result) } else { nil }
         }
     }
 
@@ -48,15 +57,15 @@ extension BrokerAdmin {
     /// by it: where a higher source has data, lower ones add nothing for that time. Sources not
     /// listed rank after the listed ones, by app id.
     public func setSourcePriority(_ appIDs: [String], for type: ObjectType) async throws(BrokerError) {
-        try await connection.unary(.adminSetSourcePriority(type: type, appIDs: appIDs), timeout: Self.callTimeout) { response in
+        try await connection.unary(.adminSetSourcePriority(.with { $0.type = type.identifier; $0.appIDs = appIDs }), timeout: Self.callTimeout) { response in
             if case .adminSetSourcePriority = response { () } else { nil }
         }
     }
 
     /// The source order set for `type`, best first (empty when none was set).
     public func sourcePriority(for type: ObjectType) async throws(BrokerError) -> [String] {
-        try await connection.unary(.adminListSourcePriority(type: type), timeout: Self.callTimeout) { response in
-            if case .adminListSourcePriority(let appIDs) = response { appIDs } else { nil }
+        try await connection.unary(.adminListSourcePriority(.with { $0.type = type.identifier }), timeout: Self.callTimeout) { response in
+            if case .adminListSourcePriority(let order) = response { order.appIDs } else { nil }
         }
     }
 
@@ -66,9 +75,14 @@ extension BrokerAdmin {
     /// `appID` nil means every app; `limit` 0 means the broker's default (the 1000 newest). A negative
     /// `limit` is INVALID_ARGUMENT.
     public func accessLog(appID: String? = nil, limit: Int = 0) async throws(BrokerError) -> [AccessLogEntry] {
-        let request = Request.adminAccessLog(appID: appID.flatMap { $0.isEmpty ? nil : $0 }, limit: try wireCount(limit, "limit"))
-        return try await connection.unary(request, timeout: Self.callTimeout) { response in
-            if case .adminAccessLog(let entries) = response { entries } else { nil }
+        let wireLimit = try wireCount(limit, "limit")
+        // A nil app id travels as "".
+        let request = Proto.AdminAccessLogRequest.with {
+            $0.appID = appID ?? ""
+            $0.limit = wireLimit
+        }
+        return try await connection.unary(.adminAccessLog(request), timeout: Self.callTimeout) { response in
+            if case .adminAccessLog(let log) = response { log.entries.map(AccessLogEntry.init(proto:)) } else { nil }
         }
     }
 }

@@ -9,7 +9,7 @@ extension BrokerConnection {
     /// so a hung broker cannot hang the caller. While reconnecting, the call first waits for the link
     /// (within `timeout`; without one it fails at once with UNAVAILABLE). Task cancellation sends
     /// Cancel and throws CANCELLED at once. A non-OK status is thrown as its `BrokerError`.
-    package func unary(_ request: Request, timeout: Duration?) async throws(BrokerError) -> Response {
+    package func unary(_ request: Proto.Call.Request, timeout: Duration?) async throws(BrokerError) -> Proto.ServerFrame.Response {
         if Task.isCancelled { throw .callCancelled }
         // The usual call finds the link up: no suspension point, no async frame for `liveCore`.
         let (core, left) = if let up = liveUpCore { (up, timeout) } else { try await liveCore(timeout: timeout) }
@@ -17,19 +17,19 @@ extension BrokerConnection {
         switch await core.awaitUnary(id) {
         case .response(let response): return response
         case .failure(let error): throw error
-        case .item, .end: throw .unexpectedResponse(request.methodName)
+        case .item, .end: throw .unexpectedResponse(request.method.name)
         }
     }
 
     /// Runs one unary call and hands the result to `completion` on a global dispatch queue.
-    package func unary(_ request: Request, timeout: Duration?, completion: @escaping @Sendable (Result<Response, BrokerError>) -> Void) {
+    package func unary(_ request: Proto.Call.Request, timeout: Duration?, completion: @escaping @Sendable (Result<Proto.ServerFrame.Response, BrokerError>) -> Void) {
         let waiter = CallWaiter.callback { event in
             // The waiter keeps the connection alive until the call ends.
             withExtendedLifetime(self) {}
-            let result: Result<Response, BrokerError> = switch event {
+            let result: Result<Proto.ServerFrame.Response, BrokerError> = switch event {
             case .response(let response): .success(response)
             case .failure(let error): .failure(error)
-            case .item, .end: .failure(.unexpectedResponse(request.methodName))
+            case .item, .end: .failure(.unexpectedResponse(request.method.name))
             }
             DispatchQueue.global().async { completion(result) }
         }
@@ -51,10 +51,14 @@ extension BrokerConnection {
         }
     }
 
-    /// Runs one unary call and extracts the expected response case; any other case is INTERNAL.
-    func unary<Value>(_ request: Request, timeout: Duration?, expecting extract: (Response) -> Value?) async throws(BrokerError) -> Value {
+    /// Runs one unary call and extracts the expected response case, mapped to the model (`Date`, not
+    /// µs); any other case is INTERNAL, and so is a response the mapping refuses (it throws).
+    func unary<Value>(
+        _ request: Proto.Call.Request, timeout: Duration?,
+        expecting extract: (Proto.ServerFrame.Response) throws(BrokerError) -> Value?
+    ) async throws(BrokerError) -> Value {
         let response = try await unary(request, timeout: timeout)
-        guard let value = extract(response) else { throw .unexpectedResponse(request.methodName) }
+        guard let value = try extract(response) else { throw .unexpectedResponse(request.method.name) }
         return value
     }
 }

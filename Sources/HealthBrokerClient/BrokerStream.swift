@@ -9,7 +9,7 @@ package struct BrokerStream: AsyncSequence, Sendable {
     package typealias Failure = BrokerError
 
     let connection: BrokerConnection
-    let request: Request
+    let request: Proto.Call.Request
     let timeout: Duration?
     let window: UInt32
 

@@ -5,7 +5,7 @@ extension CallTable {
     /// Applies one frame from the broker for a non-zero call id; returns the delivery it causes, if any.
     ///
     /// Frames for unknown or finished calls (late replies) are ignored.
-    package mutating func receive(_ frame: ServerFrame) -> Delivery? {
+    package mutating func receive(_ frame: Proto.ServerFrame) -> Delivery? {
         let id = frame.callID
         // By index: one hash look-up per reply, and the entry is not copied out.
         if let index = unaryCalls.index(forKey: id) {

@@ -5,21 +5,21 @@ import BrokerWire
 extension ConnectionCore {
     /// Registers a unary call and queues its frame (suspending while the outbox is full); returns its
     /// id. The caller collects the result with `awaitUnary`.
-    func startUnary(_ request: Request, timeout: Duration?) async throws(BrokerError) -> UInt64 {
+    func startUnary(_ request: Proto.Call.Request, timeout: Duration?) async throws(BrokerError) -> UInt64 {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: nil) }.get()
         if opened.wakeLoop { wakeLoop() }
-        try await send(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), callID: opened.id, deadline: deadline)
+        try await send(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
         return opened.id
     }
 
     /// Registers a unary call whose result goes to `waiter`, and queues its frame without waiting
     /// (a task waits for room on its behalf if the outbox is full).
-    func startUnary(_ request: Request, timeout: Duration?, waiter: CallWaiter) throws(BrokerError) {
+    func startUnary(_ request: Proto.Call.Request, timeout: Duration?, waiter: CallWaiter) throws(BrokerError) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }.get()
         if opened.wakeLoop { wakeLoop() }
-        sendDetached(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), callID: opened.id, deadline: deadline)
+        sendDetached(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
     }
 
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
@@ -37,15 +37,14 @@ extension ConnectionCore {
 
     /// Registers a streaming call with `window` items of credit and queues its frame (suspending
     /// while the outbox is full); returns its id.
-    func startStream(_ request: Request, timeout: Duration?, window: UInt32) async throws(BrokerError) -> UInt64 {
+    func startStream(_ request: Proto.Call.Request, timeout: Duration?, window: UInt32) async throws(BrokerError) -> UInt64 {
         // The broker clamps a window past `Call.maxStreamCredit`; so does the client, or it would wait
         // for items the broker will not send before it grants again.
         let credit = min(window == 0 ? Call.defaultStreamCredit : window, Call.maxStreamCredit)
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
         let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
         if opened.wakeLoop { wakeLoop() }
-        let call = Call(callID: opened.id, timeoutMicros: wireMicros, initialCredit: credit, request: request)
-        try await send(.call(call), callID: opened.id, deadline: deadline)
+        try await send(.call(Self.call(opened.id, wireMicros, credit: credit, request: request)), callID: opened.id, deadline: deadline)
         return opened.id
     }
 
@@ -70,7 +69,7 @@ extension ConnectionCore {
     /// Grants stream `id` room for `items` more items (queued behind the stream's call frame, never
     /// waiting for room). A write failure closes the connection, which the stream then reports.
     func grant(_ id: UInt64, items: UInt32) {
-        sendControl(.credit(callID: id, items: items))
+        sendControl(.credit(.with { $0.callID = id; $0.items = items }))
     }
 
     /// Cancels call `id`: a suspended waiter gets CANCELLED now, and the broker gets a Cancel frame
@@ -79,6 +78,18 @@ extension ConnectionCore {
     func cancel(_ id: UInt64) {
         let (delivery, sendCancel) = table.withLock { $0.cancel(id) }
         if let delivery { delivery.waiter.deliver(delivery.event) }
-        if sendCancel { sendControl(.cancel(callID: id)) }
+        if sendCancel { sendControl(.cancel(.with { $0.callID = id })) }
+    }
+
+    /// The generated Call of `request` with id `id`, deadline `timeoutMicros` (0: none) and stream
+    /// credit `credit` (0 for a unary call).
+    @inline(__always)
+    static func call(_ id: UInt64, _ timeoutMicros: Int64, credit: UInt32 = 0, request: Proto.Call.Request) -> Proto.Call {
+        var call = Proto.Call()
+        call.callID = id
+        call.timeoutMicros = timeoutMicros
+        call.initialCredit = credit
+        call.request = request
+        return call
     }
 }

@@ -12,7 +12,7 @@ import BrokerWire
 final class ReaderState: @unchecked Sendable {
     @exclusivity(unchecked) var decoder = FrameDecoder(maxFrameBytes: ConnectionCore.maxIncomingFrameBytes)
     @exclusivity(unchecked) var scratch = [UInt8](repeating: 0, count: ConnectionCore.readChunkBytes)
-    @exclusivity(unchecked) var frames: [ServerFrame] = []
+    @exclusivity(unchecked) var frames: [Proto.ServerFrame] = []
     @exclusivity(unchecked) var deliveries: [CallTable<CallWaiter>.Delivery] = []
 }
 
@@ -50,7 +50,8 @@ extension ConnectionCore {
         let badFrame: BrokerError? = reader.scratch.withUnsafeBytes { bytes in
             do throws(BrokerError) {
                 try reader.decoder.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { payload throws(BrokerError) in
-                    reader.frames.append(try WireCodec.decodeServerFrame(payload))
+                    guard let frame = Proto.ServerFrame.decode(payload) else { throw WireCodec.undecodable("ServerFrame") }
+                    reader.frames.append(frame)
                     return true
                 }
                 return nil

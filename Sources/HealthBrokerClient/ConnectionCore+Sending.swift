@@ -18,7 +18,7 @@ extension ConnectionCore {
     ///
     /// Task cancellation while suspended takes the frame back unsent: the call is forgotten and
     /// CANCELLED thrown, and the broker never hears of it.
-    func send(_ frame: ClientFrame, callID: UInt64, deadline: Int64?) async throws(BrokerError) {
+    func send(_ frame: Proto.ClientFrame.Kind, callID: UInt64, deadline: Int64?) async throws(BrokerError) {
         guard let bytes = submit(frame, control: false) else { return }
         let proceed = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<Bool, Never>) in
@@ -45,14 +45,14 @@ extension ConnectionCore {
     /// Queues a call frame from code that cannot suspend (a completion-handler call). When the
     /// outbox is full the frame parks at once, so it keeps its place behind frames submitted
     /// before it, and nobody waits for it; the call's result comes through its waiter as usual.
-    func sendDetached(_ frame: ClientFrame, callID: UInt64, deadline: Int64?) {
+    func sendDetached(_ frame: Proto.ClientFrame.Kind, callID: UInt64, deadline: Int64?) {
         guard let bytes = submit(frame, control: false) else { return }
         if withOutbox({ $0.park(bytes, callID: callID, deadline: deadline, waiter: nil) }) == true { wakeLoop() }
     }
 
     /// Queues a Cancel or Credit frame: never waits for room (see `Outbox`). A write failure ends the
     /// connection, which its calls then report.
-    func sendControl(_ frame: ClientFrame) {
+    func sendControl(_ frame: Proto.ClientFrame.Kind) {
         _ = submit(frame, control: true)
     }
 
@@ -70,9 +70,14 @@ extension ConnectionCore {
     }
 
     /// Encodes `frame` and submits it; returns its bytes when they must park (the outbox is full).
-    private func submit(_ frame: ClientFrame, control: Bool) -> [UInt8]? {
+    private func submit(_ frame: Proto.ClientFrame.Kind, control: Bool) -> [UInt8]? {
         var bytes = withOutbox { $0.takeBuffer() }
-        WireCodec.append(frame, to: &bytes)
+        // The generated per-kind appenders write the frame without boxing its kind in a ClientFrame.
+        switch frame {
+        case .call(let call): Proto.ClientFrame.appendFrame(call: call, to: &bytes)
+        case .cancel(let cancel): Proto.ClientFrame.appendFrame(cancel: cancel, to: &bytes)
+        case .credit(let credit): Proto.ClientFrame.appendFrame(credit: credit, to: &bytes)
+        }
         if case .full = submitBytes(bytes, control: control) { return bytes }
         return nil
     }

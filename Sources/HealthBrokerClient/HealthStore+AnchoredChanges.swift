@@ -15,7 +15,7 @@ extension HealthStore {
     /// correlations it could have seen; `unit` must then be empty.
     public func anchoredChanges(of type: ObjectType, predicate: SamplePredicate = .all, anchor: QueryAnchor? = nil, limit: Int = 0, unit: String = "") async throws(BrokerError) -> AnchoredChanges {
         let query = AnchoredQuery(type: type, predicate: predicate, anchor: anchor?.bytes ?? [], limit: try wireCount(limit, "limit"), unit: unit)
-        let stream = connection.stream(.anchoredQuery(query), timeout: nil, window: SampleSequence.pageWindow)
+        let stream = connection.stream(.anchoredQuery(query.proto), timeout: nil, window: SampleSequence.pageWindow)
         var pages = stream.makeAsyncIterator()
         var added: [Sample] = []
         var deleted: [DeletedObject] = []

@@ -31,20 +31,27 @@ extension HealthStore {
 
     /// The app's share (write) status for `type`; a read-only grant leaves it `notDetermined`.
     public func authorizationStatus(for type: ObjectType) async throws(BrokerError) -> AuthorizationStatus {
-        try await connection.unary(.authorizationStatus(type), timeout: Self.lookupTimeout) { response in
-            if case .authorizationStatus(let status) = response { status } else { nil }
+        try await connection.unary(.authorizationStatus(.with { $0.type = type.identifier }), timeout: Self.lookupTimeout) { response in
+            // A number this build does not know reads as not determined.
+            if case .authorizationStatus(let answer) = response { AuthorizationStatus(rawValue: answer.status.rawValue) ?? .notDetermined } else { nil }
         }
     }
 
     /// Whether asking for these sets would prompt: `shouldRequest` when some type was never asked for.
     public func statusForAuthorizationRequest(toShare typesToShare: Set<ObjectType>, read typesToRead: Set<ObjectType>) async throws(BrokerError) -> RequestStatus {
-        let request = Request.requestStatus(share: typesToShare.wireOrder, read: typesToRead.wireOrder)
-        return try await connection.unary(request, timeout: Self.lookupTimeout) { response in
-            if case .requestStatus(let status) = response { status } else { nil }
+        let request = Proto.RequestStatusRequest.with {
+            $0.shareTypes = typesToShare.wireOrder.map(\.identifier)
+            $0.readTypes = typesToRead.wireOrder.map(\.identifier)
+        }
+        return try await connection.unary(.requestStatus(request), timeout: Self.lookupTimeout) { response in
+            if case .requestStatus(let answer) = response { RequestStatus(rawValue: answer.status.rawValue) ?? .unknown } else { nil }
         }
     }
 
-    private static func authorizationRequest(_ share: Set<ObjectType>, _ read: Set<ObjectType>) -> Request {
-        .requestAuthorization(share: share.wireOrder, read: read.wireOrder)
+    private static func authorizationRequest(_ share: Set<ObjectType>, _ read: Set<ObjectType>) -> Proto.Call.Request {
+        .requestAuthorization(.with {
+            $0.shareTypes = share.wireOrder.map(\.identifier)
+            $0.readTypes = read.wireOrder.map(\.identifier)
+        })
     }
 }

@@ -8,8 +8,8 @@ extension HealthStore {
     /// asked for is FAILED_PRECONDITION with `authorizationNotDetermined`. Values are strings such as
     /// "1990-04-01", "female" or "A+".
     public func characteristics(_ types: Set<ObjectType>) async throws(BrokerError) -> [ObjectType: String] {
-        try await connection.unary(.readCharacteristics(types.wireOrder), timeout: Self.lookupTimeout) { response in
-            if case .readCharacteristics(let values) = response { Self.characteristicValues(values) } else { nil }
+        try await connection.unary(.readCharacteristics(.with { $0.types = types.wireOrder.map(\.identifier) }), timeout: Self.lookupTimeout) { response in
+            if case .readCharacteristics(let read) = response { Self.characteristicValues(read.values.map(CharacteristicValue.init(proto:))) } else { nil }
         }
     }
 

@@ -7,7 +7,7 @@ extension HealthStore {
     /// With a `timeout`, the call ends with DEADLINE_EXCEEDED if the answer is not back in time.
     public func ping(payload: [UInt8] = [], delay: Duration = .zero, timeout: Duration? = nil) async throws(BrokerError) -> PingReply {
         try await connection.unary(Self.pingRequest(payload, delay), timeout: timeout) { response in
-            if case .ping(let reply) = response { PingReply(reply) } else { nil }
+            if case .ping(let reply) = response { PingReply(PingResponse(proto: reply)) } else { nil }
         }
     }
 
@@ -15,17 +15,17 @@ extension HealthStore {
     public func ping(payload: [UInt8] = [], delay: Duration = .zero, timeout: Duration? = nil, completion: @escaping @Sendable (Result<PingReply, BrokerError>) -> Void) {
         connection.unary(Self.pingRequest(payload, delay), timeout: timeout) { result in
             completion(result.flatMap { response in
-                if case .ping(let reply) = response { .success(PingReply(reply)) } else { .failure(.unexpectedResponse("Ping")) }
+                if case .ping(let reply) = response { .success(PingReply(PingResponse(proto: reply))) } else { .failure(.unexpectedResponse("Ping")) }
             })
         }
     }
 
     /// Streams `count` ping replies echoing `payload`, with at most `window` buffered (0: 64).
     public func pingStream(count: UInt32, payload: [UInt8] = [], window: UInt32 = 64) -> PingStream {
-        PingStream(stream: connection.stream(.pingStream(PingStreamRequest(count: count, payload: payload)), timeout: nil, window: window))
+        PingStream(stream: connection.stream(.pingStream(PingStreamRequest(count: count, payload: payload).proto), timeout: nil, window: window))
     }
 
-    private static func pingRequest(_ payload: [UInt8], _ delay: Duration) -> Request {
-        .ping(PingRequest(delayMicros: max(0, delay.wholeMicrosecondsRoundedUp), payload: payload))
+    private static func pingRequest(_ payload: [UInt8], _ delay: Duration) -> Proto.Call.Request {
+        .ping(PingRequest(delayMicros: max(0, delay.wholeMicrosecondsRoundedUp), payload: payload).proto)
     }
 }

@@ -10,15 +10,15 @@ extension HealthStore {
     /// no type qualifies. The date is the later of the person's chosen start and
     /// `earliestPermittedSampleDate()`, and is compared with a sample's end date.
     public func earliestAuthorizedSampleDate(for types: Set<ObjectType>) async throws(BrokerError) -> [ObjectType: Date] {
-        try await connection.unary(.earliestAuthorizedSampleDate(types.wireOrder), timeout: Self.lookupTimeout) { response in
-            if case .earliestAuthorizedSampleDate(let dates) = response { sampleDatesCache.dates(for: dates) } else { nil }
+        try await connection.unary(.earliestAuthorizedSampleDate(.with { $0.types = types.wireOrder.map(\.identifier) }), timeout: Self.lookupTimeout) { response in
+            if case .earliestAuthorizedSampleDate(let dates) = response { sampleDatesCache.dates(for: TypeDates(proto: dates)) } else { nil }
         }
     }
 
     /// The earliest date the broker lets any app save or query samples, whatever the person authorized.
     public func earliestPermittedSampleDate() async throws(BrokerError) -> Date {
-        try await connection.unary(.earliestPermittedSampleDate, timeout: Self.lookupTimeout) { response in
-            if case .earliestPermittedSampleDate(let micros) = response { Date(microsecondsSince1970: micros) } else { nil }
+        try await connection.unary(.earliestPermittedSampleDate(.init()), timeout: Self.lookupTimeout) { response in
+            if case .earliestPermittedSampleDate(let date) = response { Date(microsecondsSince1970: date.dateMicros) } else { nil }
         }
     }
 

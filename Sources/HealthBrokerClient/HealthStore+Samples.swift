@@ -15,8 +15,8 @@ extension HealthStore {
     /// idempotent by uuid: the same content again counts as unchanged, other content under a stored
     /// uuid is ALREADY_EXISTS. `timeout` nil means no deadline.
     public func save(_ samples: [Sample], timeout: Duration? = nil) async throws(BrokerError) -> SaveResult {
-        try await connection.unary(.save(samples), timeout: timeout) { response in
-            if case .save(let saved, let unchanged) = response { SaveResult(saved: Int(saved), unchanged: Int(unchanged)) } else { nil }
+        try await connection.unary(.save(.with { $0.samples = samples.map(\.proto) }), timeout: timeout) { response in
+            if case .save(let saved) = response { SaveResult(saved: Int(saved.saved), unchanged: Int(saved.unchanged)) } else { nil }
         }
     }
 
@@ -25,12 +25,12 @@ extension HealthStore {
     /// Another app's sample is PERMISSION_DENIED. An empty list deletes nothing without asking the broker.
     public func delete(_ uuids: [String]) async throws(BrokerError) -> Int {
         guard !uuids.isEmpty else { return 0 }
-        return try await runDelete(.delete(uuids: uuids, type: nil, predicate: nil))
+        return try await runDelete(.with { $0.uuids = uuids })
     }
 
     /// Deletes every sample of `type` matching `predicate` that the app saved itself; returns how many were deleted.
     public func deleteSamples(of type: ObjectType, predicate: SamplePredicate) async throws(BrokerError) -> Int {
-        try await runDelete(.delete(uuids: [], type: type, predicate: predicate))
+        try await runDelete(.with { $0.type = type.identifier; $0.predicate = predicate.proto })
     }
 
     /// The samples of `type` matching `predicate` that the app may read, streamed in pages.
@@ -50,7 +50,7 @@ extension HealthStore {
         } catch {
             invalid = error
         }
-        let stream = connection.stream(.query(query), timeout: nil, window: SampleSequence.pageWindow)
+        let stream = connection.stream(.query(query.proto), timeout: nil, window: SampleSequence.pageWindow)
         return SampleSequence(stream: stream, invalid: invalid)
     }
 
@@ -63,9 +63,9 @@ extension HealthStore {
         SamplePredicate(startMicros: start?.microsecondsSince1970, endMicros: end?.microsecondsSince1970, options: options)
     }
 
-    private func runDelete(_ request: Request) async throws(BrokerError) -> Int {
-        try await connection.unary(request, timeout: Self.deleteTimeout) { response in
-            if case .delete(let deleted) = response { Int(deleted) } else { nil }
+    private func runDelete(_ request: Proto.DeleteRequest) async throws(BrokerError) -> Int {
+        try await connection.unary(.delete(request), timeout: Self.deleteTimeout) { response in
+            if case .delete(let deleted) = response { Int(deleted.deleted) } else { nil }
         }
     }
 }

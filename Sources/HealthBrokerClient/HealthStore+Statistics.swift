@@ -8,8 +8,8 @@ extension HealthStore {
     /// (or the others of a cumulative one) is INVALID_ARGUMENT; no sample at all is NOT_FOUND with
     /// `noData`. Intervals are calendar hours, days, weeks or months in the query's IANA time zone.
     public func statistics(_ query: StatisticsQuery) async throws(BrokerError) -> StatisticsResult {
-        try await connection.unary(.statistics(query), timeout: Self.lookupTimeout) { response in
-            if case .statistics(let result) = response { result } else { nil }
+        try await connection.unary(.statistics(query.proto), timeout: Self.lookupTimeout) { response in
+            if case .statistics(let result) = response { StatisticsResult(proto: result) } else { nil }
         }
     }
 
@@ -19,6 +19,6 @@ extension HealthStore {
     /// its own observation, and leaving the loop ends it. For a correlation type it fires when a
     /// correlation with an object the app may read is saved or deleted.
     public func observe(_ types: Set<ObjectType>) -> SampleChangeSequence {
-        SampleChangeSequence(stream: connection.stream(.observe(types.wireOrder), timeout: nil, window: SampleChangeSequence.window))
+        SampleChangeSequence(stream: connection.stream(.observe(.with { $0.types = types.wireOrder.map(\.identifier) }), timeout: nil, window: SampleChangeSequence.window))
     }
 }

@@ -28,7 +28,7 @@ public struct SampleSequence: AsyncSequence, Sendable {
 
     /// Starts an iteration.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: stream.makeAsyncIterator(), method: stream.request.methodName, pending: invalid)
+        Iterator(base: stream.makeAsyncIterator(), method: stream.request.method.name, pending: invalid)
     }
 
     /// Iterates one run of the call, a page at a time.

@@ -8,7 +8,7 @@ package struct StreamCall<Waiter> {
     /// The consumer suspended in `next()`, if any (then `buffer` is empty and `end` is nil).
     package var waiter: Waiter?
     /// Received items not yet taken, from `head` on.
-    package var buffer: [StreamItem] = []
+    package var buffer: [Proto.StreamItem] = []
     /// The index of the next item to take in `buffer`.
     package var head = 0
     /// `.end` or `.failure`, once the call has ended.

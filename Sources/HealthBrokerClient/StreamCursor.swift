@@ -11,7 +11,7 @@ import BrokerWire
 /// use; that is what makes the `@unchecked Sendable` sound.
 final class StreamCursor: @unchecked Sendable {
     private let connection: BrokerConnection
-    private let request: Request
+    private let request: Proto.Call.Request
     private let timeout: Duration?
     private let window: UInt32
     private var core: ConnectionCore?
@@ -19,7 +19,7 @@ final class StreamCursor: @unchecked Sendable {
     private var finished = false
 
     /// A cursor for a call not started yet.
-    init(connection: BrokerConnection, request: Request, timeout: Duration?, window: UInt32) {
+    init(connection: BrokerConnection, request: Proto.Call.Request, timeout: Duration?, window: UInt32) {
         self.connection = connection
         self.request = request
         self.timeout = timeout
@@ -54,7 +54,15 @@ final class StreamCursor: @unchecked Sendable {
         switch await core.nextStreamEvent(callID) {
         case .item(let item, let grant):
             if grant > 0 { core.grant(callID, items: grant) }
-            return item
+            // Mapped here, on the consumer's thread, not on the connection's loop. An item the model
+            // cannot take (no case this build knows, a sample without a value) ends this call only.
+            do throws(BrokerError) {
+                return try StreamItem(proto: item)
+            } catch {
+                finished = true
+                core.cancel(callID)
+                throw .malformedReply(error)
+            }
         case .end:
             finished = true
             return nil
@@ -64,7 +72,7 @@ final class StreamCursor: @unchecked Sendable {
         case .response:
             finished = true
             core.cancel(callID)
-            throw .unexpectedResponse(request.methodName)
+            throw .unexpectedResponse(request.method.name)
         }
     }
 }

@@ -21,18 +21,15 @@ struct CallTemplate: Sendable {
     /// Each stamped sample's index in `samples` and its uuid before the counter digits.
     private let stamped: [(index: Int, prefix: String)]
 
-    /// Maps `request` (with `timeoutMicros` and `initialCredit`) once. Each of `uuids` must be the
-    /// uuid of one of the request's samples and end in `counterDigits` hex digits, which
-    /// `appendFrame` overwrites.
-    init(operation: LoadOperation, request: Request, timeoutMicros: Int64 = 0, initialCredit: UInt32 = 0, uuids: [String] = []) throws(LoadFailure) {
+    /// A template of the generated `request` (with `timeoutMicros` and `initialCredit`). Each of
+    /// `uuids` must be the uuid of one of the request's samples and end in `counterDigits` hex
+    /// digits, which `appendFrame` overwrites.
+    init(operation: LoadOperation, request: Proto.Call.Request, timeoutMicros: Int64 = 0, initialCredit: UInt32 = 0, uuids: [String] = []) throws(LoadFailure) {
         self.operation = operation
-        // The codec's own encoding, read back as the generated message: the template is exactly
-        // what the codec sends.
-        var frame: [UInt8] = []
-        WireCodec.append(.call(Call(callID: 0, timeoutMicros: timeoutMicros, initialCredit: initialCredit, request: request)), to: &frame)
-        guard let decoded = Proto.ClientFrame.decode(frame[FrameDecoder.headerSize...]), case .call(var call)? = decoded.kind else {
-            throw LoadFailure("could not read back the encoded \(operation.methodName) call")
-        }
+        var call = Proto.Call()
+        call.timeoutMicros = timeoutMicros
+        call.initialCredit = initialCredit
+        call.request = request
         var samples: [Proto.Sample] = []
         var stamped: [(index: Int, prefix: String)] = []
         if !uuids.isEmpty {
@@ -55,17 +52,6 @@ struct CallTemplate: Sendable {
         self.call = call
         self.samples = samples
         self.stamped = stamped
-    }
-
-    /// A template of `request` as the generated message gives it (the custom op's).
-    init(operation: LoadOperation, protoRequest request: Proto.Call.Request, timeoutMicros: Int64 = 0) {
-        self.operation = operation
-        var call = Proto.Call()
-        call.timeoutMicros = timeoutMicros
-        call.request = request
-        self.call = call
-        samples = []
-        stamped = []
     }
 
     /// Appends the whole frame for call `callID` to `buffer` (stamping `counter` into the uuids

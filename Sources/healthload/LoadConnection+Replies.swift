@@ -69,7 +69,7 @@ extension LoadConnection {
     /// `--verify`: decodes the frame in full; returns the call's outcome code (unchanged when the
     /// reply is right, `unexpectedReply` when an OK reply holds the wrong thing).
     private func verify(_ verifier: ReplyVerifier, summary: ReplySummary, slot: Int, frame: ArraySlice<UInt8>) -> Int32 {
-        guard let decoded = try? WireCodec.decodeServerFrame(frame) else { return CallOutcome.malformedReply }
+        guard let decoded = Proto.ServerFrame.decode(frame) else { return CallOutcome.malformedReply }
         let operation = LoadOperation.allCases[Int(slots.operations[slot])]
         if !summary.endsCall {
             if let count = verifier.samples(inItem: decoded, operation: operation) {

@@ -38,7 +38,7 @@ enum LoadSocket {
     static func hello(fd: Int32, appID: String, token: String, timeoutMillis: Int32 = 10_000) throws(LoadFailure) -> HelloResponse {
         var frame: [UInt8] = []
         let request = HelloRequest(appID: appID, appToken: token, protocolVersion: BrokerVersion.protocolVersion)
-        WireCodec.append(.call(Call(callID: 1, request: .hello(request))), to: &frame)
+        Proto.ClientFrame.appendFrame(call: .with { $0.callID = 1; $0.request = .hello(request.proto) }, to: &frame)
         try writeAll(fd: fd, frame)
         var decoder = FrameDecoder(maxFrameBytes: 16 << 20)
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -58,15 +58,10 @@ enum LoadSocket {
                 throw LoadFailure("bad frame in answer to Hello: \(error)")
             }
             guard let payload else { continue }
-            let reply: ServerFrame
-            do {
-                reply = try WireCodec.decodeServerFrame(payload)
-            } catch {
-                throw LoadFailure("undecodable answer to Hello: \(error)")
-            }
+            guard let reply = Proto.ServerFrame.decode(payload) else { throw LoadFailure("undecodable answer to Hello") }
             if let error = reply.status?.error { throw LoadFailure("Hello as \(appID) failed: \(error)") }
             guard case .hello(let answer)? = reply.response else { throw LoadFailure("unexpected answer to Hello") }
-            return answer
+            return HelloResponse(proto: answer)
         }
     }
 

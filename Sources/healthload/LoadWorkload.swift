@@ -110,21 +110,25 @@ struct LoadWorkload: Sendable {
         switch operation {
         case .ping:
             let payload = (0..<payloadBytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-            return try CallTemplate(operation: .ping, request: .ping(PingRequest(payload: payload)), timeoutMicros: callTimeoutMicros)
+            return try CallTemplate(operation: .ping, request: .ping(PingRequest(payload: payload).proto), timeoutMicros: callTimeoutMicros)
         case .easd:
-            return try CallTemplate(operation: .easd, request: .earliestAuthorizedSampleDate(Self.earliestDateTypes), timeoutMicros: callTimeoutMicros)
+            return try CallTemplate(operation: .easd, request: .earliestAuthorizedSampleDate(.with { $0.types = Self.earliestDateTypes.map(\.identifier) }), timeoutMicros: callTimeoutMicros)
         case .status:
-            return try CallTemplate(operation: .status, request: .authorizationStatus(Self.statusType), timeoutMicros: callTimeoutMicros)
+            return try CallTemplate(operation: .status, request: .authorizationStatus(.with { $0.type = Self.statusType.identifier }), timeoutMicros: callTimeoutMicros)
         case .query:
-            return try CallTemplate(operation: .query, request: .query(query), timeoutMicros: callTimeoutMicros, initialCredit: queryCredit)
+            return try CallTemplate(operation: .query, request: .query(query.proto), timeoutMicros: callTimeoutMicros, initialCredit: queryCredit)
         case .save:
-            return try CallTemplate(operation: .save, request: .save(saveSamples), timeoutMicros: callTimeoutMicros, uuids: saveUUIDs)
+            return try CallTemplate(operation: .save, request: .save(.with { $0.samples = saveSamples.map(\.proto) }), timeoutMicros: callTimeoutMicros, uuids: saveUUIDs)
         case .custom:
             guard let custom = customRequest else { throw LoadFailure("the custom op needs --request METHOD=JSON") }
-            return CallTemplate(operation: .custom, protoRequest: custom.request, timeoutMicros: callTimeoutMicros)
+            return try CallTemplate(operation: .custom, request: custom.request, timeoutMicros: callTimeoutMicros)
         case .reqstatus:
             return try CallTemplate(
-                operation: .reqstatus, request: .requestStatus(share: Array(Self.shareTypes), read: Array(Self.readTypes)),
+                operation: .reqstatus,
+                request: .requestStatus(.with {
+                    $0.shareTypes = Self.shareTypes.map(\.identifier)
+                    $0.readTypes = Self.readTypes.map(\.identifier)
+                }),
                 timeoutMicros: callTimeoutMicros)
         }
     }

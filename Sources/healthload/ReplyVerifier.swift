@@ -12,21 +12,23 @@ struct ReplyVerifier: Sendable {
     var saveBatch: Int
 
     /// The samples in a Query stream item, or nil when the item is not a page of samples.
-    func samples(inItem frame: ServerFrame, operation: LoadOperation) -> Int? {
-        guard operation == .query, case .streamItem(.samples(let samples)) = frame.response else { return nil }
-        return samples.count
+    func samples(inItem frame: Proto.ServerFrame, operation: LoadOperation) -> Int? {
+        guard operation == .query, case .streamItem(let item)? = frame.response, case .samples(let page)? = item.item,
+              (try? Sample.samples(proto: page.samples)) != nil
+        else { return nil }
+        return page.samples.count
     }
 
     /// Whether the frame that ended an OK call holds the right answer; `streamedSamples` is what the
     /// call's stream items held.
-    func isValidEnd(_ frame: ServerFrame, operation: LoadOperation, streamedSamples: Int) -> Bool {
+    func isValidEnd(_ frame: Proto.ServerFrame, operation: LoadOperation, streamedSamples: Int) -> Bool {
         switch (operation, frame.response) {
         case (.ping, .ping(let reply)?): reply.payload.count == payloadBytes
-        case (.easd, .earliestAuthorizedSampleDate(let dates)?): !dates.isEmpty
-        case (.status, .authorizationStatus(let status)?): status == .sharingAuthorized
-        case (.save, .save(let saved, let unchanged)?): Int(saved + unchanged) == saveBatch
+        case (.easd, .earliestAuthorizedSampleDate(let dates)?): !TypeDates(proto: dates).isEmpty
+        case (.status, .authorizationStatus(let answer)?): AuthorizationStatus(rawValue: answer.status.rawValue) == .sharingAuthorized
+        case (.save, .save(let saved)?): Int(saved.saved + saved.unchanged) == saveBatch
         case (.query, nil): frame.status?.code == .ok && streamedSamples == querySamples
-        case (.reqstatus, .requestStatus(let status)?): status == .unnecessary
+        case (.reqstatus, .requestStatus(let answer)?): RequestStatus(rawValue: answer.status.rawValue) == .unnecessary
         case (.custom, _): frame.status == nil || frame.status?.code == .ok
         default: false
         }

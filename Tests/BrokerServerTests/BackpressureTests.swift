@@ -39,7 +39,7 @@ struct BackpressureTests {
         app.isTakingOutput = true
         let rest = try harness.frames(for: 2, on: app, untilEnd: true)
         let sequences = rest.compactMap { frame -> UInt64? in
-            guard case .streamItem(.ping(let item)) = frame.response else { return nil }
+            guard case .ping(let item)? = frame.item else { return nil }
             return item.sequence
         }
         #expect(sequences == [2, 3, 4, 5])

@@ -87,7 +87,7 @@ final class InProcessBroker {
     /// arrives; returns every frame for that call (stream items first). Frames for other calls
     /// are kept in `connection`'s backlog (`InProcessBroker.backlog`).
     func call(
-        _ request: Request, id callID: UInt64, on connection: InProcessConnection,
+        _ request: Proto.Call.Request, id callID: UInt64, on connection: InProcessConnection,
         timeoutMicros: Int64 = 0, initialCredit: UInt32 = 0
     ) throws -> [ServerFrame] {
         connection.receive(.call(Call(callID: callID, timeoutMicros: timeoutMicros, initialCredit: initialCredit, request: request)))
@@ -121,7 +121,7 @@ final class InProcessBroker {
         guard frames.count == 1, case .adminAddApp(let credentials) = frames[0].response else {
             throw UnexpectedReply(frames: frames)
         }
-        return credentials.token
+        return credentials.appToken
     }
 
     /// An app connection that has said Hello as `appID` (registered first).

@@ -26,11 +26,11 @@ struct PrivacyTests {
         let asked = try harness.call(.requestAuthorization(share: [.stepCount], read: [.stepCount]), id: 10, on: connection)
         #expect(asked.count == 1 && asked.first?.status == nil, "RequestAuthorization: \(asked)")
         let saved = try harness.call(.save(samples), id: 11, on: connection)
-        guard case .save(let count, _) = saved.first?.response else {
+        guard case .save(let save)? = saved.first?.response else {
             Issue.record("Save: \(saved)")
             return
         }
-        #expect(count == UInt32(samples.count))
+        #expect(save.saved == UInt32(samples.count))
     }
 
     /// The values of the samples a query streamed, and its final status.
@@ -39,7 +39,7 @@ struct PrivacyTests {
         var values: [Double] = []
         var sources: Set<String> = []
         for frame in frames {
-            guard case .streamItem(.samples(let samples)) = frame.response else { continue }
+            guard case .samples(let samples)? = frame.item else { continue }
             for sample in samples {
                 if case .quantity(let quantity) = sample.value { values.append(quantity.value) }
                 sources.insert(sample.sourceAppID)

@@ -9,7 +9,7 @@ struct StreamTests {
     /// The ping items among `frames`, by sequence number.
     func sequences(_ frames: [ServerFrame]) -> [UInt64] {
         frames.compactMap { frame in
-            guard case .streamItem(.ping(let item)) = frame.response else { return nil }
+            guard case .ping(let item)? = frame.item else { return nil }
             return item.sequence
         }
     }

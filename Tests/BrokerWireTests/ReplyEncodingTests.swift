@@ -63,7 +63,7 @@ struct ReplyEncodingTests {
     }
 
     @Test func enumAndDateFramesMatchProtobufC() {
-        var responses: [Response] = AuthorizationStatus.allCases.map { .authorizationStatus($0) }
+        var responses: [Proto.ServerFrame.Response] = AuthorizationStatus.allCases.map { .authorizationStatus($0) }
         responses += RequestStatus.allCases.map { .requestStatus($0) }
         responses += [0, 1, -1, 946_684_800_000_000, .max, .min].map { .earliestPermittedSampleDate($0) }
         for callID in Self.callIDs {
@@ -133,7 +133,7 @@ struct ReplyEncodingTests {
 
     @Test func otherResponsesEncodeAsProtobufCDoes() {
         let hello = HelloResponse(brokerVersion: "1", protocolVersion: 1, maxFrameBytes: 1, brokerTimeMicros: 1, maxCallsInFlight: 1)
-        for response in [Response.hello(hello), .delete(deleted: 3), .requestAuthorization] {
+        for response in [Proto.ServerFrame.Response.hello(hello), .delete(deleted: 3), .requestAuthorization] {
             let (encoded, packed) = bothEncodings(ServerFrame(callID: 1, response: response))
             #expect(encoded == packed, "\(response)")
         }

@@ -205,7 +205,7 @@ struct SamplePageCodecTests {
     @Test func nulsAreCutAsProtobufCCutsThem() throws {
         let frame = ServerFrame(callID: 2, response: .streamItem(.samples(Self.nulSamples)))
         let decoded = try #require(checkDecoding(checkEncoding(frame)))
-        guard case .streamItem(.samples(let samples))? = decoded.response else {
+        guard case .samples(let samples)? = decoded.item else {
             Issue.record("not a page")
             return
         }
@@ -221,7 +221,7 @@ struct SamplePageCodecTests {
         let page = [Sample(uuid: "a", type: .heartRate, startMicros: 0, endMicros: 0, value: .category(0))]
         let frame = ServerFrame(callID: 1, response: .streamItem(.samples(page + [page[0]] + Self.unicodeSamples)))
         let decoded = try #require(checkDecoding(checkEncoding(frame)))
-        guard case .streamItem(.samples(let samples))? = decoded.response else {
+        guard case .samples(let samples)? = decoded.item else {
             Issue.record("not a page")
             return
         }
@@ -245,7 +245,7 @@ struct SamplePageCodecTests {
         let bytes = pageFrame([sample, sample])
         checkDecoding(bytes)
         let decoded = try #require(try? WireCodec.decodeServerFrame(bytes[...]))
-        guard case .streamItem(.samples(let samples))? = decoded.response else {
+        guard case .samples(let samples)? = decoded.item else {
             Issue.record("not a page")
             return
         }
@@ -363,8 +363,8 @@ struct SamplePageCodecTests {
     @Test func otherFramesAreAgreeWithProtobufC() {
         let others =
             Samples.serverFrames.filter { frame in
-                switch frame.response {
-                case .streamItem(.samples)?, .streamItem(.anchoredPage)?: return false
+                switch frame.item {
+                case .samples?, .anchoredPage?: return false
                 default: return true
                 }
             } + [

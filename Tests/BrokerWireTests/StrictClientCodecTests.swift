@@ -50,10 +50,12 @@ struct StrictClientCodecTests {
     private static func asSent(_ frame: ClientFrame) -> ClientFrame {
         guard case .call(var call) = frame else { return frame }
         switch call.request {
-        case .authorizationStatus(let type):
-            call.request = .authorizationStatus(cut(type))
-        case .earliestAuthorizedSampleDate(let types):
-            call.request = .earliestAuthorizedSampleDate(types.map(cut))
+        case .authorizationStatus(var request)?:
+            request.type = cut(ObjectType(request.type)).identifier
+            call.request = .authorizationStatus(request)
+        case .earliestAuthorizedSampleDate(var request)?:
+            request.types = request.types.map { cut(ObjectType($0)).identifier }
+            call.request = .earliestAuthorizedSampleDate(request)
         default:
             break
         }
@@ -64,9 +66,10 @@ struct StrictClientCodecTests {
     private static func asSent(_ frame: ServerFrame) -> ServerFrame {
         var frame = frame
         if let message = frame.status?.message { frame.status?.message = ProtoReference.cStringPrefix(message) }
-        if case .earliestAuthorizedSampleDate(let dates)? = frame.response {
+        if case .earliestAuthorizedSampleDate(var dates)? = frame.response {
             // (No test set holds two identifiers that cutting makes one.)
-            frame.response = .earliestAuthorizedSampleDate(TypeDates(entries: dates.entries.map { .init(type: cut($0.type), dateMicros: $0.dateMicros) }))
+            for index in dates.dates.indices { dates.dates[index].type = cut(ObjectType(dates.dates[index].type)).identifier }
+            frame.response = .earliestAuthorizedSampleDate(dates)
         }
         return frame
     }
@@ -96,8 +99,8 @@ struct StrictClientCodecTests {
     ]
 
     /// Every directly encoded request kind with edge values.
-    private static let requests: [Request] = {
-        var requests: [Request] = [
+    private static let requests: [Proto.Call.Request] = {
+        var requests: [Proto.Call.Request] = [
             .ping(PingRequest()), .ping(PingRequest(delayMicros: 5, payload: [1, 2, 3])),
             .ping(PingRequest(delayMicros: -1, payload: patternBytes(127))),
             .ping(PingRequest(delayMicros: 0, payload: patternBytes(128))),
@@ -123,7 +126,7 @@ struct StrictClientCodecTests {
                 checkEncoding(.call(Call(callID: callID, timeoutMicros: timeout, initialCredit: credit, request: request)))
             }
         }
-        let someRequests: [Request] = [
+        let someRequests: [Proto.Call.Request] = [
             .ping(PingRequest()), .ping(PingRequest(delayMicros: -5, payload: [9])), .authorizationStatus(.heartRate),
             .earliestAuthorizedSampleDate([]), .earliestAuthorizedSampleDate([.stepCount, ObjectType("")]),
         ]
@@ -177,11 +180,11 @@ struct StrictClientCodecTests {
 
     /// Requests outside the direct shapes are packed by protobuf-c.
     @Test func otherClientFramesEncodeAsProtobufCDoes() {
-        let others: [Request] = [
+        let others: [Proto.Call.Request?] = [
             .hello(HelloRequest(appID: "com.example", appToken: "token", protocolVersion: 1)),
             .pingStream(PingStreamRequest(count: 3, payload: [1])), .requestAuthorization(share: [.stepCount], read: []),
             .requestStatus(share: [.stepCount], read: [.heartRate]), .earliestPermittedSampleDate,
-            .readCharacteristics([.dateOfBirth]), .observe([.stepCount]), .adminListApps, .unknown,
+            .readCharacteristics([.dateOfBirth]), .observe([.stepCount]), .adminListApps, nil,
         ]
         for request in others {
             let frame = ClientFrame.call(Call(callID: 1, request: request))

@@ -26,7 +26,7 @@ struct StrictClientFrameDecodingTests {
             [ObjectType("with\u{0}nul"), ObjectType("ünïcödé"), ObjectType("H\u{212A}QuantityTypeIdentifierStepCount")],
             Array(repeating: .bodyMass, count: 300),
         ]
-        let requests: [Request] = [
+        let requests: [Proto.Call.Request] = [
             .ping(PingRequest()), .ping(PingRequest(delayMicros: 5, payload: [1, 2, 3])),
             .ping(PingRequest(delayMicros: -1, payload: patternBytes(300))),
             .ping(PingRequest(delayMicros: .max, payload: [0])), .ping(PingRequest(delayMicros: .min)),
@@ -52,7 +52,8 @@ struct StrictClientFrameDecodingTests {
             let decoded = checkAgreement(encoded(frame))
             #expect(decoded != nil, "\(frame)")
             // A type with a NUL travels cut at it (a C string), by either decoder.
-            if !"\(frame)".contains("\u{0}") { #expect(decoded == frame, "\(frame)") }
+            // (Generated messages describe a NUL as the escape \0.)
+            if !"\(frame)".contains("\u{0}") && !"\(frame)".contains("\\0") { #expect(decoded == frame, "\(frame)") }
         }
     }
 
@@ -61,7 +62,7 @@ struct StrictClientFrameDecodingTests {
         // place of a same-length stand-in: once for a frame decoded directly, once for protobuf-c.
         let odd = Array("H\u{212A}QuantityTypeIdentifierStepCount".utf8)
         let standIn = ObjectType("HxxxQuantityTypeIdentifierStepCount")
-        let requests: [Request] = [.authorizationStatus(standIn), .requestAuthorization(share: [standIn], read: [standIn])]
+        let requests: [Proto.Call.Request] = [.authorizationStatus(standIn), .requestAuthorization(share: [standIn], read: [standIn])]
         for request in requests {
             var bytes = encoded(.call(Call(callID: 1, request: request)))
             while let at = bytes.firstRange(of: Array(standIn.identifier.utf8)) { bytes.replaceSubrange(at, with: odd) }
@@ -70,10 +71,12 @@ struct StrictClientFrameDecodingTests {
                 continue
             }
             switch call.request {
-            case .authorizationStatus(let type):
-                #expect(Array(type.identifier.utf8) == Array(ObjectType.stepCount.identifier.utf8))
-            case .requestAuthorization(let share, let read):
-                #expect((share + read).map { Array($0.identifier.utf8) } == Array(repeating: Array(ObjectType.stepCount.identifier.utf8), count: 2))
+            case .authorizationStatus(let request)?:
+                // As the broker maps it (ObjectType(protoIdentifier:)).
+                #expect(Array(ObjectType(protoIdentifier: request.type).identifier.utf8) == Array(ObjectType.stepCount.identifier.utf8))
+            case .requestAuthorization(let request)?:
+                #expect(ObjectType.types(protoIdentifiers: request.shareTypes + request.readTypes).map { Array($0.identifier.utf8) }
+                    == Array(repeating: Array(ObjectType.stepCount.identifier.utf8), count: 2))
             default:
                 Issue.record("unexpected \(call.request)")
             }
@@ -86,14 +89,14 @@ struct StrictClientFrameDecodingTests {
             Issue.record("not decoded directly")
             return
         }
-        #expect(TypeCatalogue.spelledIndex(of: types[0]) != nil)
-        #expect(TypeCatalogue.spelledIndex(of: types[1]) == nil)
+        #expect(TypeCatalogue.spelledIndex(of: ObjectType(protoIdentifier: types.types[0])) != nil)
+        #expect(TypeCatalogue.spelledIndex(of: ObjectType(protoIdentifier: types.types[1])) == nil)
     }
 
     @Test func otherShapesAreAgreeWithProtobufC() {
         let others: [ClientFrame] = [
             .cancel(callID: 3), .credit(callID: 3, items: 9),
-            .call(Call(callID: 1, request: .unknown)),
+            .call(Call(callID: 1, request: nil)),
             .call(Call(callID: 1, request: .earliestPermittedSampleDate)),
             .call(Call(callID: 1, request: .requestStatus(share: [.stepCount], read: []))),
             .call(Call(callID: 1, request: .adminListApps)),

@@ -71,3 +71,20 @@ struct Named<Value: Sendable>: Sendable, CustomTestStringConvertible {
         testDescription = description.count > 100 ? description.prefix(100) + "…" : description
     }
 }
+
+extension ServerFrame {
+    /// The frame's stream item as the model reads it (nil for none, or one the model cannot take).
+    var item: StreamItem? {
+        guard case .streamItem(let proto)? = response else { return nil }
+        return try? StreamItem(proto: proto)
+    }
+}
+
+/// The stream item of the ServerFrame `bytes` as the client's model reads it: throws when the frame
+/// does not decode or holds no stream item the model can take.
+func modelItem(_ bytes: ArraySlice<UInt8>) throws -> StreamItem {
+    guard case .streamItem(let proto)? = try WireCodec.decodeServerFrame(bytes).response else {
+        throw BrokerError.invalidArgument("no stream item")
+    }
+    return try StreamItem(proto: proto)
+}

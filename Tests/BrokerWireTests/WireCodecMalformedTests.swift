@@ -78,24 +78,28 @@ struct WireCodecMalformedTests {
     @Test func streamItemOfAnUnknownKindIsRefused() {
         // ServerFrame { call_id: 1, stream_item (3) { field 13: {} } }
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x02, 0x6A, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func emptyStreamItemIsRefused() {
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func emptyPromptEventIsRefused() {
         // ServerFrame { call_id: 1, stream_item { prompt_event {} } }
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x03, 0xF2, 0x06, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func promptEventOfAnUnknownKindIsRefused() {
         // ServerFrame { call_id: 1, stream_item { prompt_event { field 3: {} } } }
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, 0x05, 0xF2, 0x06, 0x02, 0x1A, 0x00]
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func typeListCutInsideAnIdentifierIsRefused() {
@@ -112,7 +116,8 @@ struct WireCodecMalformedTests {
         let page: [UInt8] = [0x0A, UInt8(sample.count)] + sample
         let item: [UInt8] = [0xA2, 0x03, UInt8(page.count)] + page
         let bytes: [UInt8] = [0x08, 0x01, 0x1A, UInt8(item.count)] + item
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes[...]) }
+        // The frame is well-formed protobuf; the client's model refuses the item (that call fails).
+        #expect(throws: BrokerError.self) { try modelItem(bytes[...]) }
     }
 
     @Test func aSampleWithoutAValueInSaveOrImportIsTheCallsInvalidArgumentNamingIt() throws {
@@ -121,30 +126,30 @@ struct WireCodecMalformedTests {
         let save: [UInt8] = [0x0A, 0x03, 0x0A, 0x01, 0x75]
         let saveCall: [UInt8] = [0x08, 0x01, 0x92, 0x03, UInt8(save.count)] + save
         let saveFrame = try WireCodec.decodeClientFrame(([0x0A, UInt8(saveCall.count)] + saveCall)[...])
-        guard case .call(let call) = saveFrame, case .invalid(let invalid) = call.request else {
+        guard case .call(let call) = saveFrame, let request = call.request, let error = request.contentError else {
             Issue.record("expected an invalid Save call, got \(saveFrame)")
             return
         }
         #expect(call.callID == 1)
-        #expect(invalid.methodName == "Save")
-        #expect(invalid.socket == .app)
-        #expect(invalid.error.code == .invalidArgument)
-        #expect(invalid.error.domain == .invalidArgument)
-        #expect(invalid.error.message == "samples[0]: value: missing; set quantity, category_value, workout or correlation")
+        #expect(request.method == .save)
+        #expect(request.method.socket == .app)
+        #expect(error.code == .invalidArgument)
+        #expect(error.domain == .invalidArgument)
+        #expect(error.message == "samples[0]: value: missing; set quantity, category_value, workout or correlation")
         // Call { call_id: 1, admin_import (150) { app_id: "a", samples { uuid: "u", field 14: 1 } } }:
         // a value kind this build does not know (a newer client's) is named by its field number.
         let adminImport: [UInt8] = [0x0A, 0x01, 0x61, 0x12, 0x05, 0x0A, 0x01, 0x75, 0x70, 0x01]
         let importCall: [UInt8] = [0x08, 0x02, 0xB2, 0x09, UInt8(adminImport.count)] + adminImport
         let importFrame = try WireCodec.decodeClientFrame(([0x0A, UInt8(importCall.count)] + importCall)[...])
-        guard case .call(let second) = importFrame, case .invalid(let newer) = second.request else {
+        guard case .call(let second) = importFrame, let newer = second.request, let newerError = newer.contentError else {
             Issue.record("expected an invalid AdminImport call, got \(importFrame)")
             return
         }
         #expect(second.callID == 2)
-        #expect(newer.methodName == "AdminImport")
-        #expect(newer.socket == .admin)
-        #expect(newer.error.code == .invalidArgument)
-        #expect(newer.error.message.hasPrefix("samples[0]: value: field 14 is a value kind this broker does not know"))
+        #expect(newer.method == .adminImport)
+        #expect(newer.method.socket == .admin)
+        #expect(newerError.code == .invalidArgument)
+        #expect(newerError.message.hasPrefix("samples[0]: value: field 14 is a value kind this broker does not know"))
     }
 
     @Test func aCorrelationObjectWithoutAValueIsNamedInsideItsCorrelation() {
@@ -171,48 +176,45 @@ struct WireCodecMalformedTests {
         let save = good + good + bare + alsoBare
         let call: [UInt8] = [0x08, 0x05, 0x92, 0x03, UInt8(save.count)] + save
         let frame = try WireCodec.decodeClientFrame(([0x0A, UInt8(call.count)] + call)[...])
-        guard case .call(let decoded) = frame, case .invalid(let invalid) = decoded.request else {
+        guard case .call(let decoded) = frame, let error = decoded.request?.contentError else {
             Issue.record("expected an invalid Save call, got \(frame)")
             return
         }
-        #expect(invalid.error.message.hasPrefix("samples[2]: "))
+        #expect(error.message.hasPrefix("samples[2]: "))
         // The same samples all with values decode as a plain Save.
         let fine = good + good
         let fineCall: [UInt8] = [0x08, 0x05, 0x92, 0x03, UInt8(fine.count)] + fine
         guard case .call(let plain) = try WireCodec.decodeClientFrame(([0x0A, UInt8(fineCall.count)] + fineCall)[...]),
-            case .save(let samples) = plain.request
+            case .save(let save) = plain.request, plain.request?.contentError == nil
         else {
             Issue.record("expected a Save")
             return
         }
-        #expect(samples.map(\.value) == [.category(3), .category(3)])
+        #expect(try Sample.samples(proto: save.samples).map(\.value) == [.category(3), .category(3)])
     }
 
-    @Test func anInvalidRequestEncodesAsACallWithNoRequestCase() throws {
-        let invalid = Request.invalid(InvalidRequest(.save([]), error: .invalidArgument("samples[0]: value: missing")))
-        let bytes = payload(of: .call(Call(callID: 3, request: invalid)))
-        #expect(try WireCodec.decodeClientFrame(bytes[...]) == .call(Call(callID: 3, request: .unknown)))
+    @Test func aCallWithNoRequestCaseEncodesAsOne() throws {
+        let bytes = payload(of: .call(Call(callID: 3, request: nil)))
+        #expect(try WireCodec.decodeClientFrame(bytes[...]) == .call(Call(callID: 3, request: nil)))
     }
 
     @Test func everyMethodBelongsToTheSocketTheProtoNames() {
-        for request in Samples.clientFrames.compactMap({ if case .call(let call) = $0 { call.request } else { nil } }) {
-            switch request {
-            case .ping, .pingStream, .unknown: #expect(request.socket == .both, "\(request.methodName)")
-            default: #expect(request.socket == (request.methodName.hasPrefix("Admin") ? .admin : .app), "\(request.methodName)")
+        for method in ProtoMethod.allCases {
+            switch method {
+            case .ping, .pingStream: #expect(method.socket == .both, "\(method.name)")
+            default: #expect(method.socket == (method.name.hasPrefix("Admin") ? .admin : .app), "\(method.name)")
             }
-            #expect(request.isAdmin == (request.socket == .admin))
         }
     }
 
     @Test func aSampleWithoutAValueInAPageStaysUndecodableOnBothPaths() {
         // ServerFrame { call_id: 1, stream_item { anchored_page (53) { added { uuid: "u" }, done: true } } }:
-        // the broker never sends such a sample; the direct page decoder declines it and protobuf-c's
-        // path refuses it, as before.
+        // the broker never sends such a sample; the strict reader declines it, protobuf-c reads it, and
+        // the client's model refuses the item.
         let anchored: [UInt8] = [0x0A, 0x03, 0x0A, 0x01, 0x75, 0x20, 0x01]
         let item: [UInt8] = [0xAA, 0x03, UInt8(anchored.count)] + anchored
         let bytes = ([0x08, 0x01, 0x1A, UInt8(item.count)] + item)[...]
-        #expect(bytes.withUnsafeBufferPointer { ProtoReference.strictServerFrame($0) } == nil)
-        #expect(throws: undecodable("ServerFrame")) { try WireCodec.decodeServerFrame(bytes) }
+        #expect(throws: BrokerError.self) { try modelItem(bytes) }
     }
 
     @Test func samplePageCutAnywhereIsRefused() {

@@ -52,7 +52,7 @@ struct WireCodecSampleTests {
 
     @Test(arguments: Samples.predicates)
     func predicateRoundTripsInEveryRequestThatCarriesOne(predicate: SamplePredicate) throws {
-        let requests: [Request] = [
+        let requests: [Proto.Call.Request] = [
             .delete(uuids: [], type: .stepCount, predicate: predicate),
             .query(SampleQuery(type: .stepCount, predicate: predicate)),
             .anchoredQuery(AnchoredQuery(type: .stepCount, predicate: predicate)),
@@ -108,7 +108,7 @@ struct WireCodecSampleTests {
             Sample(uuid: "\(index)", type: .bodyMass, startMicros: 0, endMicros: 0, value: .quantity(Quantity(value, "kg")))
         }
         let page = ServerFrame(callID: 1, response: .streamItem(.samples(samples)))
-        guard case .streamItem(.samples(let decoded))? = try roundTrip(page).response else {
+        guard case .samples(let decoded)? = try roundTrip(page).item else {
             Issue.record("not a page")
             return
         }
@@ -119,7 +119,7 @@ struct WireCodecSampleTests {
         let negativeZero = Sample(
             uuid: "z", type: .bodyMass, startMicros: 0, endMicros: 0, value: .quantity(Quantity(-0.0, "kg")))
         let frame = ServerFrame(callID: 1, response: .streamItem(.samples([negativeZero])))
-        guard case .streamItem(.samples(let zero))? = try roundTrip(frame).response else {
+        guard case .samples(let zero)? = try roundTrip(frame).item else {
             Issue.record("not a page")
             return
         }

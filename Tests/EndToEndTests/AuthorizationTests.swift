@@ -202,7 +202,7 @@ struct AuthorizationTests {
         let standIn = Array("HxxxQuantityTypeIdentifierStepCount".utf8)
         #expect(odd.count == standIn.count)
         var frame: [UInt8] = []
-        let request = Request.requestAuthorization(share: [ObjectType(String(decoding: standIn, as: UTF8.self))], read: [])
+        let request = Proto.Call.Request.requestAuthorization(share: [ObjectType(String(decoding: standIn, as: UTF8.self))], read: [])
         WireCodec.append(ClientFrame.call(Call(callID: 9_000, request: request)), to: &frame)
         let at = try #require(frame.firstRange(of: standIn))
         frame.replaceSubrange(at, with: odd)

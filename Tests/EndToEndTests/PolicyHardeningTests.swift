@@ -76,7 +76,7 @@ struct PolicyHardeningTests {
     // MARK: 6. Every method on its own socket only
 
     /// One request of every app method (Ping and PingStream are served on both sockets).
-    static let appRequests: [Request] = [
+    static let appRequests: [Proto.Call.Request] = [
         .requestAuthorization(share: [], read: [.stepCount]),
         .authorizationStatus(.stepCount),
         .requestStatus(share: [], read: [.stepCount]),
@@ -92,7 +92,7 @@ struct PolicyHardeningTests {
     ]
 
     /// One request of every admin method.
-    static let adminRequests: [Request] = [
+    static let adminRequests: [Proto.Call.Request] = [
         .adminAddApp(AppRegistration(appID: "com.example.sneaky", name: "Sneaky")),
         .adminListApps,
         .adminRemoveApp(appID: "com.example.app", deleteData: false),
@@ -122,7 +122,7 @@ struct PolicyHardeningTests {
         var methods: [UInt64: String] = [:]
         for (index, request) in Self.appRequests.enumerated() {
             let callID = UInt64(100 + index)
-            methods[callID] = request.methodName
+            methods[callID] = request.method.name
             try client.call(callID, request)
         }
         let ended = try client.endings(of: Set(methods.keys), timeout: 3)
@@ -147,7 +147,7 @@ struct PolicyHardeningTests {
         var methods: [UInt64: String] = [:]
         for (index, request) in Self.adminRequests.enumerated() {
             let callID = UInt64(200 + index)
-            methods[callID] = request.methodName
+            methods[callID] = request.method.name
             try client.call(callID, request)
         }
         // Hello on the admin socket, too.

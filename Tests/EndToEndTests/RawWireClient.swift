@@ -24,7 +24,7 @@ final class RawWireClient {
     }
 
     /// Writes a call.
-    func call(_ callID: UInt64, _ request: Request, credit: UInt32 = 0) throws {
+    func call(_ callID: UInt64, _ request: Proto.Call.Request, credit: UInt32 = 0) throws {
         try send(.call(Call(callID: callID, initialCredit: credit, request: request)))
     }
 

@@ -51,7 +51,7 @@ struct SessionTests {
         let connection = try BrokerConnection.connect(socketPath: daemon.appSocket)
         defer { connection.close() }
         let error = await #expect(throws: BrokerError.self) {
-            _ = try await connection.unary(.ping(PingRequest()), timeout: .seconds(5))
+            _ = try await connection.unary(.ping(PingRequest().proto), timeout: .seconds(5))
         }
         #expect(error?.code == .unauthenticated)
         try await waitUntil { connection.isClosed }
@@ -62,7 +62,7 @@ struct SessionTests {
         let store = try await daemon.connectApp("com.example.sneaky")
         defer { store.close() }
         let error = await #expect(throws: BrokerError.self) {
-            _ = try await store.connection.unary(.adminListApps, timeout: .seconds(5))
+            _ = try await store.connection.unary(.adminListApps(.init()), timeout: .seconds(5))
         }
         #expect(error?.code == .permissionDenied)
         // The refusal affects only that call.
@@ -76,20 +76,25 @@ struct SessionTests {
         defer { store.close() }
         let hello = HelloRequest(appID: "com.example.twice", appToken: credentials.token, protocolVersion: 1)
         let error = await #expect(throws: BrokerError.self) {
-            _ = try await store.connection.unary(.hello(hello), timeout: .seconds(5))
+            _ = try await store.connection.unary(.hello(hello.proto), timeout: .seconds(5))
         }
         #expect(error?.code == .failedPrecondition)
     }
 
     @Test func anUnknownMethodIsUnimplemented() async throws {
         let daemon = try await DaemonProcess()
-        let store = try await daemon.connectApp("com.example.future")
-        defer { store.close() }
-        let error = await #expect(throws: BrokerError.self) {
-            _ = try await store.connection.unary(.unknown, timeout: .seconds(5))
-        }
-        #expect(error?.code == .unimplemented)
-        _ = try await store.ping()
+        let credentials = try await daemon.registerApp("com.example.future")
+        let client = try RawWireClient(path: daemon.appSocket)
+        try client.hello(appID: "com.example.future", token: credentials.token)
+        // A call with no request case this build knows (a newer client's method).
+        try client.sendMessage(Proto.ClientFrame.with { $0.kind = .call(.with { $0.callID = 2 }) }.encoded())
+        let reply = try #require(try client.next())
+        #expect(reply.callID == 2)
+        #expect(reply.status?.code == .unimplemented)
+        // The refusal affects only that call.
+        try client.call(3, .ping(PingRequest()))
+        let pong = try #require(try client.next())
+        #expect(pong.callID == 3 && pong.status == nil)
     }
 }
 

@@ -6,7 +6,7 @@ import Testing
 /// `HealthStore.anchoredChanges(of:…)`: request shape, gathering pages, the final anchor, errors.
 @Suite("anchoredChanges over a fake broker")
 struct AnchoredChangesTests {
-    static func isAnchoredQuery(_ request: Request) -> Bool {
+    static func isAnchoredQuery(_ request: Proto.Call.Request) -> Bool {
         if case .anchoredQuery = request { true } else { false }
     }
 

@@ -93,8 +93,8 @@ struct BrokerAdminConsentTests {
         ]
         let broker = try FakeBroker { request in
             switch request {
-            case .adminListGrants: .adminListGrants(grants)
-            case .adminRevoke(_, let types): .adminRevoke(revoked: UInt32(types.isEmpty ? 5 : types.count))
+            case .adminListGrants: Proto.ServerFrame.Response.adminListGrants(grants)
+            case .adminRevoke(let revoke): .adminRevoke(revoked: UInt32(revoke.types.isEmpty ? 5 : revoke.types.count))
             case .adminListSources: .adminListSources(sources)
             default: nil
             }

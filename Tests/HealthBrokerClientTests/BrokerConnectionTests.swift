@@ -5,7 +5,7 @@ import Testing
 
 @Suite("BrokerConnection against a fake broker")
 struct BrokerConnectionTests {
-    static func ping(_ payload: [UInt8] = []) -> Request { .ping(PingRequest(payload: payload)) }
+    static func ping(_ payload: [UInt8] = []) -> Proto.Call.Request { ProtoFrames.ping(payload) }
 
     @Test func connectToAMissingSocketIsUnavailableNamingThePath() {
         do {
@@ -23,7 +23,7 @@ struct BrokerConnectionTests {
         defer { connection.close() }
         for index in 0..<3 {
             let response = try await connection.unary(Self.ping([UInt8(index)]), timeout: nil)
-            #expect(response == .ping(PingResponse(payload: [UInt8(index)], brokerTimeMicros: 1_000_000)))
+            #expect(response == ProtoFrames.pong(PingResponse(payload: [UInt8(index)], brokerTimeMicros: 1_000_000)))
         }
         #expect(broker.calls.map(\.callID) == [1, 2, 3])
         #expect(connection.pendingCallCount == 0)
@@ -52,7 +52,7 @@ struct BrokerConnectionTests {
                 group.addTask {
                     let payload = Array("call \(index)".utf8)
                     let response = try await connection.unary(Self.ping(payload), timeout: .seconds(10))
-                    #expect(response == .ping(PingResponse(payload: payload)))
+                    #expect(response == ProtoFrames.pong(PingResponse(payload: payload)))
                 }
             }
             try await group.waitForAll()
@@ -141,7 +141,7 @@ struct BrokerConnectionTests {
         let next = Task { try await connection.unary(Self.ping([9]), timeout: .seconds(5)) }
         await broker.waitForFrames(2)
         broker.send(ServerFrame(callID: 2, response: .ping(PingResponse(payload: [9]))))
-        #expect(try await next.value == .ping(PingResponse(payload: [9])))
+        #expect(try await next.value == ProtoFrames.pong(PingResponse(payload: [9])))
     }
 
     @Test func manyDeadlinesExpireInOrder() async throws {
@@ -175,7 +175,7 @@ struct BrokerConnectionTests {
         let broker = try FakeBroker()
         let connection = try BrokerConnection.connect(socketPath: broker.socketPath)
         defer { connection.close() }
-        let task = Task { () async throws(BrokerError) -> Response in
+        let task = Task { () async throws(BrokerError) -> Proto.ServerFrame.Response in
             try await connection.unary(Self.ping(), timeout: nil)
         }
         await broker.waitForFrames(1)
@@ -191,7 +191,7 @@ struct BrokerConnectionTests {
         let broker = try FakeBroker()
         let connection = try BrokerConnection.connect(socketPath: broker.socketPath)
         defer { connection.close() }
-        let task = Task { () async throws(BrokerError) -> Response in
+        let task = Task { () async throws(BrokerError) -> Proto.ServerFrame.Response in
             withUnsafeCurrentTask { $0?.cancel() }
             return try await connection.unary(Self.ping(), timeout: nil)
         }
@@ -255,7 +255,7 @@ struct BrokerConnectionTests {
         let result = await withCheckedContinuation { continuation in
             connection.unary(Self.ping([4]), timeout: nil) { continuation.resume(returning: $0) }
         }
-        #expect(result == .success(.ping(PingResponse(payload: [4], brokerTimeMicros: 1_000_000))))
+        #expect(result == .success(ProtoFrames.pong(PingResponse(payload: [4], brokerTimeMicros: 1_000_000))))
         connection.close()
         let failed = await withCheckedContinuation { continuation in
             connection.unary(Self.ping(), timeout: nil) { continuation.resume(returning: $0) }

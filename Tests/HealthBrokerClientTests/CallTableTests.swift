@@ -7,20 +7,20 @@ import Testing
 struct CallTableTests {
     typealias Table = CallTable<Int>
 
-    static func ping(_ id: UInt64, _ sequence: UInt64 = 0) -> ServerFrame {
-        ServerFrame(callID: id, response: .ping(PingResponse(payload: [1], brokerTimeMicros: 5, sequence: sequence)))
+    static func ping(_ id: UInt64, _ sequence: UInt64 = 0) -> Proto.ServerFrame {
+        ProtoFrames.frame(id, response: ProtoFrames.pong(PingResponse(payload: [1], brokerTimeMicros: 5, sequence: sequence)))
     }
 
-    static func item(_ id: UInt64, _ sequence: UInt64) -> ServerFrame {
-        ServerFrame(callID: id, response: .streamItem(.ping(PingResponse(sequence: sequence))))
+    static func item(_ id: UInt64, _ sequence: UInt64) -> Proto.ServerFrame {
+        ProtoFrames.frame(id, response: .streamItem(ProtoFrames.pingItem(PingResponse(sequence: sequence))))
     }
 
-    static func status(_ id: UInt64, _ code: StatusCode, _ message: String = "") -> ServerFrame {
-        ServerFrame(callID: id, status: Status(code: code, message: message))
+    static func status(_ id: UInt64, _ code: StatusCode, _ message: String = "") -> Proto.ServerFrame {
+        ProtoFrames.frame(id, status: Status(code: code, message: message))
     }
 
     static func itemSequence(_ event: CallEvent?) -> UInt64? {
-        if case .item(.ping(let response), _) = event { return response.sequence }
+        if case .item(let item, _) = event, case .ping(let response)? = item.item { return response.sequence }
         return nil
     }
 
@@ -75,7 +75,7 @@ struct CallTableTests {
     @Test func errorStatusBecomesFailure() throws {
         var table = Table()
         let id = try table.openUnary(deadline: nil, waiter: 1).get().id
-        let deliveryEvent = table.receive(ServerFrame(callID: id, status: Status(code: .permissionDenied, domain: .authorizationDenied, message: "no")))
+        let deliveryEvent = table.receive(ProtoFrames.frame(id, status: Status(code: .permissionDenied, domain: .authorizationDenied, message: "no")))
         let delivery = try #require(deliveryEvent)
         #expect(delivery.event == .failure(BrokerError(code: .permissionDenied, domain: .authorizationDenied, message: "no")))
     }
@@ -83,7 +83,7 @@ struct CallTableTests {
     @Test func emptyOKReplyIsInternal() throws {
         var table = Table()
         let id = try table.openUnary(deadline: nil, waiter: 1).get().id
-        let deliveryEvent = table.receive(ServerFrame(callID: id, status: .ok))
+        let deliveryEvent = table.receive(ProtoFrames.frame(id, status: .ok))
         let delivery = try #require(deliveryEvent)
         #expect(Self.failureCode(delivery.event) == .internal)
     }

@@ -86,8 +86,8 @@ final class CreditedStream: Sendable {
 extension FakeBroker {
     /// A fake that serves `stream` to the first call whose request `matches`, honouring credit, and
     /// answers every other call with `otherwise`.
-    convenience init(serving stream: CreditedStream, when matches: @escaping @Sendable (Request) -> Bool, otherwise: @escaping Answer = { _ in [] }) throws {
-        try self.init(answer: { call in matches(call.request) ? stream.answer(call) : otherwise(call) }, control: { stream.control($0) })
+    convenience init(serving stream: CreditedStream, when matches: @escaping @Sendable (Proto.Call.Request) -> Bool, otherwise: @escaping Answer = { _ in [] }) throws {
+        try self.init(answer: { call in call.request.map(matches) == true ? stream.answer(call) : otherwise(call) }, control: { stream.control($0) })
     }
 }
 

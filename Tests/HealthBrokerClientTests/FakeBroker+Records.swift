@@ -9,18 +9,18 @@ extension FakeBroker {
     var calls: [Call] { Self.calls(in: received) }
 
     /// The requests of the calls received that are not Hello.
-    var requests: [Request] {
-        calls.map(\.request).filter { if case .hello = $0 { false } else { true } }
+    var requests: [Proto.Call.Request] {
+        calls.compactMap(\.request).filter { if case .hello = $0 { false } else { true } }
     }
 
     /// The last call received that is not Hello.
     var lastCall: Call? {
-        calls.last { if case .hello = $0.request { false } else { true } }
+        calls.last { if case .hello? = $0.request { false } else { true } }
     }
 
     /// The Hello requests received, in order.
     var hellos: [HelloRequest] {
-        calls.compactMap { if case .hello(let hello) = $0.request { hello } else { nil } }
+        calls.compactMap { if case .hello(let hello)? = $0.request { HelloRequest(proto: hello) } else { nil } }
     }
 
     /// Every Cancel and Credit frame received, in order.

@@ -14,9 +14,9 @@ extension FakeBroker {
     }
 
     /// A fake that answers every call with the single response `respond` gives for its request.
-    convenience init(respond: @escaping @Sendable (Request) -> Response?) throws {
+    convenience init(respond: @escaping @Sendable (Proto.Call.Request) -> Proto.ServerFrame.Response?) throws {
         try self.init { call in
-            guard let response = respond(call.request) else { return [] }
+            guard let request = call.request, let response = respond(request) else { return [] }
             return [ServerFrame(callID: call.callID, response: response)]
         }
     }

@@ -87,10 +87,10 @@ struct HealthStoreTests {
         let app = AppInfo(appID: "com.example", name: "Example", readUsage: "r", pinnedUID: 1000, createdMicros: 5, tokenRotatedMicros: 6)
         let info = BrokerInfo(brokerVersion: "1", startedMicros: 2, appConnections: 3, adminConnections: 4, callsServed: 5, dataDirectory: "/d", brokerTimeMicros: 7)
         let broker = try FakeBroker { call in
-            let response: Response? = switch call.request {
+            let response: Proto.ServerFrame.Response? = switch call.request {
             case .adminAddApp: .adminAddApp(AppCredentials(app: app, token: "tok"))
             case .adminListApps: .adminListApps([app, app])
-            case .adminRemoveApp(let id, _): id == "com.example" ? .adminRemoveApp(connectionsClosed: 2) : nil
+            case .adminRemoveApp(let remove): remove.appID == "com.example" ? .adminRemoveApp(connectionsClosed: 2) : nil
             case .adminRotateToken: .adminRotateToken(AppCredentials(app: app, token: "tok2"))
             case .adminBrokerInfo: .adminBrokerInfo(info)
             default: nil

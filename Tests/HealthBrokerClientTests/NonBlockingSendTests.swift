@@ -9,13 +9,13 @@ import Testing
 /// reads only when the test says so.
 @Suite("Sending without blocking")
 struct NonBlockingSendTests {
-    static func ping(_ payload: [UInt8]) -> Request { .ping(PingRequest(payload: payload)) }
+    static func ping(_ payload: [UInt8]) -> Proto.Call.Request { ProtoFrames.ping(payload) }
 
     /// A Save of at least 4 MiB.
-    static func bigSave() throws -> Request {
-        let request = Request.save((0..<48_000).map(SampleFixtures.step))
+    static func bigSave() throws -> Proto.Call.Request {
+        let request = Proto.Call.Request.save(.with { $0.samples = (0..<48_000).map(SampleFixtures.step).map(\.proto) })
         var bytes: [UInt8] = []
-        WireCodec.append(ClientFrame.call(Call(callID: 1, request: request)), to: &bytes)
+        Proto.ClientFrame.appendFrame(call: .with { $0.callID = 1; $0.request = request }, to: &bytes)
         try #require(bytes.count >= 4 << 20)
         return request
     }
@@ -27,7 +27,7 @@ struct NonBlockingSendTests {
         // A one-thread executor: if the save's caller blocked its thread in send(2), the second task
         // could not run until the peer reads.
         let single = try ClientLoop()
-        let saving = Task(executorPreference: single) { () -> Response? in
+        let saving = Task(executorPreference: single) { () -> Proto.ServerFrame.Response? in
             try? await connection.unary(save, timeout: nil)
         }
         let other = Task(executorPreference: single) { single.isCurrent }
@@ -36,9 +36,9 @@ struct NonBlockingSendTests {
         #expect(connection.currentCore.wantsWritable, "the save waits in the outbox, not in a thread")
         let frames = try #require(await peer.frames(1))
         guard case .call(let call) = frames.first else { Issue.record("no call: \(frames)"); return }
-        #expect(call.request == save, "the whole save arrived intact once the peer read")
+        #expect(call.request == .save((0..<48_000).map(SampleFixtures.step)), "the whole save arrived intact once the peer read")
         peer.send(ServerFrame(callID: call.callID, response: .save(saved: 48_000, unchanged: 0)))
-        #expect(await saving.value == .save(saved: 48_000, unchanged: 0))
+        #expect(await saving.value == .save(.with { $0.saved = 48_000 }))
     }
 
     @Test func aCallerWhoseFrameDoesNotFitWaitsAsynchronouslyAndGoesInOrder() async throws {
@@ -56,8 +56,8 @@ struct NonBlockingSendTests {
         let frames = try #require(await peer.frames(2))
         #expect(frames.map(\.callID) == [1, 2])
         peer.echoPings(in: frames)
-        #expect(await first.value == .ping(PingResponse(payload: big)))
-        #expect(await second.value == .ping(PingResponse(payload: [2])))
+        #expect(await first.value == ProtoFrames.pong(PingResponse(payload: big)))
+        #expect(await second.value == ProtoFrames.pong(PingResponse(payload: [2])))
     }
 
     @Test func cancellingWhileTheSocketIsFullDoesNotBlockAndTheCancelFollowsItsCall() async throws {
@@ -86,11 +86,11 @@ struct NonBlockingSendTests {
             Issue.record("frames: \(frames.map(\.callID))")
             return
         }
-        #expect(call.callID == 1 && call.request == Self.ping(big))
+        #expect(call.callID == 1 && call.request == .ping(PingRequest(payload: big)))
         #expect(frames[1] == .cancel(callID: 1))
-        #expect(next.callID == 3 && next.request == Self.ping([9]))
+        #expect(next.callID == 3 && next.request == .ping(PingRequest(payload: [9])))
         peer.echoPings(in: [frames[2]])
-        #expect(await later.value == .ping(PingResponse(payload: [9])))
+        #expect(await later.value == ProtoFrames.pong(PingResponse(payload: [9])))
         #expect(connection.pendingCallCount == 0)
     }
 
@@ -120,7 +120,7 @@ struct NonBlockingSendTests {
                         var payload = [UInt8](repeating: UInt8(truncatingIfNeeded: task &* 31 &+ round), count: size)
                         payload[0] = UInt8(task)
                         if size > 1 { payload[1] = UInt8(round) }
-                        guard (try? await connection.unary(Self.ping(payload), timeout: .seconds(60))) == .ping(PingResponse(payload: payload)) else { return false }
+                        guard (try? await connection.unary(Self.ping(payload), timeout: .seconds(60))) == ProtoFrames.pong(PingResponse(payload: payload)) else { return false }
                     }
                     return true
                 }
@@ -189,7 +189,7 @@ struct NonBlockingSendTests {
     }
 
     /// The error `request` fails with on `connection` (nil: it succeeded).
-    static func error(of connection: BrokerConnection, _ request: Request, timeout: Duration? = nil) async -> BrokerError? {
+    static func error(of connection: BrokerConnection, _ request: Proto.Call.Request, timeout: Duration? = nil) async -> BrokerError? {
         do {
             _ = try await connection.unary(request, timeout: timeout)
             return nil

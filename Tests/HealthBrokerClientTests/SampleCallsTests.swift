@@ -59,7 +59,7 @@ struct SampleCallsTests {
 
     @Test func deleteByUUIDsSendsThemWithADeadline() async throws {
         let broker = try FakeBroker { request in
-            if case .delete(let uuids, _, _) = request { .delete(deleted: UInt32(uuids.count - 1)) } else { nil }
+            if case .delete(let delete) = request { .delete(deleted: UInt32(delete.uuids.count - 1)) } else { nil }
         }
         defer { broker.stop() }
         let store = try await broker.connectApp()

@@ -6,7 +6,7 @@ import Testing
 /// `HealthStore.samples(of:…)`: request shape, page flattening, flow control and cancellation.
 @Suite("SampleSequence over a fake broker")
 struct SampleSequenceTests {
-    static func isQuery(_ request: Request) -> Bool {
+    static func isQuery(_ request: Proto.Call.Request) -> Bool {
         if case .query = request { true } else { false }
     }
 

@@ -15,15 +15,20 @@ struct WireTemplateTests {
 
     @Test(arguments: [UInt64(1), 127, 128, 300_000, 1 << 40, .max])
     func aTemplateFrameDecodesAsTheCallWithItsID(callID: UInt64) throws {
-        let request = Request.ping(PingRequest(payload: [1, 2, 3]))
+        let request = Proto.Call.Request.ping(PingRequest(payload: [1, 2, 3]).proto)
         var template = try CallTemplate(operation: .ping, request: request, timeoutMicros: 5_000)
         var frame: [UInt8] = []
         let size = template.appendFrame(callID: callID, counter: 0, to: &frame)
         #expect(size == frame.count)
-        #expect(try decode(frame) == .call(Call(callID: callID, timeoutMicros: 5_000, request: request)))
-        // The same bytes the codec writes.
+        let call = Proto.Call.with {
+            $0.callID = callID
+            $0.timeoutMicros = 5_000
+            $0.request = request
+        }
+        #expect(try decode(frame) == .call(Call(callID: callID, timeoutMicros: 5_000, request: .ping(PingRequest(payload: [1, 2, 3])))))
+        // The same bytes the client writes.
         var expected: [UInt8] = []
-        WireCodec.append(.call(Call(callID: callID, timeoutMicros: 5_000, request: request)), to: &expected)
+        Proto.ClientFrame.appendFrame(call: call, to: &expected)
         #expect(frame == expected)
     }
 
@@ -36,12 +41,12 @@ struct WireTemplateTests {
         for counter in [UInt64(1), 2, LoadWorkload.saveCounterBase(connection: 5) + 1] {
             var frame: [UInt8] = []
             _ = template.appendFrame(callID: counter, counter: counter, to: &frame)
-            guard case .call(let call) = try decode(frame), case .save(let samples) = call.request else {
+            guard case .call(let call) = try decode(frame), case .save(let save) = call.request else {
                 Issue.record("not a save")
                 return
             }
-            #expect(samples.count == 3)
-            for sample in samples {
+            #expect(save.samples.count == 3)
+            for sample in save.samples {
                 #expect(sample.uuid.hasPrefix("abcdef01-0000-4"))
                 #expect(sample.uuid.hasSuffix(LoadWorkload.hex(counter, 12)))
                 seen.insert(sample.uuid)
@@ -63,7 +68,7 @@ struct WireTemplateTests {
         }
         #expect(call.initialCredit == 4)
         #expect(query.limit == 1_500)
-        #expect(query.predicate.startMicros == workload.seedStartMicros)
+        #expect(query.predicate?.startMicros == workload.seedStartMicros)
         #expect(workload.seedSamples(app: 1).count == 1_500)
         #expect(workload.seedSamples(app: 1).last!.endMicros <= 1_700_000_000_000_000 / 86_400_000_000 * 86_400_000_000)
     }

@@ -4,7 +4,7 @@ public import BrokerModel
 // between the model and the .proto.
 extension AppInfo {
     /// The app a decoded AppInfo describes; `has_pinned_uid` false reads as no pinned uid.
-    init(proto: Proto.AppInfo) {
+    package init(proto: Proto.AppInfo) {
         self.init(
             appID: proto.appID, name: proto.name, readUsage: proto.readUsage, shareUsage: proto.shareUsage,
             pinnedUID: proto.hasPinnedUid ? proto.pinnedUid : nil,
@@ -12,7 +12,7 @@ extension AppInfo {
     }
 
     /// The app as a .proto message.
-    var proto: Proto.AppInfo {
+    package var proto: Proto.AppInfo {
         var message = Proto.AppInfo()
         message.appID = appID
         message.name = name
@@ -35,7 +35,7 @@ extension AppRegistration {
     }
 
     /// The registration as a .proto message.
-    var proto: Proto.AdminAddAppRequest {
+    package var proto: Proto.AdminAddAppRequest {
         var message = Proto.AdminAddAppRequest()
         message.appID = appID
         message.name = name
@@ -49,7 +49,7 @@ extension AppRegistration {
 
 extension AppCredentials {
     /// The credentials an AdminAddApp or AdminRotateToken response holds; throws when it has no app.
-    init(proto app: Proto.AppInfo?, token: String) throws(BrokerError) {
+    package init(proto app: Proto.AppInfo?, token: String) throws(BrokerError) {
         guard let app else { throw .invalidArgument("app: missing") }
         self.init(app: AppInfo(proto: app), token: token)
     }
@@ -57,7 +57,7 @@ extension AppCredentials {
 
 extension BrokerInfo {
     /// The status a decoded AdminBrokerInfoResponse holds.
-    init(proto: Proto.AdminBrokerInfoResponse) {
+    package init(proto: Proto.AdminBrokerInfoResponse) {
         self.init(
             brokerVersion: proto.brokerVersion, startedMicros: proto.startedMicros,
             appConnections: proto.appConnections, adminConnections: proto.adminConnections,
@@ -72,7 +72,7 @@ extension BrokerInfo {
     }
 
     /// The status as a .proto message.
-    var proto: Proto.AdminBrokerInfoResponse {
+    package var proto: Proto.AdminBrokerInfoResponse {
         var message = Proto.AdminBrokerInfoResponse()
         message.brokerVersion = brokerVersion
         message.startedMicros = startedMicros

@@ -40,7 +40,7 @@ extension ClientFrame {
 }
 
 extension Call {
-    /// The call a decoded Call holds (see `Request.init(proto:)` for its request).
+    /// The call a decoded Call holds.
     init(proto: Proto.Call) {
         var proto = proto
         self.init(taking: &proto)
@@ -50,7 +50,7 @@ extension Call {
     init(taking proto: inout Proto.Call) {
         self.init(
             callID: proto.callID, timeoutMicros: proto.timeoutMicros, initialCredit: proto.initialCredit,
-            request: Request(proto: proto.request.take()))
+            request: proto.request.take())
     }
 
     /// The call as a .proto message.
@@ -59,7 +59,7 @@ extension Call {
         message.callID = callID
         message.timeoutMicros = timeoutMicros
         message.initialCredit = initialCredit
-        message.request = request.proto
+        message.request = request
         return message
     }
 }

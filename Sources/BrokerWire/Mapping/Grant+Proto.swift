@@ -4,7 +4,7 @@ public import BrokerModel
 // CharacteristicValue, Explanation) between the model and the .proto.
 extension Grant {
     /// The grant a decoded Grant holds.
-    init(proto: Proto.Grant) {
+    package init(proto: Proto.Grant) {
         self.init(
             type: ObjectType(protoIdentifier: proto.type),
             share: ShareDecision(proto: proto.share),
@@ -14,7 +14,7 @@ extension Grant {
     }
 
     /// The grant as a .proto message.
-    var proto: Proto.Grant {
+    package var proto: Proto.Grant {
         var message = Proto.Grant()
         message.type = type.identifier
         message.share = ShareDecision.proto(share)
@@ -35,7 +35,7 @@ extension TypeDecision {
     }
 
     /// The decision as a .proto message.
-    var proto: Proto.TypeDecision {
+    package var proto: Proto.TypeDecision {
         var message = Proto.TypeDecision()
         message.type = type.identifier
         message.share = ShareDecision.proto(share)
@@ -52,7 +52,7 @@ extension TypeDecision {
     }
 
     /// The decision as an AdminSetGrantRequest for `appID`.
-    func setGrantRequestProto(appID: String) -> Proto.AdminSetGrantRequest {
+    package func setGrantRequestProto(appID: String) -> Proto.AdminSetGrantRequest {
         var message = Proto.AdminSetGrantRequest()
         message.appID = appID
         message.type = type.identifier
@@ -69,7 +69,7 @@ extension ShareDecision {
     }
 
     /// The wire form of a share decision; nil is SHARE_UNDECIDED.
-    static func proto(_ decision: ShareDecision?) -> Proto.ShareDecision {
+    package static func proto(_ decision: ShareDecision?) -> Proto.ShareDecision {
         Proto.ShareDecision(rawValue: decision?.rawValue ?? 0)
     }
 }
@@ -88,7 +88,7 @@ extension ReadDecision {
 
     /// The wire form of a read decision and its `limited_from_us` (0 unless limited); nil is
     /// READ_UNDECIDED.
-    static func proto(_ decision: ReadDecision?) -> (Proto.ReadDecision, limitedFromMicros: Int64) {
+    package static func proto(_ decision: ReadDecision?) -> (Proto.ReadDecision, limitedFromMicros: Int64) {
         switch decision {
         case nil: (.readUndecided, 0)
         case .deny: (.readDeny, 0)
@@ -100,7 +100,7 @@ extension ReadDecision {
 
 extension Source {
     /// The source a decoded Source describes.
-    init(proto: Proto.Source) {
+    package init(proto: Proto.Source) {
         self.init(
             appID: proto.appID, appName: proto.appName, firstRequestMicros: proto.firstRequestMicros,
             lastRequestMicros: proto.lastRequestMicros, isRegistered: proto.registered,
@@ -109,7 +109,7 @@ extension Source {
     }
 
     /// The source as a .proto message.
-    var proto: Proto.Source {
+    package var proto: Proto.Source {
         var message = Proto.Source()
         message.appID = appID
         message.appName = appName
@@ -131,12 +131,12 @@ extension Source {
 
 extension CharacteristicValue {
     /// The value a decoded CharacteristicValue holds; `has_value` false reads as no value.
-    init(proto: Proto.CharacteristicValue) {
+    package init(proto: Proto.CharacteristicValue) {
         self.init(type: ObjectType(protoIdentifier: proto.type), value: proto.hasValue ? proto.value : nil)
     }
 
     /// The value as a .proto message: nil is `has_value` false (and "").
-    var proto: Proto.CharacteristicValue {
+    package var proto: Proto.CharacteristicValue {
         var message = Proto.CharacteristicValue()
         message.type = type.identifier
         message.hasValue = value != nil
@@ -150,7 +150,7 @@ extension CharacteristicValue {
     }
 
     /// The value as an AdminSetCharacteristicRequest.
-    var setRequestProto: Proto.AdminSetCharacteristicRequest {
+    package var setRequestProto: Proto.AdminSetCharacteristicRequest {
         var message = Proto.AdminSetCharacteristicRequest()
         message.type = type.identifier
         message.hasValue = value != nil
@@ -161,7 +161,7 @@ extension CharacteristicValue {
 
 extension Explanation {
     /// The explanation a decoded AdminExplainResponse holds; an effective read date of 0 is nil.
-    init(proto: Proto.AdminExplainResponse) {
+    package init(proto: Proto.AdminExplainResponse) {
         self.init(
             grant: proto.grant.map { Grant(proto: $0) },
             earliestPermittedMicros: proto.earliestPermittedMicros,
@@ -170,7 +170,7 @@ extension Explanation {
     }
 
     /// The explanation as a .proto message; `ever_asked` is set exactly when there is a grant.
-    var proto: Proto.AdminExplainResponse {
+    package var proto: Proto.AdminExplainResponse {
         var message = Proto.AdminExplainResponse()
         message.grant = grant?.proto
         message.everAsked = grant != nil

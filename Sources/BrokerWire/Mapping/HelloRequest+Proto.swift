@@ -1,12 +1,12 @@
 // HelloRequest and HelloResponse between the model and the .proto.
 extension HelloRequest {
     /// The request a decoded HelloRequest holds.
-    init(proto: Proto.HelloRequest) {
+    package init(proto: Proto.HelloRequest) {
         self.init(appID: proto.appID, appToken: proto.appToken, protocolVersion: proto.protocolVersion)
     }
 
     /// The request as a .proto message.
-    var proto: Proto.HelloRequest {
+    package var proto: Proto.HelloRequest {
         var message = Proto.HelloRequest()
         message.appID = appID
         message.appToken = appToken
@@ -17,7 +17,7 @@ extension HelloRequest {
 
 extension HelloResponse {
     /// The response a decoded HelloResponse holds.
-    init(proto: Proto.HelloResponse) {
+    package init(proto: Proto.HelloResponse) {
         self.init(
             brokerVersion: proto.brokerVersion, protocolVersion: proto.protocolVersion,
             maxFrameBytes: proto.maxFrameBytes, brokerTimeMicros: proto.brokerTimeMicros,
@@ -25,7 +25,7 @@ extension HelloResponse {
     }
 
     /// The response as a .proto message.
-    var proto: Proto.HelloResponse {
+    package var proto: Proto.HelloResponse {
         var message = Proto.HelloResponse()
         message.brokerVersion = brokerVersion
         message.protocolVersion = protocolVersion

@@ -30,7 +30,7 @@ extension ObjectType {
     }
 
     /// The identifiers of `types`, in order: a repeated identifier field.
-    static func protoIdentifiers(_ types: [ObjectType]) -> [String] {
+    package static func protoIdentifiers(_ types: [ObjectType]) -> [String] {
         guard !types.isEmpty else { return [] }
         var identifiers: [String] = []
         identifiers.reserveCapacity(types.count)

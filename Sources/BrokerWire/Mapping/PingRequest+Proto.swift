@@ -2,13 +2,13 @@
 extension PingRequest {
     /// The request a decoded PingRequest holds.
     @inline(__always)
-    init(proto: Proto.PingRequest) {
+    package init(proto: Proto.PingRequest) {
         self.init(delayMicros: proto.delayMicros, payload: proto.payload)
     }
 
     /// The request as a .proto message.
     @inline(__always)
-    var proto: Proto.PingRequest {
+    package var proto: Proto.PingRequest {
         var message = Proto.PingRequest()
         message.delayMicros = delayMicros
         message.payload = payload
@@ -18,12 +18,12 @@ extension PingRequest {
 
 extension PingStreamRequest {
     /// The request a decoded PingStreamRequest holds.
-    init(proto: Proto.PingStreamRequest) {
+    package init(proto: Proto.PingStreamRequest) {
         self.init(count: proto.count, payload: proto.payload)
     }
 
     /// The request as a .proto message.
-    var proto: Proto.PingStreamRequest {
+    package var proto: Proto.PingStreamRequest {
         var message = Proto.PingStreamRequest()
         message.count = count
         message.payload = payload
@@ -34,13 +34,13 @@ extension PingStreamRequest {
 extension PingResponse {
     /// The response a decoded PingResponse holds.
     @inline(__always)
-    init(proto: Proto.PingResponse) {
+    package init(proto: Proto.PingResponse) {
         self.init(payload: proto.payload, brokerTimeMicros: proto.brokerTimeMicros, sequence: proto.sequence)
     }
 
     /// The response as a .proto message.
     @inline(__always)
-    var proto: Proto.PingResponse {
+    package var proto: Proto.PingResponse {
         var message = Proto.PingResponse()
         message.payload = payload
         message.brokerTimeMicros = brokerTimeMicros

@@ -1,9 +1,9 @@
-import BrokerModel
+package import BrokerModel
 
 // Consent prompts (Prompt, PromptEvent: the AdminWatchPrompts stream) between the model and the .proto.
 extension Prompt {
     /// The prompt a decoded Prompt holds.
-    init(proto: Proto.Prompt) {
+    package init(proto: Proto.Prompt) {
         self.init(
             id: proto.promptID, appID: proto.appID, appName: proto.appName, readUsage: proto.readUsage,
             shareUsage: proto.shareUsage, shareTypes: ObjectType.types(protoIdentifiers: proto.shareTypes),
@@ -12,7 +12,7 @@ extension Prompt {
     }
 
     /// The prompt as a .proto message.
-    var proto: Proto.Prompt {
+    package var proto: Proto.Prompt {
         var message = Proto.Prompt()
         message.promptID = id
         message.appID = appID
@@ -32,7 +32,7 @@ extension PromptEvent {
     ///
     /// A resolution number this build does not know (or RESOLUTION_UNSPECIFIED) reads as
     /// `.withdrawn`: either way the prompt is over and an agent should stop showing it.
-    init(proto: Proto.PromptEvent) throws(BrokerError) {
+    package init(proto: Proto.PromptEvent) throws(BrokerError) {
         switch proto.event {
         case .raised(let prompt)?:
             self = .raised(Prompt(proto: prompt))
@@ -46,7 +46,7 @@ extension PromptEvent {
     }
 
     /// The event as a .proto message.
-    var proto: Proto.PromptEvent {
+    package var proto: Proto.PromptEvent {
         var message = Proto.PromptEvent()
         switch self {
         case .raised(let prompt):

@@ -60,7 +60,7 @@ extension Sample {
 
     /// A correlation's decoded members. A member without a value kind this build knows keeps an
     /// empty correlation as its value, which validation refuses as a member (it is not a quantity).
-    static func members(proto: [Proto.Sample]) -> [Sample] {
+    package static func members(proto: [Proto.Sample]) -> [Sample] {
         proto.map { message in
             (try? Sample(proto: message))
                 ?? Sample(uuid: message.uuid, type: ObjectType(protoIdentifier: message.type), startMicros: message.startMicros,
@@ -69,7 +69,7 @@ extension Sample {
     }
 
     /// `samples` as a repeated Sample field.
-    static func proto(_ samples: [Sample]) -> [Proto.Sample] {
+    package static func proto(_ samples: [Sample]) -> [Proto.Sample] {
         guard !samples.isEmpty else { return [] }
         var messages: [Proto.Sample] = []
         messages.reserveCapacity(samples.count)
@@ -113,7 +113,7 @@ extension Sample {
 extension SampleValue {
     /// The value a decoded Sample's value case holds.
     @inline(__always)
-    init(proto: Proto.Sample.Value) {
+    package init(proto: Proto.Sample.Value) {
         switch proto {
         case .quantity(let quantity): self = .quantity(Quantity(proto: quantity))
         case .categoryValue(let value): self = .category(value)
@@ -124,7 +124,7 @@ extension SampleValue {
 
     /// The value as a Sample's value case.
     @inline(__always)
-    var proto: Proto.Sample.Value {
+    package var proto: Proto.Sample.Value {
         switch self {
         case .quantity(let quantity): .quantity(quantity.proto)
         case .category(let value): .categoryValue(value)
@@ -142,13 +142,13 @@ extension SampleValue {
 extension Quantity {
     /// The quantity a decoded Quantity holds.
     @inline(__always)
-    init(proto: Proto.Quantity) {
+    package init(proto: Proto.Quantity) {
         self.init(proto.value, proto.unit)
     }
 
     /// The quantity as a .proto message.
     @inline(__always)
-    var proto: Proto.Quantity {
+    package var proto: Proto.Quantity {
         var message = Proto.Quantity()
         message.value = value
         message.unit = unit
@@ -158,7 +158,7 @@ extension Quantity {
 
 extension WorkoutDetails {
     /// The details a decoded Workout holds; absent energy or distance read as nil.
-    init(proto: Proto.Workout) {
+    package init(proto: Proto.Workout) {
         self.init(
             activityType: proto.activityType,
             durationMicros: proto.durationMicros,
@@ -167,7 +167,7 @@ extension WorkoutDetails {
     }
 
     /// The details as a .proto message; nil energy or distance are left out.
-    var proto: Proto.Workout {
+    package var proto: Proto.Workout {
         var message = Proto.Workout()
         message.activityType = activityType
         message.durationMicros = durationMicros

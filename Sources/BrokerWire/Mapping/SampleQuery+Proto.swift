@@ -15,7 +15,7 @@ extension SampleQuery {
     }
 
     /// The query as a .proto message; predicate and sort are always sent.
-    var proto: Proto.QueryRequest {
+    package var proto: Proto.QueryRequest {
         var message = Proto.QueryRequest()
         message.type = type.identifier
         message.predicate = predicate.proto
@@ -39,7 +39,7 @@ extension AnchoredQuery {
     }
 
     /// The query as a .proto message; the predicate is always sent.
-    var proto: Proto.AnchoredQueryRequest {
+    package var proto: Proto.AnchoredQueryRequest {
         var message = Proto.AnchoredQueryRequest()
         message.type = type.identifier
         message.predicate = predicate.proto
@@ -65,7 +65,7 @@ extension SamplePredicate {
     }
 
     /// The predicate as a .proto message: a nil bound is `has_…` false (and 0).
-    var proto: Proto.SamplePredicate {
+    package var proto: Proto.SamplePredicate {
         var message = Proto.SamplePredicate()
         message.hasStart = startMicros != nil
         message.startMicros = startMicros ?? 0
@@ -79,7 +79,7 @@ extension SamplePredicate {
 extension SampleSort {
     /// The sort a decoded SampleSort holds; an absent one is by start date, ascending, and a key
     /// number this build does not know is the start date.
-    init(proto: Proto.SampleSort?) {
+    package init(proto: Proto.SampleSort?) {
         guard let proto else {
             self.init()
             return
@@ -88,7 +88,7 @@ extension SampleSort {
     }
 
     /// The sort as a .proto message.
-    var proto: Proto.SampleSort {
+    package var proto: Proto.SampleSort {
         var message = Proto.SampleSort()
         message.key = Proto.SortKey(rawValue: key.rawValue)
         message.descending = descending
@@ -99,7 +99,7 @@ extension SampleSort {
 extension AnchoredPage {
     /// The page a decoded AnchoredPage holds. The deleted source app ids are kept as they came, even
     /// when fewer or more than the deleted uuids (see AnchoredPage).
-    init(proto: Proto.AnchoredPage) throws(BrokerError) {
+    package init(proto: Proto.AnchoredPage) throws(BrokerError) {
         self.init(
             added: try Sample.samples(proto: proto.added),
             deletedUUIDs: proto.deletedUUIDs,
@@ -109,7 +109,7 @@ extension AnchoredPage {
     }
 
     /// The page as a .proto message.
-    var proto: Proto.AnchoredPage {
+    package var proto: Proto.AnchoredPage {
         var message = Proto.AnchoredPage()
         message.added = Sample.proto(added)
         message.deletedUUIDs = deletedUUIDs

@@ -16,7 +16,7 @@ extension StatisticsQuery {
     }
 
     /// The query as a .proto message; the predicate is always sent.
-    var proto: Proto.StatisticsRequest {
+    package var proto: Proto.StatisticsRequest {
         var message = Proto.StatisticsRequest()
         message.type = type.identifier
         message.predicate = predicate.proto
@@ -31,7 +31,7 @@ extension StatisticsQuery {
 
 extension StatisticsResult {
     /// The result a decoded AdminStatisticsResponse holds (the same fields as StatisticsResponse).
-    init(proto: Proto.AdminStatisticsResponse) {
+    package init(proto: Proto.AdminStatisticsResponse) {
         var same = Proto.StatisticsResponse()
         same.unit = proto.unit
         same.buckets = proto.buckets
@@ -39,7 +39,7 @@ extension StatisticsResult {
     }
 
     /// The result as an AdminStatisticsResponse.
-    var adminProto: Proto.AdminStatisticsResponse {
+    package var adminProto: Proto.AdminStatisticsResponse {
         let same = proto
         var message = Proto.AdminStatisticsResponse()
         message.unit = same.unit
@@ -48,7 +48,7 @@ extension StatisticsResult {
     }
 
     /// The result a decoded StatisticsResponse holds; a value whose `has_…` is false is nil.
-    init(proto: Proto.StatisticsResponse) {
+    package init(proto: Proto.StatisticsResponse) {
         var buckets: [StatisticsBucket] = []
         buckets.reserveCapacity(proto.buckets.count)
         for bucket in proto.buckets {
@@ -65,7 +65,7 @@ extension StatisticsResult {
     }
 
     /// The result as a .proto message: a nil value is `has_…` false (and 0).
-    var proto: Proto.StatisticsResponse {
+    package var proto: Proto.StatisticsResponse {
         var message = Proto.StatisticsResponse()
         message.unit = unit
         message.buckets.reserveCapacity(buckets.count)

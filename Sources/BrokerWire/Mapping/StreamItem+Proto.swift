@@ -1,10 +1,10 @@
-import BrokerModel
+package import BrokerModel
 
 // StreamItem, the `item` oneof of a stream's frames, between the model and the .proto.
 extension StreamItem {
     /// The item a decoded StreamItem holds; throws for one with no case this build knows (the client
     /// asked for the stream, so it must understand its items).
-    init(proto: Proto.StreamItem) throws(BrokerError) {
+    package init(proto: Proto.StreamItem) throws(BrokerError) {
         switch proto.item {
         case .ping(let ping)?:
             self = .ping(PingResponse(proto: ping))
@@ -22,7 +22,7 @@ extension StreamItem {
     }
 
     /// The item as a .proto message.
-    var proto: Proto.StreamItem {
+    package var proto: Proto.StreamItem {
         var message = Proto.StreamItem()
         switch self {
         case .ping(let ping):

@@ -1,10 +1,10 @@
-import BrokerModel
+package import BrokerModel
 
 // TypeDates (an EarliestAuthorizedSampleDate reply) between the model and the .proto.
 extension TypeDates {
     /// The dates a decoded EarliestAuthorizedSampleDateResponse holds, in the order they came (a
     /// type sent twice keeps its last date, as `TypeDates` reads its entries).
-    init(proto: Proto.EarliestAuthorizedSampleDateResponse) {
+    package init(proto: Proto.EarliestAuthorizedSampleDateResponse) {
         guard !proto.dates.isEmpty else {
             self.init(entries: [])
             return
@@ -19,7 +19,7 @@ extension TypeDates {
 
     /// The dates as a .proto message: one entry per type (its last date), sorted by identifier as
     /// strcmp sorts the bytes sent, so that equal dates encode to equal bytes.
-    var proto: Proto.EarliestAuthorizedSampleDateResponse {
+    package var proto: Proto.EarliestAuthorizedSampleDateResponse {
         var distinct: [Entry]
         if entries.count <= 16 {
             // A few entries: drop each one a later entry of the same type overrides, without hashing.

@@ -57,7 +57,7 @@ struct TwinLeakTests {
 
     @Test func deletingAnotherAppsUUIDRevealsNothing() async throws {
         let pair = try await TwinPair.make(otherCount: Self.otherCount)
-        var answers: [String: [Response?]] = [:]
+        var answers: [String: [Proto.ServerFrame.Response?]] = [:]
         try await pair.run { s in
             try await s.openAndSaveOwn()
             try await s.call("Delete another app's uuid", .delete(uuids: [TwinFixtures.otherHeldForDelete], type: nil, predicate: nil))
@@ -88,7 +88,7 @@ struct TwinLeakTests {
             answers[s.name] = replies
             try await s.call("Query steps", .query(SampleQuery(type: .stepCount)))
         }
-        let expected = ["\(Response.save(saved: 1, unchanged: 0))", "\(Response.save(saved: 0, unchanged: 1))", "\(StatusCode.alreadyExists)"]
+        let expected = ["\(Proto.ServerFrame.Response.save(saved: 1, unchanged: 0))", "\(Proto.ServerFrame.Response.save(saved: 0, unchanged: 1))", "\(StatusCode.alreadyExists)"]
         #expect(answers["A"] == expected)
         #expect(answers["B"] == expected)
         pair.expectIndistinguishable()

@@ -58,7 +58,7 @@ final class TwinSocket: @unchecked Sendable {
     ///
     /// After each stream item `grant` more items are granted, so a stream longer than its window
     /// keeps flowing (and small windows exercise credit).
-    func call(_ callID: UInt64, _ request: Request, credit: UInt32 = 0, grant: UInt32 = 1, timeout: Double = 30) async throws -> [ServerFrame] {
+    func call(_ callID: UInt64, _ request: Proto.Call.Request, credit: UInt32 = 0, grant: UInt32 = 1, timeout: Double = 30) async throws -> [ServerFrame] {
         try send(.call(Call(callID: callID, initialCredit: credit, request: request)))
         var frames: [ServerFrame] = []
         let deadline = Date().addingTimeInterval(timeout)
@@ -72,11 +72,11 @@ final class TwinSocket: @unchecked Sendable {
             if frame.endsCall { return frames }
             if grant > 0 { try send(.credit(callID: callID, items: grant)) }
         }
-        throw DaemonError("call \(callID) (\(request.methodName)) did not end within \(timeout) s; frames so far: \(frames)")
+        throw DaemonError("call \(callID) (\(request.method.name)) did not end within \(timeout) s; frames so far: \(frames)")
     }
 
     /// Starts a call without waiting (a stream read later with `take`).
-    func start(_ callID: UInt64, _ request: Request, credit: UInt32 = 0) throws {
+    func start(_ callID: UInt64, _ request: Proto.Call.Request, credit: UInt32 = 0) throws {
         try send(.call(Call(callID: callID, initialCredit: credit, request: request)))
     }
 

@@ -24,7 +24,7 @@ extension TwinStore {
     }
 
     /// The first frame's response, or its status, of the last call recorded (for named expectations).
-    var lastReply: (response: Response?, status: Status?) {
+    var lastReply: (response: Proto.ServerFrame.Response?, status: Status?) {
         let frame = transcript.entries.last?.frames.last
         return (frame?.response, frame?.status)
     }
@@ -33,7 +33,7 @@ extension TwinStore {
     var lastAnchoredChanges: (added: [String], deleted: [String]) {
         var added: [String] = []
         var deleted: [String] = []
-        for case .streamItem(.anchoredPage(let page))? in transcript.entries.last?.frames.map(\.response) ?? [] {
+        for case .anchoredPage(let page)? in transcript.entries.last?.frames.map(\.item) ?? [] {
             added += page.added.map(\.uuid)
             deleted += page.deletedUUIDs
         }

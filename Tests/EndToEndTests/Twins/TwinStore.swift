@@ -88,7 +88,7 @@ final class TwinStore: @unchecked Sendable {
 
     /// Makes one call as X and records every reply frame under `label`.
     @discardableResult
-    func call(_ label: String, _ request: Request, credit: UInt32 = 0, grant: UInt32 = 1) async throws -> [ServerFrame] {
+    func call(_ label: String, _ request: Proto.Call.Request, credit: UInt32 = 0, grant: UInt32 = 1) async throws -> [ServerFrame] {
         guard let socket else { throw DaemonError("\(name): no connection (call hello first)") }
         let callID = nextCallID
         nextCallID += 1
@@ -107,7 +107,7 @@ final class TwinStore: @unchecked Sendable {
         }
         let frames = try await call(label, .anchoredQuery(query))
         if let keep {
-            for case .streamItem(.anchoredPage(let page))? in frames.map(\.response) where page.done {
+            for case .anchoredPage(let page)? in frames.map(\.item) where page.done {
                 anchors[keep] = page.newAnchor
             }
         }

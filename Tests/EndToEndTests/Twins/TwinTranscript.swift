@@ -55,9 +55,20 @@ struct TwinTranscript: Sendable {
         case .ping(var ping)?:
             ping.brokerTimeMicros = 0
             frame.response = .ping(ping)
-        case .streamItem(.samples(let samples))?:
-            frame.response = .streamItem(.samples(samples.map(withoutClock)))
-        case .streamItem(.anchoredPage(var page))?:
+        case .streamItem?:
+            frame.response = normalised(frame.item, anchors: &anchors).map { .streamItem($0) } ?? frame.response
+        default:
+            break
+        }
+        return frame
+    }
+
+    /// A stream item with its clock fields and anchor replaced; nil when nothing changes.
+    private static func normalised(_ item: StreamItem?, anchors: inout [[UInt8]: Int]) -> StreamItem? {
+        switch item {
+        case .samples(let samples)?:
+            return .samples(samples.map(withoutClock))
+        case .anchoredPage(var page)?:
             // Mutated in place rather than rebuilt, so fields added to the page later (such as
             // deleted source app ids) pass through and are compared too.
             page.added = page.added.map(withoutClock)
@@ -66,13 +77,12 @@ struct TwinTranscript: Sendable {
                 anchors[page.newAnchor] = index
                 page.newAnchor = Array("anchor#\(index)".utf8)
             }
-            frame.response = .streamItem(.anchoredPage(page))
-        case .streamItem(.observed(let type, _))?:
-            frame.response = .streamItem(.observed(type: type, changedMicros: 0))
+            return .anchoredPage(page)
+        case .observed(let type, _)?:
+            return .observed(type: type, changedMicros: 0)
         default:
-            break
+            return nil
         }
-        return frame
     }
 
     private static func withoutClock(_ sample: Sample) -> Sample {
@@ -128,11 +138,12 @@ struct TwinTranscript: Sendable {
         return text.count > 1_500 ? String(text.prefix(1_500)) + "…" : text
     }
 
-    private static func summary(_ response: Response) -> String {
-        switch response {
-        case .streamItem(.samples(let samples)):
+    private static func summary(_ response: Proto.ServerFrame.Response) -> String {
+        let item: StreamItem? = if case .streamItem(let proto) = response { try? StreamItem(proto: proto) } else { nil }
+        switch item {
+        case .samples(let samples)?:
             return "page of \(samples.count): " + samples.prefix(6).map(shortSample).joined(separator: ", ") + (samples.count > 6 ? ", …" : "")
-        case .streamItem(.anchoredPage(let page)):
+        case .anchoredPage(let page)?:
             return "anchored page added \(page.added.count) [" + page.added.prefix(6).map(shortSample).joined(separator: ", ")
                 + "] deleted \(page.deletedUUIDs) anchor \(hex(page.newAnchor)) done \(page.done)"
         default:
