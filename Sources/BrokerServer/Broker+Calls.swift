@@ -145,14 +145,14 @@ extension Broker {
             let now = Microseconds.now()
             session.connection.send { WireCodec.appendPingReply(callID: callID, payload: ping.payload, brokerTimeMicros: now, to: &$0) }
         case .authorizationStatus(let request):
-            answerAuthorizationStatus(ObjectType(protoIdentifier: request.type), callID: callID, session: session)
+            answerAuthorizationStatus(request.resolvedType.objectType, callID: callID, session: session)
         case .requestStatus(let request):
             answerRequestStatus(
                 share: ObjectType.types(protoIdentifiers: request.shareTypes),
                 read: ObjectType.types(protoIdentifiers: request.readTypes),
                 callID: callID, session: session)
         case .earliestAuthorizedSampleDate(let request):
-            answerEarliestAuthorizedSampleDate(request.types, callID: callID, session: session)
+            answerEarliestAuthorizedSampleDate(request.resolvedTypes, callID: callID, session: session)
         case .earliestPermittedSampleDate:
             session.connection.send(ServerFrame(callID: callID, response: .earliestPermittedSampleDate(configuration.earliestPermittedMicros)))
         default:

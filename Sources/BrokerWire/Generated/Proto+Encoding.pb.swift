@@ -1045,6 +1045,33 @@ extension Proto.ServerFrame: ProtoMessage {
         }
     }
 
+    /// Appends a ServerFrame frame whose response is `earliest_authorized_sample_date` with its `dates` given as catalogued views,
+    /// byte for byte as the appender taking `Proto.EarliestAuthorizedSampleDateResponse` would.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, earliestAuthorizedSampleDate entries: UnsafeBufferPointer<Proto.TypeDate.Catalogued>, to buffer: inout [UInt8]) {
+        if status == nil {
+            var inner = 0
+            for element in entries { let count = element.packedSize; inner += 1 + ProtoWriter.varintSize(count) + count }
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            size += 2 + ProtoWriter.varintSize(inner) + inner
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xBA); writer.byte(0x01); writer.varint(UInt64(inner))
+                for element in entries {
+                    writer.byte(0x0A); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
+                }
+            }
+            return
+        }
+        var value = Proto.EarliestAuthorizedSampleDateResponse()
+        value.dates = entries.map(\.message)
+        appendFrame(callID: callID, status: status, earliestAuthorizedSampleDate: value, to: &buffer)
+    }
+
     /// Appends a ServerFrame frame whose response is `earliest_permitted_sample_date`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, earliestPermittedSampleDate value: Proto.EarliestPermittedSampleDateResponse, to buffer: inout [UInt8]) {
@@ -2891,8 +2918,8 @@ extension Proto.EarliestAuthorizedSampleDateRequest: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
+        for element in self.resolvedTypes {
+            do { let count = ProtoWriter.cStringCount(element.spelling); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
@@ -2900,8 +2927,8 @@ extension Proto.EarliestAuthorizedSampleDateRequest: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.types {
-            writer.byte(0x0A); writer.cString(element, count: sizes.next())
+        for element in self.resolvedTypes {
+            writer.byte(0x0A); writer.cString(element.spelling, count: sizes.next())
         }
     }
 }
@@ -2931,6 +2958,52 @@ extension Proto.TypeDate: ProtoMessage {
         }
         if self.dateMicros != 0 {
             writer.byte(0x10); writer.varint(UInt64(bitPattern: self.dateMicros))
+        }
+    }
+}
+
+extension Proto.TypeDate {
+    /// TypeDate with its type identifier fields given as catalogue indexes (`TypeCatalogue`): sized
+    /// and written without a `ProtoSizes`, to the bytes of `message`.
+    public struct Catalogued: Sendable {
+        /// type = 1: the catalogue index of a catalogued identifier.
+        public var type: Int
+        /// date_us = 2.
+        public var dateMicros: Int64
+
+        /// The view of the fields given.
+        @inline(__always)
+        public init(type: Int, dateMicros: Int64) {
+            self.type = type
+            self.dateMicros = dateMicros
+        }
+
+        /// The packed size.
+        @inline(__always)
+        public var packedSize: Int {
+            var size = 0
+            do { let count = ProtoWriter.catalogueCount(self.type); size += 1 + ProtoWriter.varintSize(count) + count }
+            if self.dateMicros != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.dateMicros))
+            }
+            return size
+        }
+
+        /// Writes the fields, as `message.write` would.
+        @inline(__always)
+        public func writeFields(_ writer: inout ProtoWriter) {
+            writer.byte(0x0A); writer.catalogueString(self.type)
+            if self.dateMicros != 0 {
+                writer.byte(0x10); writer.varint(UInt64(bitPattern: self.dateMicros))
+            }
+        }
+
+        /// The message this view writes.
+        public var message: Proto.TypeDate {
+            var message = Proto.TypeDate()
+            message.type = ProtoTypeIdentifier(catalogueIndex: type).spelling
+            message.dateMicros = dateMicros
+            return message
         }
     }
 }

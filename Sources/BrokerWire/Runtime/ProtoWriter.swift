@@ -1,3 +1,5 @@
+import BrokerModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -49,6 +51,23 @@ public struct ProtoWriter {
             memcpy(cursor, base, source.count)
             cursor += source.count
         }
+    }
+
+    /// The catalogued identifier at catalogue index `index` as a string field's length and
+    /// contents: the bytes `cString` writes for that identifier's string (no catalogued identifier
+    /// holds a NUL; `CataloguedIdentifierTests` checks).
+    @inline(__always)
+    public mutating func catalogueString(_ index: Int) {
+        let spelling = TypeCatalogue.catalogueSpelling(index: index)
+        varint(UInt64(spelling.count))
+        memcpy(cursor, spelling.baseAddress.unsafelyUnwrapped, spelling.count)
+        cursor += spelling.count
+    }
+
+    /// The byte count of the catalogued identifier at catalogue index `index` (its C length).
+    @inline(__always)
+    public static func catalogueCount(_ index: Int) -> Int {
+        TypeCatalogue.catalogueSpelling(index: index).count
     }
 
     /// A string field's length and contents, cut at the first NUL as protobuf-c's C string is.
