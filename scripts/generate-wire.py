@@ -558,6 +558,15 @@ def write_lines(field, value, indent):
     return ["%s%s; %s" % (indent, key, write_scalar(field, value))]
 
 
+def borrowing_loop(value, indent, body):
+    """`body` for each element of the array `value`, read in place as `elements[index]`: a for-in
+    loop copies each element (retaining every string and array in it, then releasing them), which
+    for a page of samples cost more than measuring and writing them."""
+    return (["%s%s.withUnsafeBufferPointer { elements in" % (indent, value),
+             "%s    for index in elements.indices {" % indent] + body
+            + ["%s    }" % indent, "%s}" % indent])
+
+
 def stored_value(value, field):
     """`value` (an expression ending in the field's property) naming the stored property instead."""
     assert value.endswith(field.swift), value
@@ -573,6 +582,8 @@ def plain_measure_lines(field, value, indent, binding="value"):
         if field.resolved:
             return (["%sfor element in %s {" % (indent, stored_value(value, field))]
                     + size_lines(field, "element.spelling", inner) + ["%s}" % indent])
+        if field.type == MESSAGE_T:
+            return borrowing_loop(value, indent, size_lines(field, "elements[index]", inner + "    "))
         return ["%sfor element in %s {" % (indent, value)] + size_lines(field, "element", inner) + ["%s}" % indent]
     if field.type == MESSAGE_T:
         return (["%sif let %s = %s {" % (indent, binding, value)] + size_lines(field, binding, inner)
@@ -593,6 +604,8 @@ def plain_write_lines(field, value, indent, binding="value"):
         if field.resolved:
             return (["%sfor element in %s {" % (indent, stored_value(value, field))]
                     + write_lines(field, "element.spelling", inner) + ["%s}" % indent])
+        if field.type == MESSAGE_T:
+            return borrowing_loop(value, indent, write_lines(field, "elements[index]", inner + "    "))
         return ["%sfor element in %s {" % (indent, value)] + write_lines(field, "element", inner) + ["%s}" % indent]
     if field.type == MESSAGE_T:
         return (["%sif let %s = %s {" % (indent, binding, value)] + write_lines(field, binding, inner)

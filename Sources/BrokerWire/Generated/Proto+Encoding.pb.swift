@@ -2481,12 +2481,14 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.apps {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.apps.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -2495,8 +2497,10 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.apps {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.apps.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -2690,12 +2694,14 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         if self.openPrompts != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.openPrompts))
         }
-        for element in self.prompts {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.prompts.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -2745,8 +2751,10 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         if self.openPrompts != 0 {
             writer.byte(0x68); writer.varint(UInt64(self.openPrompts))
         }
-        for element in self.prompts {
-            writer.byte(0x72); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.prompts.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x72); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3013,12 +3021,14 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.dates {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.dates.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3027,8 +3037,10 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.dates {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.dates.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3151,12 +3163,14 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.values {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.values.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3165,8 +3179,10 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.values {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.values.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3394,12 +3410,14 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
         if self.promptID != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.promptID))
         }
-        for element in self.decisions {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.decisions.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3411,8 +3429,10 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
         }
-        for element in self.decisions {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.decisions.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3579,12 +3599,14 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.grants {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.grants.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3593,8 +3615,10 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.grants {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.grants.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3883,12 +3907,14 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.sources {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.sources.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3897,8 +3923,10 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.sources {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.sources.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4133,12 +4161,14 @@ extension Proto.Correlation: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.objects {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.objects.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -4147,8 +4177,10 @@ extension Proto.Correlation: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.objects {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.objects.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4232,12 +4264,14 @@ extension Proto.Sample: ProtoMessage {
             }
         case nil: break
         }
-        for element in self.metadata {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
+        self.metadata.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 2 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         do {
@@ -4279,8 +4313,10 @@ extension Proto.Sample: ProtoMessage {
             writer.byte(0x6A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case nil: break
         }
-        for element in self.metadata {
-            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.metadata.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
         do {
             let count = sizes.next()
@@ -4391,12 +4427,14 @@ extension Proto.SaveRequest: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.samples {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -4405,8 +4443,10 @@ extension Proto.SaveRequest: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.samples {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4577,12 +4617,14 @@ extension Proto.SamplePage: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.samples {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -4591,8 +4633,10 @@ extension Proto.SamplePage: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.samples {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4652,12 +4696,14 @@ extension Proto.AnchoredPage: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.added {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.added.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         for element in self.deletedUUIDs {
@@ -4678,8 +4724,10 @@ extension Proto.AnchoredPage: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.added {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.added.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
         for element in self.deletedUUIDs {
             writer.byte(0x12); writer.cString(element, count: sizes.next())
@@ -4863,8 +4911,10 @@ extension Proto.StatisticsResponse: ProtoMessage {
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
-        for element in self.buckets {
-            do { let count = element.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do { let count = elements[index].packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+            }
         }
         return size
     }
@@ -4876,8 +4926,10 @@ extension Proto.StatisticsResponse: ProtoMessage {
             let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
-        for element in self.buckets {
-            writer.byte(0x12); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(elements[index].packedSize)); elements[index].writeFields(&writer)
+            }
         }
     }
 }
@@ -4917,8 +4969,10 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
-        for element in self.buckets {
-            do { let count = element.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do { let count = elements[index].packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+            }
         }
         return size
     }
@@ -4930,8 +4984,10 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
             let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
-        for element in self.buckets {
-            writer.byte(0x12); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(elements[index].packedSize)); elements[index].writeFields(&writer)
+            }
         }
     }
 }
@@ -5090,12 +5146,14 @@ extension Proto.AdminImportRequest: ProtoMessage {
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
-        for element in self.samples {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         do {
@@ -5113,8 +5171,10 @@ extension Proto.AdminImportRequest: ProtoMessage {
             let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
-        for element in self.samples {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
         do {
             let count = sizes.next()
@@ -5289,12 +5349,14 @@ extension Proto.AdminAccessLogResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.entries {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.entries.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -5303,8 +5365,10 @@ extension Proto.AdminAccessLogResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.entries {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.entries.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
