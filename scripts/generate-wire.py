@@ -689,12 +689,16 @@ def emit_catalogued_view(message):
     out = ["\nextension Proto.%s {\n" % message.name]
     out.append("    /// %s with its type identifier fields given as catalogue indexes (`TypeCatalogue`): sized\n"
                "    /// and written without a `ProtoSizes`, to the bytes of `message`.\n" % message.name)
-    out.append("    public struct Catalogued: Sendable {\n")
+    out.append("    ///\n    /// Sendable: the spellings it holds point into the catalogue's static storage, never freed.\n")
+    out.append("    public struct Catalogued: @unchecked Sendable {\n")
     params = []
     for field in message.fields:
         if is_catalogued_identifier(field):
             out.append("        /// %s = %d: the catalogue index of a catalogued identifier.\n" % (field.name, field.number))
-            out.append("        public var %s: Int\n" % field.swift)
+            out.append("        public let %s: Int\n" % field.swift)
+            out.append("        /// The catalogue's bytes of `%s` (static storage), found once when the view is made.\n"
+                       % field.swift.strip("`"))
+            out.append("        public let %sSpelling: UnsafeBufferPointer<UInt8>\n" % field.swift.strip("`"))
             params.append((field.swift, "Int"))
         else:
             out.append("        /// %s = %d.\n" % (field.name, field.number))
@@ -703,17 +707,20 @@ def emit_catalogued_view(message):
     out.append("\n        /// The view of the fields given.\n")
     out.append("        @inline(__always)\n")
     out.append("        public init(%s) {\n" % ", ".join("%s: %s" % (n.strip("`"), t) for n, t in params))
-    for name, _ in params:
+    for name, t in params:
         out.append("            self.%s = %s\n" % (name, name))
+        field = [f for f in message.fields if f.swift == name][0]
+        if is_catalogued_identifier(field):
+            out.append("            self.%sSpelling = ProtoWriter.catalogueSpelling(%s)\n" % (name.strip("`"), name))
     out.append("        }\n\n")
     measure, write = [], []
     for field in message.fields:
         value = "self.%s" % field.swift
         if is_catalogued_identifier(field):
             k = len(key_bytes(field.key))
-            measure.append("            do { let count = ProtoWriter.catalogueCount(%s); size += %d + ProtoWriter.varintSize(count) + count }"
+            measure.append("            do { let count = %sSpelling.count; size += %d + ProtoWriter.varintSize(count) + count }"
                            % (value, k))
-            write.append("            %s; writer.catalogueString(%s)" % (write_key(field), value))
+            write.append("            %s; writer.spelledString(%sSpelling)" % (write_key(field), value))
         else:
             measure.extend(plain_measure_lines(field, value, "            "))
             write.extend(plain_write_lines(field, value, "            "))

@@ -42,12 +42,17 @@ extension WireCodec {
         to buffer: inout [UInt8]
     ) {
         if entries.count > 1 {
-            // An insertion sort by each identifier's strcmp rank: there are at most a few entries.
-            for end in 1..<entries.count {
-                var index = end
-                while index > 0, TypeCatalogue.byteOrderRank(index: entries[index].type) < TypeCatalogue.byteOrderRank(index: entries[index - 1].type) {
-                    entries.swapAt(index, index - 1)
-                    index -= 1
+            // An insertion sort by each identifier's strcmp rank, each rank looked up once: there
+            // are at most a few entries.
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: entries.count) { ranks in
+                for position in entries.indices { ranks[position] = TypeCatalogue.byteOrderRank(index: entries[position].type) }
+                for end in 1..<entries.count {
+                    var index = end
+                    while index > 0, ranks[index] < ranks[index - 1] {
+                        entries.swapAt(index, index - 1)
+                        ranks.swapAt(index, index - 1)
+                        index -= 1
+                    }
                 }
             }
         }

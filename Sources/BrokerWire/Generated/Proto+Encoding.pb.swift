@@ -2973,9 +2973,13 @@ extension Proto.TypeDate: ProtoMessage {
 extension Proto.TypeDate {
     /// TypeDate with its type identifier fields given as catalogue indexes (`TypeCatalogue`): sized
     /// and written without a `ProtoSizes`, to the bytes of `message`.
-    public struct Catalogued: Sendable {
+    ///
+    /// Sendable: the spellings it holds point into the catalogue's static storage, never freed.
+    public struct Catalogued: @unchecked Sendable {
         /// type = 1: the catalogue index of a catalogued identifier.
-        public var type: Int
+        public let type: Int
+        /// The catalogue's bytes of `type` (static storage), found once when the view is made.
+        public let typeSpelling: UnsafeBufferPointer<UInt8>
         /// date_us = 2.
         public var dateMicros: Int64
 
@@ -2983,6 +2987,7 @@ extension Proto.TypeDate {
         @inline(__always)
         public init(type: Int, dateMicros: Int64) {
             self.type = type
+            self.typeSpelling = ProtoWriter.catalogueSpelling(type)
             self.dateMicros = dateMicros
         }
 
@@ -2990,7 +2995,7 @@ extension Proto.TypeDate {
         @inline(__always)
         public var packedSize: Int {
             var size = 0
-            do { let count = ProtoWriter.catalogueCount(self.type); size += 1 + ProtoWriter.varintSize(count) + count }
+            do { let count = self.typeSpelling.count; size += 1 + ProtoWriter.varintSize(count) + count }
             if self.dateMicros != 0 {
                 size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.dateMicros))
             }
@@ -3000,7 +3005,7 @@ extension Proto.TypeDate {
         /// Writes the fields, as `message.write` would.
         @inline(__always)
         public func writeFields(_ writer: inout ProtoWriter) {
-            writer.byte(0x0A); writer.catalogueString(self.type)
+            writer.byte(0x0A); writer.spelledString(self.typeSpelling)
             if self.dateMicros != 0 {
                 writer.byte(0x10); writer.varint(UInt64(bitPattern: self.dateMicros))
             }

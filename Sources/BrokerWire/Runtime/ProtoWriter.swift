@@ -53,15 +53,20 @@ public struct ProtoWriter {
         }
     }
 
-    /// The catalogued identifier at catalogue index `index` as a string field's length and
-    /// contents: the bytes `cString` writes for that identifier's string (no catalogued identifier
-    /// holds a NUL; `CataloguedIdentifierTests` checks).
+    /// A string field's length and contents from `spelling`, the catalogue's bytes of a catalogued
+    /// identifier (`catalogueSpelling`): the bytes `cString` writes for that identifier's string (no
+    /// catalogued identifier holds a NUL; `ReplyEncodingTests` checks).
     @inline(__always)
-    public mutating func catalogueString(_ index: Int) {
-        let spelling = TypeCatalogue.catalogueSpelling(index: index)
+    public mutating func spelledString(_ spelling: UnsafeBufferPointer<UInt8>) {
         varint(UInt64(spelling.count))
         memcpy(cursor, spelling.baseAddress.unsafelyUnwrapped, spelling.count)
         cursor += spelling.count
+    }
+
+    /// The catalogue's bytes of the identifier at catalogue index `index` (static storage).
+    @inline(__always)
+    public static func catalogueSpelling(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        TypeCatalogue.catalogueSpelling(index: index)
     }
 
     /// The byte count of the catalogued identifier at catalogue index `index` (its C length).
