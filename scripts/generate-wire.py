@@ -114,6 +114,18 @@ REPEATED = 3
 # instead of allocating one per field (EASD, AuthorizationStatus and every sample name types).
 TYPE_IDENTIFIER_FIELDS = {"type", "types", "share_types", "read_types"}
 
+# The hot requests whose identifier fields keep what the reader's look-up found: each such field is
+# stored as `resolvedX: ProtoTypeIdentifier` (`[ProtoTypeIdentifier]` when repeated), the catalogue
+# index of a catalogued identifier, and `x: String` (`[String]`) reads and writes it as before. The
+# broker's handler takes the catalogue's type from it without a second look-up.
+RESOLVED_IDENTIFIER_MESSAGES = {"AuthorizationStatusRequest", "EarliestAuthorizedSampleDateRequest"}
+
+# Messages with a catalogued view `Proto.X.Catalogued`: every identifier field given as a catalogue
+# index (its bytes are the catalogue's, its size known without a ProtoSizes), the rest as in X. A
+# frame appender case whose message is one repeated field of such a message also takes the entries
+# as a buffer of views (the EarliestAuthorizedSampleDate reply, written without building its array).
+CATALOGUED_VIEWS = {"TypeDate"}
+
 # The messages that travel as whole frames (every call decodes or encodes one).
 FRAME_MESSAGES = {"ClientFrame", "ServerFrame"}
 
@@ -181,6 +193,7 @@ def c_lower(camel_name):
 class Field:
     def __init__(self, raw, message):
         self.name = raw["name"]
+        self.message = message
         self.number = raw["number"]
         self.type = raw["type"]
         self.repeated = raw["label"] == REPEATED
@@ -197,6 +210,17 @@ class Field:
             raise SystemExit("generate-wire: proto3 optional (%s.%s) is not supported" % (message, self.name))
         if self.type in (GROUP, FLOAT, FIXED32, FIXED64, SFIXED32, SFIXED64, SINT32, SINT64):
             raise SystemExit("generate-wire: field type %d (%s.%s) is not supported" % (self.type, message, self.name))
+
+    @property
+    def resolved(self):
+        """True for an identifier field stored as `ProtoTypeIdentifier` (RESOLVED_IDENTIFIER_MESSAGES)."""
+        return (self.message in RESOLVED_IDENTIFIER_MESSAGES and self.name in TYPE_IDENTIFIER_FIELDS
+                and self.type == STRING and self.oneof is None)
+
+    @property
+    def stored(self):
+        """The stored property's name: `resolvedX` for a resolved identifier field, else the field's."""
+        return "resolved" + camel(self.name, upper_first=True) if self.resolved else self.swift
 
     @property
     def wire_type(self):
@@ -385,7 +409,23 @@ def emit_messages(messages, enums):
             else:
                 decl, value = t, field.default()
             out.append(doc(message.field_docs.get(field.name, []), "        ", "%s = %d." % (field.name, field.number)))
-            out.append("        public var %s: %s = %s\n" % (field.swift, decl, value))
+            if field.resolved:
+                element = "ProtoTypeIdentifier"
+                stored_decl = "[%s]" % element if field.repeated else element
+                stored_value = "[]" if field.repeated else "ProtoTypeIdentifier()"
+                if field.repeated:
+                    get = "%s.map(\\.spelling)" % field.stored
+                    put = "%s = newValue.map { ProtoTypeIdentifier($0) }" % field.stored
+                else:
+                    get = "%s.spelling" % field.stored
+                    put = "%s = ProtoTypeIdentifier(newValue)" % field.stored
+                out.append("        public var %s: %s {\n            get { %s }\n            set { %s }\n        }\n"
+                           % (field.swift, decl, get, put))
+                out.append("        /// %s = %d as read: the catalogue index of a catalogued identifier, found once.\n"
+                           % (field.name, field.number))
+                out.append("        public var %s: %s = %s\n" % (field.stored, stored_decl, stored_value))
+            else:
+                out.append("        public var %s: %s = %s\n" % (field.swift, decl, value))
         for index in range(len(message.oneofs)):
             out.append(doc([], "        ", "The oneof %s: one case or none." % message.oneofs[index]))
             out.append("        public var %s: %s? = nil\n" % (message.oneof_property(index), message.oneof_swift(index)))
@@ -518,12 +558,32 @@ def write_lines(field, value, indent):
     return ["%s%s; %s" % (indent, key, write_scalar(field, value))]
 
 
+def borrowing_loop(value, indent, body):
+    """`body` for each element of the array `value`, read in place as `elements[index]`: a for-in
+    loop copies each element (retaining every string and array in it, then releasing them), which
+    for a page of samples cost more than measuring and writing them."""
+    return (["%s%s.withUnsafeBufferPointer { elements in" % (indent, value),
+             "%s    for index in elements.indices {" % indent] + body
+            + ["%s    }" % indent, "%s}" % indent])
+
+
+def stored_value(value, field):
+    """`value` (an expression ending in the field's property) naming the stored property instead."""
+    assert value.endswith(field.swift), value
+    return value[:len(value) - len(field.swift)] + field.stored
+
+
 def plain_measure_lines(field, value, indent, binding="value"):
     """Lines adding a non-oneof field's size to `size` when protobuf-c would pack it."""
     inner = indent + "    "
     if field.repeated:
         if field.packed:
             raise SystemExit("generate-wire: packed repeated fields are not supported (%s)" % field.name)
+        if field.resolved:
+            return (["%sfor element in %s {" % (indent, stored_value(value, field))]
+                    + size_lines(field, "element.spelling", inner) + ["%s}" % indent])
+        if field.type == MESSAGE_T:
+            return borrowing_loop(value, indent, size_lines(field, "elements[index]", inner + "    "))
         return ["%sfor element in %s {" % (indent, value)] + size_lines(field, "element", inner) + ["%s}" % indent]
     if field.type == MESSAGE_T:
         return (["%sif let %s = %s {" % (indent, binding, value)] + size_lines(field, binding, inner)
@@ -541,6 +601,11 @@ def plain_write_lines(field, value, indent, binding="value"):
     """Lines writing a non-oneof field when protobuf-c would pack it."""
     inner = indent + "    "
     if field.repeated:
+        if field.resolved:
+            return (["%sfor element in %s {" % (indent, stored_value(value, field))]
+                    + write_lines(field, "element.spelling", inner) + ["%s}" % indent])
+        if field.type == MESSAGE_T:
+            return borrowing_loop(value, indent, write_lines(field, "elements[index]", inner + "    "))
         return ["%sfor element in %s {" % (indent, value)] + write_lines(field, "element", inner) + ["%s}" % indent]
     if field.type == MESSAGE_T:
         return (["%sif let %s = %s {" % (indent, binding, value)] + write_lines(field, binding, inner)
@@ -604,7 +669,88 @@ def emit_encoding(messages):
         if message.name in FRAME_MESSAGES:
             out.append(emit_case_appenders(message))
         out.append("}\n")
+        if message.name in CATALOGUED_VIEWS:
+            out.append(emit_catalogued_view(message))
     return "".join(out)
+
+
+def is_catalogued_identifier(field):
+    return field.type == STRING and field.name in TYPE_IDENTIFIER_FIELDS and not field.repeated and field.oneof is None
+
+
+def emit_catalogued_view(message):
+    """`Proto.X.Catalogued`: X with each identifier field given as a catalogue index. Its bytes are
+    the catalogue's identifier (never empty, no NUL: always packed, its length known), so the view
+    is a leaf: sized and written without a ProtoSizes, to the bytes X with that identifier packs."""
+    for field in message.fields:
+        if field.oneof is not None or field.repeated or field.type == MESSAGE_T or \
+                (field.type == STRING and not is_catalogued_identifier(field)):
+            raise SystemExit("generate-wire: %s cannot have a catalogued view (%s)" % (message.name, field.name))
+    out = ["\nextension Proto.%s {\n" % message.name]
+    out.append("    /// %s with its type identifier fields given as catalogue indexes (`TypeCatalogue`): sized\n"
+               "    /// and written without a `ProtoSizes`, to the bytes of `message`.\n" % message.name)
+    out.append("    ///\n    /// Sendable: the spellings it holds point into the catalogue's static storage, never freed.\n")
+    out.append("    public struct Catalogued: @unchecked Sendable {\n")
+    params = []
+    for field in message.fields:
+        if is_catalogued_identifier(field):
+            out.append("        /// %s = %d: the catalogue index of a catalogued identifier.\n" % (field.name, field.number))
+            out.append("        public let %s: Int\n" % field.swift)
+            out.append("        /// The catalogue's bytes of `%s` (static storage), found once when the view is made.\n"
+                       % field.swift.strip("`"))
+            out.append("        public let %sSpelling: UnsafeBufferPointer<UInt8>\n" % field.swift.strip("`"))
+            params.append((field.swift, "Int"))
+        else:
+            out.append("        /// %s = %d.\n" % (field.name, field.number))
+            out.append("        public var %s: %s\n" % (field.swift, field.swift_type()))
+            params.append((field.swift, field.swift_type()))
+    out.append("\n        /// The view of the fields given.\n")
+    out.append("        @inline(__always)\n")
+    out.append("        public init(%s) {\n" % ", ".join("%s: %s" % (n.strip("`"), t) for n, t in params))
+    for name, t in params:
+        out.append("            self.%s = %s\n" % (name, name))
+        field = [f for f in message.fields if f.swift == name][0]
+        if is_catalogued_identifier(field):
+            out.append("            self.%sSpelling = ProtoWriter.catalogueSpelling(%s)\n" % (name.strip("`"), name))
+    out.append("        }\n\n")
+    measure, write = [], []
+    for field in message.fields:
+        value = "self.%s" % field.swift
+        if is_catalogued_identifier(field):
+            k = len(key_bytes(field.key))
+            measure.append("            do { let count = %sSpelling.count; size += %d + ProtoWriter.varintSize(count) + count }"
+                           % (value, k))
+            write.append("            %s; writer.spelledString(%sSpelling)" % (write_key(field), value))
+        else:
+            measure.extend(plain_measure_lines(field, value, "            "))
+            write.extend(plain_write_lines(field, value, "            "))
+    out.append("        /// The packed size.\n        @inline(__always)\n")
+    out.append("        public var packedSize: Int {\n            var size = 0\n")
+    out.append("\n".join(measure) + "\n")
+    out.append("            return size\n        }\n\n")
+    out.append("        /// Writes the fields, as `message.write` would.\n        @inline(__always)\n")
+    out.append("        public func writeFields(_ writer: inout ProtoWriter) {\n")
+    out.append("\n".join(write) + "\n        }\n\n")
+    out.append("        /// The message this view writes.\n")
+    out.append("        public var message: Proto.%s {\n            var message = Proto.%s()\n" % (message.name, message.name))
+    for field in message.fields:
+        if is_catalogued_identifier(field):
+            out.append("            message.%s = ProtoTypeIdentifier(catalogueIndex: %s).spelling\n"
+                       % (field.swift, field.swift))
+        else:
+            out.append("            message.%s = %s\n" % (field.swift, field.swift))
+    out.append("            return message\n        }\n    }\n}\n")
+    return "".join(out)
+
+
+def catalogued_list_field(case):
+    """The one repeated field of `case`'s message when it holds a message with a catalogued view."""
+    if case is None or case.type != MESSAGE_T:
+        return None
+    fields = messages_by_name[case.type_name].fields
+    if len(fields) == 1 and fields[0].repeated and fields[0].type == MESSAGE_T and fields[0].type_name in CATALOGUED_VIEWS:
+        return fields[0]
+    return None
 
 
 def emit_leaf_members(message):
@@ -694,6 +840,54 @@ def emit_case_appenders(message):
         out.append("            sizes.rewind()\n")
         out.append("\n".join(write) + "\n")
         out.append("        }\n    }\n")
+        entry = catalogued_list_field(case)
+        if entry is not None:
+            out.append(emit_catalogued_case_appender(message, case, entry, plain, params))
+    return "".join(out)
+
+
+def emit_catalogued_case_appender(message, case, entry, plain, params):
+    """The appender of `case` taking its one repeated field's entries as catalogued views: the same
+    bytes as the appender of the message holding `entry.message` for each; without a ProtoSizes when
+    the plain fields that need one are absent (else through that appender)."""
+    view = "Proto.%s.Catalogued" % entry.type_name
+    label = case.case.strip("`")
+    params = params[:-1] + ["%s entries: UnsafeBufferPointer<%s>" % (label, view)]
+    out = ["\n    /// Appends a %s frame whose %s is `%s` with its `%s` given as catalogued views,\n"
+           "    /// byte for byte as the appender taking `Proto.%s` would.\n"
+           % (message.name, message.oneofs[0], case.name, entry.name, case.type_name)]
+    out.append("    public static func appendFrame(%s, to buffer: inout [UInt8]) {\n" % ", ".join(params))
+    absent = [f for f in plain if needs_sizes(f)]
+    if not all(f.type == MESSAGE_T and not f.repeated for f in absent):
+        raise SystemExit("generate-wire: %s's plain fields need sizes when present" % message.name)
+    quick = [f for f in plain if f not in absent]
+    out.append("        if %s {\n" % (" && ".join("%s == nil" % f.swift for f in absent) or "true"))
+    out.append("            var inner = 0\n")
+    out.append("            for element in entries { let count = element.packedSize; inner += %d + ProtoWriter.varintSize(count) + count }\n"
+               % len(key_bytes(entry.key)))
+    out.append("            var size = 0\n")
+    fields = sorted(quick + [case], key=lambda f: f.number)
+    for field in fields:
+        if field is case:
+            out.append("            size += %d + ProtoWriter.varintSize(inner) + inner\n" % len(key_bytes(case.key)))
+        else:
+            out.append("\n".join(plain_measure_lines(field, field.swift, "            ", binding="present")) + "\n")
+    out.append("            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in\n")
+    for field in fields:
+        if field is case:
+            out.append("                %s; writer.varint(UInt64(inner))\n" % write_key(case))
+            out.append("                for element in entries {\n")
+            out.append("                    %s; writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)\n"
+                       % write_key(entry))
+            out.append("                }\n")
+        else:
+            out.append("\n".join(plain_write_lines(field, field.swift, "                ", binding="present")) + "\n")
+    out.append("            }\n            return\n        }\n")
+    out.append("        var value = Proto.%s()\n" % case.type_name)
+    out.append("        value.%s = entries.map(\\.message)\n" % entry.swift)
+    out.append("        appendFrame(%s, %s: value, to: &buffer)\n"
+               % (", ".join("%s: %s" % (f.swift.strip("`"), f.swift) for f in plain), label))
+    out.append("    }\n")
     return "".join(out)
 
 
@@ -710,6 +904,9 @@ def check_oneof_contiguous(messages):
 def read_value(field, target, indent):
     """Lines reading one value of `field` into `target` (an assignment or append expression)."""
     t = field.type
+    if field.resolved:
+        return ["%sguard let value = reader.resolvedTypeIdentifier() else { return false }" % indent,
+                "%s%s" % (indent, target)]
     if t == STRING and field.name in TYPE_IDENTIFIER_FIELDS:
         return ["%sguard let value = reader.typeIdentifier() else { return false }" % indent, "%s%s" % (indent, target)]
     if t == STRING:
@@ -767,8 +964,8 @@ def emit_decoding(messages):
             out.append("            case %d:  // %s\n" % (field.key, field.name))
             if field.repeated:
                 # Room for a few elements at the first one: most repeated fields hold a handful.
-                out.append("                if self.%s.capacity == 0 { self.%s.reserveCapacity(4) }\n" % (field.swift, field.swift))
-                out.extend(l + "\n" for l in read_value(field, "self.%s.append(value)" % field.swift, "                "))
+                out.append("                if self.%s.capacity == 0 { self.%s.reserveCapacity(4) }\n" % (field.stored, field.stored))
+                out.extend(l + "\n" for l in read_value(field, "self.%s.append(value)" % field.stored, "                "))
             elif field.oneof is not None:
                 bit = 1 << oneof_bits[field.oneof]
                 out.append("                guard seen & 0x%X == 0 else { return false }\n" % bit)
@@ -779,7 +976,7 @@ def emit_decoding(messages):
                 bit = 1 << bits[field.name]
                 out.append("                guard seen & 0x%X == 0 else { return false }\n" % bit)
                 out.append("                seen |= 0x%X\n" % bit)
-                out.extend(l + "\n" for l in read_value(field, "self.%s = value" % field.swift, "                "))
+                out.extend(l + "\n" for l in read_value(field, "self.%s = value" % field.stored, "                "))
         out.append("            default:\n                return false\n")
         out.append("            }\n        }\n        return true\n    }\n}\n")
     return "".join(out)

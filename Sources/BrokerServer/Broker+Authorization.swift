@@ -49,23 +49,51 @@ extension Broker {
     /// EarliestAuthorizedSampleDate: earliest readable dates for limited grants only, exactly as the
     /// reference page says. Encodes the reply straight from the policy's list into the connection's
     /// output (the bytes of a `.earliestAuthorizedSampleDate` dictionary response).
-    func answerEarliestAuthorizedSampleDate(_ identifiers: [String], callID: UInt64, session: Session) {
-        let types = ObjectType.types(protoIdentifiers: identifiers)
-        do throws(BrokerError) {
-            guard types.count <= AuthorizationPolicy.maxTypesPerRequest else {
-                throw BrokerError.invalidArgument("types holds \(types.count) entries; at most \(AuthorizationPolicy.maxTypesPerRequest) are allowed")
+    ///
+    /// The identifiers come as the generated reader resolved them: when every one is exactly a
+    /// catalogued identifier (the usual call) the types are the catalogue's, taken by index, with no
+    /// look-up and no array; otherwise they are made as `ObjectType(protoIdentifier:)` makes them,
+    /// and unknown ones get the same error as ever.
+    func answerEarliestAuthorizedSampleDate(_ identifiers: [ProtoTypeIdentifier], callID: UInt64, session: Session) {
+        guard identifiers.count <= AuthorizationPolicy.maxTypesPerRequest else {
+            let error = BrokerError.invalidArgument("types holds \(identifiers.count) entries; at most \(AuthorizationPolicy.maxTypesPerRequest) are allowed")
+            session.connection.send(ServerFrame(callID: callID, status: Status(error)))
+            return
+        }
+        var allCatalogued = true
+        for identifier in identifiers where identifier.catalogueIndex < 0 {
+            allCatalogued = false
+            break
+        }
+        if allCatalogued {
+            withUnsafeTemporaryAllocation(of: ObjectType.self, capacity: max(identifiers.count, 1)) { scratch in
+                for (position, identifier) in identifiers.enumerated() {
+                    (scratch.baseAddress.unsafelyUnwrapped + position).initialize(to: identifier.objectType)
+                }
+                let types = UnsafeBufferPointer(rebasing: scratch[..<identifiers.count])
+                answerEarliestAuthorizedSampleDate(catalogued: types, callID: callID, session: session)
+                _ = scratch.baseAddress.unsafelyUnwrapped.deinitialize(count: identifiers.count)
             }
+            return
+        }
+        let types = identifiers.map(\.objectType)
+        do throws(BrokerError) {
             try TypeCatalogue.requireKnown(types, field: "types")
         } catch {
             session.connection.send(ServerFrame(callID: callID, status: Status(error)))
             return
         }
+        types.withUnsafeBufferPointer { answerEarliestAuthorizedSampleDate(catalogued: $0, callID: callID, session: session) }
+    }
+
+    /// EarliestAuthorizedSampleDate for `types`, every one catalogued (checked by the caller).
+    private func answerEarliestAuthorizedSampleDate(catalogued types: UnsafeBufferPointer<ObjectType>, callID: UInt64, session: Session) {
         let grants = appGrants(session)
         let earliestPermitted = configuration.earliestPermittedMicros
         // At most one entry per catalogued type, on the stack: no dictionary. `ObjectType` spells every
         // catalogued type as the catalogue does, so each goes by its index, with no string touched.
         let capacity = max(min(types.count, TypeCatalogue.count), 1)
-        withUnsafeTemporaryAllocation(of: (catalogueIndex: Int, dateMicros: Int64).self, capacity: capacity) { scratch in
+        withUnsafeTemporaryAllocation(of: Proto.TypeDate.Catalogued.self, capacity: capacity) { scratch in
             var count = 0
             AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(
                 forCatalogued: types, grants: grants, earliestPermitted: earliestPermitted
@@ -74,7 +102,7 @@ extension Broker {
                 guard let index = TypeCatalogue.spelledIndex(of: type) else {
                     preconditionFailure("\(type.identifier) is catalogued but not spelled as the catalogue spells it")
                 }
-                scratch[count] = (index, date)
+                (scratch.baseAddress.unsafelyUnwrapped + count).initialize(to: Proto.TypeDate.Catalogued(type: index, dateMicros: date))
                 count += 1
             }
             session.connection.send { output in

@@ -145,14 +145,14 @@ extension Broker {
             let now = Microseconds.now()
             session.connection.send { WireCodec.appendPingReply(callID: callID, payload: ping.payload, brokerTimeMicros: now, to: &$0) }
         case .authorizationStatus(let request):
-            answerAuthorizationStatus(ObjectType(protoIdentifier: request.type), callID: callID, session: session)
+            answerAuthorizationStatus(request.resolvedType.objectType, callID: callID, session: session)
         case .requestStatus(let request):
             answerRequestStatus(
                 share: ObjectType.types(protoIdentifiers: request.shareTypes),
                 read: ObjectType.types(protoIdentifiers: request.readTypes),
                 callID: callID, session: session)
         case .earliestAuthorizedSampleDate(let request):
-            answerEarliestAuthorizedSampleDate(request.types, callID: callID, session: session)
+            answerEarliestAuthorizedSampleDate(request.resolvedTypes, callID: callID, session: session)
         case .earliestPermittedSampleDate:
             let response = Proto.EarliestPermittedSampleDateResponse.with { $0.dateMicros = configuration.earliestPermittedMicros }
             session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, earliestPermittedSampleDate: response, to: &$0) }

@@ -115,13 +115,17 @@ final class QueryPager {
             if !last, context.credit > UInt32(ready.count + 1), broker.beginStoreRead(context) { fetch() }
             // Each store row goes straight to the generated message it is written from: no page of
             // model samples, no model stream item or frame in between.
+            // The rows are read in place (a for-in loop would copy each sample, retaining and then
+            // releasing every string and array in it).
             var samples: [Proto.Sample] = []
             samples.reserveCapacity(page.samples.count)
-            for sample in page.samples {
-                if let converter {
-                    samples.append(try SampleValidator.presenting(sample, with: converter, descriptor: descriptor).proto)
-                } else {
-                    samples.append(sample.proto)
+            try page.samples.withUnsafeBufferPointer { rows throws(BrokerError) in
+                for index in rows.indices {
+                    if let converter {
+                        samples.append(try SampleValidator.presenting(rows[index], with: converter, descriptor: descriptor).proto)
+                    } else {
+                        samples.append(rows[index].proto)
+                    }
                 }
             }
             var samplePage = Proto.SamplePage()

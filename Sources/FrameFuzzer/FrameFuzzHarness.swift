@@ -168,6 +168,27 @@ enum FrameFuzzHarness {
                 fail("decodeCallFrame read a call from a frame that does not decode as one: \(fast)")
             }
             check(fast.encoded() == call.encoded(), "decodeCallFrame read \(fast), the frame holds \(call)")
+            checkResolvedIdentifiers(fast.request, call.request)
+        }
+    }
+
+    /// The hot requests' identifiers (`ProtoTypeIdentifier`) resolve to the same catalogue indexes on
+    /// the fast path as through the whole frame's decoding (protobuf-c's, when the strict reader
+    /// declines it), and each to the type `ObjectType(protoIdentifier:)` makes of its spelling.
+    static func checkResolvedIdentifiers(_ fast: Proto.Call.Request?, _ whole: Proto.Call.Request?) {
+        let pairs: [(ProtoTypeIdentifier, ProtoTypeIdentifier)]
+        switch (fast, whole) {
+        case (.authorizationStatus(let a)?, .authorizationStatus(let b)?): pairs = [(a.resolvedType, b.resolvedType)]
+        case (.earliestAuthorizedSampleDate(let a)?, .earliestAuthorizedSampleDate(let b)?):
+            check(a.resolvedTypes.count == b.resolvedTypes.count, "EarliestAuthorizedSampleDate read \(a.resolvedTypes.count) and \(b.resolvedTypes.count) types")
+            pairs = Array(zip(a.resolvedTypes, b.resolvedTypes))
+        default: return
+        }
+        for (a, b) in pairs {
+            check(a.catalogueIndex == b.catalogueIndex, "\(a.spelling.debugDescription) resolved to \(a.catalogueIndex) and \(b.catalogueIndex)")
+            let before = ObjectType(protoIdentifier: a.spelling)
+            check(a.objectType == before && a.objectType.identifier == before.identifier,
+                  "\(a.spelling.debugDescription) resolved to \(a.objectType), not \(before)")
         }
     }
 

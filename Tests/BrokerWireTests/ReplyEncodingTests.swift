@@ -118,7 +118,7 @@ struct ReplyEncodingTests {
                 #expect(reply == packed, "\(dates)")
 
                 let indexed = dates.compactMap { entry in
-                    TypeCatalogue.spelledIndex(of: entry.key).map { (catalogueIndex: $0, dateMicros: entry.value) }
+                    TypeCatalogue.spelledIndex(of: entry.key).map { Proto.TypeDate.Catalogued(type: $0, dateMicros: entry.value) }
                 }
                 guard indexed.count == dates.count else { continue }
                 var indexedEntries = indexed
@@ -128,6 +128,53 @@ struct ReplyEncodingTests {
                 }
                 #expect(indexedReply == packed, "\(dates)")
             }
+        }
+    }
+
+    /// The generated appender of catalogued entries (`Proto.TypeDate.Catalogued`) writes what
+    /// protobuf-c packs for the same reply, with and without a status (the second goes through the
+    /// appender of the built message), in whatever order the entries come.
+    @Test func cataloguedEntryAppenderMatchesProtobufC() {
+        let everyIndex = Array(0..<TypeCatalogue.count)
+        let entrySets: [[Proto.TypeDate.Catalogued]] = [
+            [],
+            [Proto.TypeDate.Catalogued(type: 0, dateMicros: 0)],
+            everyIndex.map { Proto.TypeDate.Catalogued(type: $0, dateMicros: Int64($0) &* 1_000_003 &- 50_000_000) },
+            everyIndex.reversed().prefix(7).map { Proto.TypeDate.Catalogued(type: $0, dateMicros: .min) },
+            [Proto.TypeDate.Catalogued(type: TypeCatalogue.count - 1, dateMicros: .max), Proto.TypeDate.Catalogued(type: 3, dateMicros: -1)],
+        ]
+        for callID in Self.callIDs {
+            for entries in entrySets {
+                for status: Proto.Status? in [nil, Status(code: .aborted, message: "odd but encodable").proto] {
+                    var message = Proto.ServerFrame()
+                    message.callID = callID
+                    message.status = status
+                    var response = Proto.EarliestAuthorizedSampleDateResponse()
+                    response.dates = entries.map(\.message)
+                    message.response = .earliestAuthorizedSampleDate(response)
+                    let packed = message.repackedByProtobufC()
+                    #expect(packed != nil)
+
+                    var appended: [UInt8] = []
+                    entries.withUnsafeBufferPointer {
+                        Proto.ServerFrame.appendFrame(callID: callID, status: status, earliestAuthorizedSampleDate: $0, to: &appended)
+                    }
+                    var whole: [UInt8] = []
+                    message.appendFrame(to: &whole)
+                    #expect(appended == whole, "\(entries.count) entries, status \(status != nil)")
+                    #expect(Array(appended.dropFirst(5)) == packed, "\(entries.count) entries, status \(status != nil)")
+                }
+            }
+        }
+    }
+
+    /// No catalogued identifier holds a NUL: the catalogued writers take its whole bytes as the
+    /// string protobuf-c would write (a C string ends at its first NUL).
+    @Test func catalogueIdentifiersHaveNoNul() {
+        for index in 0..<TypeCatalogue.count {
+            let spelling = ProtoTypeIdentifier(TypeCatalogue.knownTypes[index].identifier)
+            #expect(spelling.catalogueIndex == Int32(index))
+            #expect(ProtoWriter.cStringCount(spelling.spelling) == ProtoWriter.catalogueCount(index))
         }
     }
 

@@ -42,6 +42,13 @@ public enum TypeCatalogue {
         type.catalogueIndex >= 0 ? byteOrderRanks[type.catalogueIndex] : nil
     }
 
+    /// Where the identifier at catalogue index `index` falls when catalogued identifiers are sorted
+    /// by their bytes (as strcmp sorts them).
+    @inline(__always)
+    package static func byteOrderRank(index: Int) -> Int {
+        byteOrderRanks[index]
+    }
+
     /// `type`'s index in `all` (and `knownIdentifiers`); nil for an uncatalogued type. A catalogued
     /// type's identifier is always exactly the catalogue's bytes (`ObjectType(_:)` canonicalises).
     @inline(__always)
@@ -104,6 +111,20 @@ public enum TypeCatalogue {
     @inline(__always)
     static func index(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
         IdentifierTable.shared.index(of: bytes)
+    }
+
+    /// The catalogue index of the identifier whose UTF-8 bytes are exactly `bytes`, or -1: one
+    /// look-up, for a decoder that keeps the index (`ProtoTypeIdentifier`).
+    @inline(__always)
+    package static func catalogueIndex(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        Self.index(ofUTF8: bytes)
+    }
+
+    /// The catalogue's bytes of the identifier at catalogue index `index` (static storage).
+    @inline(__always)
+    package static func catalogueSpelling(index: Int) -> UnsafeBufferPointer<UInt8> {
+        let identifier = knownIdentifiers[index]
+        return UnsafeBufferPointer(start: identifier.utf8Start, count: identifier.utf8CodeUnitCount)
     }
 
     /// The shared value for a catalogued identifier given as exactly its UTF-8 bytes; nil for any

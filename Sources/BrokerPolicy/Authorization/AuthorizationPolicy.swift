@@ -93,6 +93,17 @@ public enum AuthorizationPolicy {
         forCatalogued types: [ObjectType], grants: AppGrants, earliestPermitted: Int64,
         _ body: (ObjectType, Int64) -> Void
     ) {
+        types.withUnsafeBufferPointer { types in
+            forEachEarliestAuthorizedSampleDate(forCatalogued: types, grants: grants, earliestPermitted: earliestPermitted, body)
+        }
+    }
+
+    /// `forEachEarliestAuthorizedSampleDate` of types held in memory the caller owns (the broker's
+    /// scratch on the stack: no array).
+    public static func forEachEarliestAuthorizedSampleDate(
+        forCatalogued types: UnsafeBufferPointer<ObjectType>, grants: AppGrants, earliestPermitted: Int64,
+        _ body: (ObjectType, Int64) -> Void
+    ) {
         // Catalogue indexes already answered, as bits in words on the stack.
         let words = (TypeCatalogue.count + 63) / 64
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { answered in

@@ -1491,8 +1491,8 @@ extension Proto.AuthorizationStatusRequest {
             case 10:  // type
                 guard seen & 0x1 == 0 else { return false }
                 seen |= 0x1
-                guard let value = reader.typeIdentifier() else { return false }
-                self.type = value
+                guard let value = reader.resolvedTypeIdentifier() else { return false }
+                self.resolvedType = value
             default:
                 return false
             }
@@ -1608,9 +1608,9 @@ extension Proto.EarliestAuthorizedSampleDateRequest {
             guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
             switch key {
             case 10:  // types
-                if self.types.capacity == 0 { self.types.reserveCapacity(4) }
-                guard let value = reader.typeIdentifier() else { return false }
-                self.types.append(value)
+                if self.resolvedTypes.capacity == 0 { self.resolvedTypes.reserveCapacity(4) }
+                guard let value = reader.resolvedTypeIdentifier() else { return false }
+                self.resolvedTypes.append(value)
             default:
                 return false
             }

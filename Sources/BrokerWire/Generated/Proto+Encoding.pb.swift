@@ -1045,6 +1045,33 @@ extension Proto.ServerFrame: ProtoMessage {
         }
     }
 
+    /// Appends a ServerFrame frame whose response is `earliest_authorized_sample_date` with its `dates` given as catalogued views,
+    /// byte for byte as the appender taking `Proto.EarliestAuthorizedSampleDateResponse` would.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, earliestAuthorizedSampleDate entries: UnsafeBufferPointer<Proto.TypeDate.Catalogued>, to buffer: inout [UInt8]) {
+        if status == nil {
+            var inner = 0
+            for element in entries { let count = element.packedSize; inner += 1 + ProtoWriter.varintSize(count) + count }
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            size += 2 + ProtoWriter.varintSize(inner) + inner
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xBA); writer.byte(0x01); writer.varint(UInt64(inner))
+                for element in entries {
+                    writer.byte(0x0A); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
+                }
+            }
+            return
+        }
+        var value = Proto.EarliestAuthorizedSampleDateResponse()
+        value.dates = entries.map(\.message)
+        appendFrame(callID: callID, status: status, earliestAuthorizedSampleDate: value, to: &buffer)
+    }
+
     /// Appends a ServerFrame frame whose response is `earliest_permitted_sample_date`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, earliestPermittedSampleDate value: Proto.EarliestPermittedSampleDateResponse, to buffer: inout [UInt8]) {
@@ -2454,12 +2481,14 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.apps {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.apps.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -2468,8 +2497,10 @@ extension Proto.AdminListAppsResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.apps {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.apps.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -2663,12 +2694,14 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         if self.openPrompts != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.openPrompts))
         }
-        for element in self.prompts {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.prompts.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -2718,8 +2751,10 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
         if self.openPrompts != 0 {
             writer.byte(0x68); writer.varint(UInt64(self.openPrompts))
         }
-        for element in self.prompts {
-            writer.byte(0x72); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.prompts.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x72); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -2891,8 +2926,8 @@ extension Proto.EarliestAuthorizedSampleDateRequest: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.types {
-            do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
+        for element in self.resolvedTypes {
+            do { let count = ProtoWriter.cStringCount(element.spelling); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
         }
         return size
     }
@@ -2900,8 +2935,8 @@ extension Proto.EarliestAuthorizedSampleDateRequest: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.types {
-            writer.byte(0x0A); writer.cString(element, count: sizes.next())
+        for element in self.resolvedTypes {
+            writer.byte(0x0A); writer.cString(element.spelling, count: sizes.next())
         }
     }
 }
@@ -2935,17 +2970,70 @@ extension Proto.TypeDate: ProtoMessage {
     }
 }
 
+extension Proto.TypeDate {
+    /// TypeDate with its type identifier fields given as catalogue indexes (`TypeCatalogue`): sized
+    /// and written without a `ProtoSizes`, to the bytes of `message`.
+    ///
+    /// Sendable: the spellings it holds point into the catalogue's static storage, never freed.
+    public struct Catalogued: @unchecked Sendable {
+        /// type = 1: the catalogue index of a catalogued identifier.
+        public let type: Int
+        /// The catalogue's bytes of `type` (static storage), found once when the view is made.
+        public let typeSpelling: UnsafeBufferPointer<UInt8>
+        /// date_us = 2.
+        public var dateMicros: Int64
+
+        /// The view of the fields given.
+        @inline(__always)
+        public init(type: Int, dateMicros: Int64) {
+            self.type = type
+            self.typeSpelling = ProtoWriter.catalogueSpelling(type)
+            self.dateMicros = dateMicros
+        }
+
+        /// The packed size.
+        @inline(__always)
+        public var packedSize: Int {
+            var size = 0
+            do { let count = self.typeSpelling.count; size += 1 + ProtoWriter.varintSize(count) + count }
+            if self.dateMicros != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: self.dateMicros))
+            }
+            return size
+        }
+
+        /// Writes the fields, as `message.write` would.
+        @inline(__always)
+        public func writeFields(_ writer: inout ProtoWriter) {
+            writer.byte(0x0A); writer.spelledString(self.typeSpelling)
+            if self.dateMicros != 0 {
+                writer.byte(0x10); writer.varint(UInt64(bitPattern: self.dateMicros))
+            }
+        }
+
+        /// The message this view writes.
+        public var message: Proto.TypeDate {
+            var message = Proto.TypeDate()
+            message.type = ProtoTypeIdentifier(catalogueIndex: type).spelling
+            message.dateMicros = dateMicros
+            return message
+        }
+    }
+}
+
 extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
     /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.dates {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.dates.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -2954,8 +3042,10 @@ extension Proto.EarliestAuthorizedSampleDateResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.dates {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.dates.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3078,12 +3168,14 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.values {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.values.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3092,8 +3184,10 @@ extension Proto.ReadCharacteristicsResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.values {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.values.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3321,12 +3415,14 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
         if self.promptID != 0 {
             size += 1 + ProtoWriter.varintSize(UInt64(self.promptID))
         }
-        for element in self.decisions {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.decisions.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3338,8 +3434,10 @@ extension Proto.AdminAnswerPromptRequest: ProtoMessage {
         if self.promptID != 0 {
             writer.byte(0x08); writer.varint(UInt64(self.promptID))
         }
-        for element in self.decisions {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.decisions.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3506,12 +3604,14 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.grants {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.grants.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3520,8 +3620,10 @@ extension Proto.AdminListGrantsResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.grants {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.grants.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -3850,12 +3952,14 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.sources {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.sources.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3864,8 +3968,10 @@ extension Proto.AdminListSourcesResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.sources {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.sources.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4100,12 +4206,14 @@ extension Proto.Correlation: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.objects {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.objects.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -4114,8 +4222,10 @@ extension Proto.Correlation: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.objects {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.objects.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4199,12 +4309,14 @@ extension Proto.Sample: ProtoMessage {
             }
         case nil: break
         }
-        for element in self.metadata {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 2 + ProtoWriter.varintSize(count) + count
+        self.metadata.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 2 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         do {
@@ -4246,8 +4358,10 @@ extension Proto.Sample: ProtoMessage {
             writer.byte(0x6A); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case nil: break
         }
-        for element in self.metadata {
-            writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.metadata.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0xA2); writer.byte(0x01); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
         do {
             let count = sizes.next()
@@ -4358,12 +4472,14 @@ extension Proto.SaveRequest: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.samples {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -4372,8 +4488,10 @@ extension Proto.SaveRequest: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.samples {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4544,12 +4662,14 @@ extension Proto.SamplePage: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.samples {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -4558,8 +4678,10 @@ extension Proto.SamplePage: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.samples {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
@@ -4619,12 +4741,14 @@ extension Proto.AnchoredPage: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.added {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.added.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         for element in self.deletedUUIDs {
@@ -4645,8 +4769,10 @@ extension Proto.AnchoredPage: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.added {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.added.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
         for element in self.deletedUUIDs {
             writer.byte(0x12); writer.cString(element, count: sizes.next())
@@ -4830,8 +4956,10 @@ extension Proto.StatisticsResponse: ProtoMessage {
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
-        for element in self.buckets {
-            do { let count = element.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do { let count = elements[index].packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+            }
         }
         return size
     }
@@ -4843,8 +4971,10 @@ extension Proto.StatisticsResponse: ProtoMessage {
             let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
-        for element in self.buckets {
-            writer.byte(0x12); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(elements[index].packedSize)); elements[index].writeFields(&writer)
+            }
         }
     }
 }
@@ -4884,8 +5014,10 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
-        for element in self.buckets {
-            do { let count = element.packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do { let count = elements[index].packedSize; size += 1 + ProtoWriter.varintSize(count) + count }
+            }
         }
         return size
     }
@@ -4897,8 +5029,10 @@ extension Proto.AdminStatisticsResponse: ProtoMessage {
             let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.unit, count: count) }
         }
-        for element in self.buckets {
-            writer.byte(0x12); writer.varint(UInt64(element.packedSize)); element.writeFields(&writer)
+        self.buckets.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(elements[index].packedSize)); elements[index].writeFields(&writer)
+            }
         }
     }
 }
@@ -5057,12 +5191,14 @@ extension Proto.AdminImportRequest: ProtoMessage {
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
-        for element in self.samples {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         do {
@@ -5080,8 +5216,10 @@ extension Proto.AdminImportRequest: ProtoMessage {
             let count = sizes.next()
             if count != 0 { writer.byte(0x0A); writer.cString(self.appID, count: count) }
         }
-        for element in self.samples {
-            writer.byte(0x12); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.samples.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
         do {
             let count = sizes.next()
@@ -5256,12 +5394,14 @@ extension Proto.AdminAccessLogResponse: ProtoMessage {
     /// every string, in write order.
     public func measure(_ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        for element in self.entries {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.entries.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -5270,8 +5410,10 @@ extension Proto.AdminAccessLogResponse: ProtoMessage {
     /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
     /// kept them.
     public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        for element in self.entries {
-            writer.byte(0x0A); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.entries.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x0A); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }

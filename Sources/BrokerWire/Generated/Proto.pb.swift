@@ -753,7 +753,12 @@ extension Proto {
 extension Proto {
     public struct AuthorizationStatusRequest: Hashable, Sendable {
         /// type = 1.
-        public var type: String = ""
+        public var type: String {
+            get { resolvedType.spelling }
+            set { resolvedType = ProtoTypeIdentifier(newValue) }
+        }
+        /// type = 1 as read: the catalogue index of a catalogued identifier, found once.
+        public var resolvedType: ProtoTypeIdentifier = ProtoTypeIdentifier()
         /// An empty message: every field at its default.
         public init() {}
     }
@@ -797,7 +802,12 @@ extension Proto {
 extension Proto {
     public struct EarliestAuthorizedSampleDateRequest: Hashable, Sendable {
         /// types = 1.
-        public var types: [String] = []
+        public var types: [String] {
+            get { resolvedTypes.map(\.spelling) }
+            set { resolvedTypes = newValue.map { ProtoTypeIdentifier($0) } }
+        }
+        /// types = 1 as read: the catalogue index of a catalogued identifier, found once.
+        public var resolvedTypes: [ProtoTypeIdentifier] = []
         /// An empty message: every field at its default.
         public init() {}
     }

@@ -130,6 +130,19 @@ public struct ProtoReader {
         return string()
     }
 
+    /// A string field holding a type identifier of a hot request: a catalogued identifier comes
+    /// back as its catalogue index (nothing allocated, no string), any other as `string()` reads it
+    /// (nil where `string()` is nil). Accepts exactly what `typeIdentifier()` accepts.
+    @inline(__always)
+    public mutating func resolvedTypeIdentifier() -> ProtoTypeIdentifier? {
+        let start = index
+        guard let body = lengthDelimited() else { return nil }
+        let found = TypeCatalogue.catalogueIndex(utf8: body)
+        if found >= 0 { return ProtoTypeIdentifier(catalogueIndex: found) }
+        index = start
+        return string().map { ProtoTypeIdentifier(uncatalogued: $0) }
+    }
+
     /// A string field that is valid UTF-8 without NUL (protobuf-c's C string would cut or differ).
     @inline(__always)
     public mutating func string() -> String? {

@@ -1,3 +1,5 @@
+import BrokerModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -49,6 +51,28 @@ public struct ProtoWriter {
             memcpy(cursor, base, source.count)
             cursor += source.count
         }
+    }
+
+    /// A string field's length and contents from `spelling`, the catalogue's bytes of a catalogued
+    /// identifier (`catalogueSpelling`): the bytes `cString` writes for that identifier's string (no
+    /// catalogued identifier holds a NUL; `ReplyEncodingTests` checks).
+    @inline(__always)
+    public mutating func spelledString(_ spelling: UnsafeBufferPointer<UInt8>) {
+        varint(UInt64(spelling.count))
+        memcpy(cursor, spelling.baseAddress.unsafelyUnwrapped, spelling.count)
+        cursor += spelling.count
+    }
+
+    /// The catalogue's bytes of the identifier at catalogue index `index` (static storage).
+    @inline(__always)
+    public static func catalogueSpelling(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        TypeCatalogue.catalogueSpelling(index: index)
+    }
+
+    /// The byte count of the catalogued identifier at catalogue index `index` (its C length).
+    @inline(__always)
+    public static func catalogueCount(_ index: Int) -> Int {
+        TypeCatalogue.catalogueSpelling(index: index).count
     }
 
     /// A string field's length and contents, cut at the first NUL as protobuf-c's C string is.
