@@ -3852,12 +3852,14 @@ extension Proto.Source: ProtoMessage {
         if self.everAsked {
             size += 1 + 1
         }
-        for element in self.types {
-            do {
-                let slot = sizes.reserve()
-                let count = element.measure(&sizes)
-                sizes[slot] = count
-                size += 1 + ProtoWriter.varintSize(count) + count
+        self.types.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                do {
+                    let slot = sizes.reserve()
+                    let count = elements[index].measure(&sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
         }
         return size
@@ -3889,8 +3891,10 @@ extension Proto.Source: ProtoMessage {
         if self.everAsked {
             writer.byte(0x38); writer.byte(self.everAsked ? 1 : 0)
         }
-        for element in self.types {
-            writer.byte(0x42); writer.varint(UInt64(sizes.next())); element.write(&writer, &sizes)
+        self.types.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                writer.byte(0x42); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
+            }
         }
     }
 }
