@@ -48,6 +48,8 @@ final class ConnectionCore: Sendable {
     let outboxNeedsLoop = Atomic<Bool>(false)
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
+    /// How long a solo unary call's caller waits for its reply before suspending (see `awaitUnary`).
+    let replySpin = ReplySpin()
 
     /// Takes ownership of the connected `socketFD`.
     init(socketPath: String, socketFD: Int32, loop: ClientLoop) {
