@@ -1,4 +1,5 @@
 import BrokerModel
+import Synchronization
 import BrokerSupport
 import BrokerWire
 
@@ -7,7 +8,11 @@ extension ConnectionCore {
     /// id. The caller collects the result with `awaitUnary`.
     func startUnary(_ request: Request, timeout: Duration?) async throws(BrokerError) -> UInt64 {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: nil) }.get()
+        let opened = try table.withLock { table in
+            let opened = table.openUnary(deadline: deadline, waiter: nil)
+            if deadline != nil { deadlineArmed.store(table.wakeAt != nil, ordering: .releasing) }
+            return opened
+        }.get()
         if opened.wakeLoop { wakeLoop() }
         try await send(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), callID: opened.id, deadline: deadline)
         return opened.id
@@ -17,19 +22,23 @@ extension ConnectionCore {
     /// (a task waits for room on its behalf if the outbox is full).
     func startUnary(_ request: Request, timeout: Duration?, waiter: CallWaiter) throws(BrokerError) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }.get()
+        let opened = try table.withLock { table in
+            let opened = table.openUnary(deadline: deadline, waiter: waiter)
+            if deadline != nil { deadlineArmed.store(table.wakeAt != nil, ordering: .releasing) }
+            return opened
+        }.get()
         if opened.wakeLoop { wakeLoop() }
         sendDetached(.call(Call(callID: opened.id, timeoutMicros: wireMicros, request: request)), callID: opened.id, deadline: deadline)
     }
 
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
     ///
-    /// When it is the only call in flight (and the caller is not on the loop's thread, which must
-    /// read the reply), the caller first waits for the reply on its own thread for a short adaptive
+    /// When spinning is on (`ReplySpin.enabled`, off by default) and this is the only call in flight
+    /// (and the caller is not on the loop's thread, which must read the reply), the caller first waits for the reply on its own thread for a short adaptive
     /// time (`replySpin`, at most 50 µs) and takes it without suspending, saving the second thread
     /// wake-up of a call; past that budget its task suspends as usual (`ReplySlot`).
     func awaitUnary(_ id: UInt64) async -> CallEvent {
-        let mayBeSolo = ReplySpin.hasSpareCPU && !loop.isCurrent
+        let mayBeSolo = ReplySpin.hasSpareCPU && replySpin.enabled.load(ordering: .relaxed) && !loop.isCurrent
         return await withTaskCancellationHandler {
             // Set inside the continuation's body when the call was solo: when the wait began, and
             // when the spin took the reply (ns).
@@ -49,7 +58,7 @@ extension ConnectionCore {
                 case .ready(let ready):
                     continuation.resume(returning: ready)
                 case .waiting:
-                    break
+                    if mayBeSolo { replySpin.noteShared() }
                 case .solo(let slot):
                     let budget = replySpin.budgetNanos
                     soloStart = ReplySpin.now()
@@ -72,7 +81,11 @@ extension ConnectionCore {
         // for items the broker will not send before it grants again.
         let credit = min(window == 0 ? Call.defaultStreamCredit : window, Call.maxStreamCredit)
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
+        let opened = try table.withLock { table in
+            let opened = table.openStream(deadline: deadline, window: credit)
+            if deadline != nil { deadlineArmed.store(table.wakeAt != nil, ordering: .releasing) }
+            return opened
+        }.get()
         if opened.wakeLoop { wakeLoop() }
         let call = Call(callID: opened.id, timeoutMicros: wireMicros, initialCredit: credit, request: request)
         try await send(.call(call), callID: opened.id, deadline: deadline)

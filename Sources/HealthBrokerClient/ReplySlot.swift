@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Where a solo unary call's result meets a caller that waits for it briefly on its own thread
@@ -48,6 +51,8 @@ final class ReplySlot: @unchecked Sendable {
                 return take(at: ReplySpin.now())
             }
             now = ReplySpin.now()
+            // The loop thread that must read the reply may be queued behind this one on its CPU.
+            sched_yield()
         } while now < deadline
         let (parkedNow, _) = state.compareExchange(expected: Self.spinning, desired: Self.parked, ordering: .acquiringAndReleasing)
         return parkedNow ? nil : take(at: now)

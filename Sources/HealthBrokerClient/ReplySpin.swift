@@ -13,6 +13,10 @@ import Synchronization
 /// (a slow call spins not at all; the median is still learnt from every solo call, so it comes back
 /// when calls get quick again), is capped at `maxBudgetNanos`, and never happens on a one-CPU
 /// machine, where the spinner would hold the very CPU the loop thread needs to read the reply.
+///
+/// Off by default (`enabledByEnvironment`): a task whose reply arrives within the spin never
+/// suspends, so it keeps its cooperative thread; with many tasks calling, the others then wait in
+/// the pool's queue, the connection sees one call at a time and throughput halved when measured.
 final class ReplySpin: Sendable {
     /// The longest a caller spins, ns.
     static let maxBudgetNanos: Int64 = 50_000
@@ -22,6 +26,10 @@ final class ReplySpin: Sendable {
     static let maxTypicalNanos: Int64 = 30_000
     /// More than one CPU online (checked once).
     static let hasSpareCPU = ProcessInfo.processInfo.activeProcessorCount > 1
+    /// Spinning is off unless the environment has `HEALTHBROKER_CLIENT_SPIN=1`: measured on a 2-vCPU
+    /// VM (benchmarks/PROFILE.md, "A solo call's caller spins") it cut a solo call's p50 but halved
+    /// throughput with 16 calls in flight.
+    static let enabledByEnvironment = ProcessInfo.processInfo.environment["HEALTHBROKER_CLIENT_SPIN"] == "1"
 
     /// The running median of solo calls' waits, ns; 0 until the first is recorded.
     private let typical = Atomic<Int64>(0)
@@ -30,6 +38,14 @@ final class ReplySpin: Sendable {
     let takenBySpin = Atomic<Int>(0)
     /// A budget (ns) that replaces the adaptive one when ≥ 0: tests use it to hold a spin open.
     let forcedBudgetNanos = Atomic<Int64>(-1)
+    /// Whether solo calls take the spinning path at all (tests turn it on per connection).
+    let enabled = Atomic<Bool>(ReplySpin.enabledByEnvironment)
+    /// Solo calls in a row since a call last waited with others in flight.
+    private let soloStreak = Atomic<Int>(0)
+    /// Solo calls in a row before spinning starts: a workload that keeps several calls in flight
+    /// (whose cooperative threads have queued tasks to run) only now and then drains to one call,
+    /// and spinning then would keep a thread from those tasks.
+    static let soloStreakToSpin = 8
 
     /// Creates a gauge with nothing learnt (the first solo call does not spin).
     init() {}
@@ -39,8 +55,15 @@ final class ReplySpin: Sendable {
         let forced = forcedBudgetNanos.load(ordering: .relaxed)
         if forced >= 0 { return forced }
         let typical = typical.load(ordering: .relaxed)
-        guard Self.hasSpareCPU, typical > 0, typical <= Self.maxTypicalNanos else { return 0 }
+        guard Self.hasSpareCPU, typical > 0, typical <= Self.maxTypicalNanos,
+              soloStreak.load(ordering: .relaxed) >= Self.soloStreakToSpin else { return 0 }
         return min(Self.maxBudgetNanos, max(Self.minBudgetNanos, 2 * typical))
+    }
+
+    /// A call waited with others in flight: the solo streak starts again.
+    @inline(__always)
+    func noteShared() {
+        if soloStreak.load(ordering: .relaxed) != 0 { soloStreak.store(0, ordering: .relaxed) }
     }
 
     /// The current median estimate, ns (0: none yet); for tests and figures.
@@ -54,6 +77,7 @@ final class ReplySpin: Sendable {
     /// switch it on. Concurrent solo calls may race here; losing one step is harmless.
     func record(waitedNanos: Int64, takenBySpin spun: Bool) {
         soloCalls.add(1, ordering: .relaxed)
+        if soloStreak.load(ordering: .relaxed) < Self.soloStreakToSpin { soloStreak.add(1, ordering: .relaxed) }
         if spun { takenBySpin.add(1, ordering: .relaxed) }
         let old = typical.load(ordering: .relaxed)
         let new: Int64

@@ -114,6 +114,19 @@ struct ReplySpinTests {
         spin.forcedBudgetNanos.store(1, ordering: .relaxed)
         #expect(spin.budgetNanos == 1)
     }
+
+    @Test func aCallWithOthersInFlightStopsSpinningUntilCallsAreAloneAgain() {
+        let spin = ReplySpin()
+        for _ in 0..<20 { spin.record(waitedNanos: 15_000, takenBySpin: true) }
+        guard ReplySpin.hasSpareCPU else { return }
+        #expect(spin.budgetNanos == 30_000)
+        spin.noteShared()
+        #expect(spin.budgetNanos == 0, "several calls were in flight just now")
+        for _ in 0..<(ReplySpin.soloStreakToSpin - 1) { spin.record(waitedNanos: 15_000, takenBySpin: false) }
+        #expect(spin.budgetNanos == 0)
+        spin.record(waitedNanos: 15_000, takenBySpin: false)
+        #expect(spin.budgetNanos == 30_000, "a streak of solo calls turns it back on")
+    }
 }
 
 /// The spin through a connection: a socketpair peer answers when the test says.
@@ -148,7 +161,7 @@ struct ReplySpinConnectionTests {
     @Test func aReplyDuringTheSpinIsTakenWithoutSuspending() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
-        connection.currentCore.replySpin.forcedBudgetNanos.store(20_000_000_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(20_000_000_000)
         Self.answer(peer, afterMilliseconds: 10)
         let reply = try await Self.onOwnThread { try? await connection.unary(Self.ping([1, 2, 3]), timeout: .seconds(30)) }
         #expect(reply == .ping(PingResponse(payload: [1, 2, 3])))
@@ -159,21 +172,21 @@ struct ReplySpinConnectionTests {
     @Test func aReplyAfterTheWindowResumesTheSuspendedCall() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
-        connection.currentCore.replySpin.forcedBudgetNanos.store(100_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(100_000)
         Self.answer(peer, afterMilliseconds: 50)
         let reply = try await connection.unary(Self.ping([9]), timeout: .seconds(30))
         #expect(reply == .ping(PingResponse(payload: [9])))
         #expect(Self.counts(connection) == (1, 0), "the spin gave up and the call suspended")
         let typical = connection.currentCore.replySpin.typicalNanos
         #expect(typical >= 40_000_000, "the wait learnt is the whole wait, not the window")
-        connection.currentCore.replySpin.forcedBudgetNanos.store(-1, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(-1)
         #expect(connection.currentCore.replySpin.budgetNanos == 0, "a 50 ms call is not worth spinning for")
     }
 
     @Test func cancellingDuringTheSpinEndsTheCallAtOnceAndTellsTheBroker() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
-        connection.currentCore.replySpin.forcedBudgetNanos.store(60_000_000_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(60_000_000_000)
         let own = try ClientLoop()
         let call = Task(executorPreference: own) { await failure { () async throws(BrokerError) in try await connection.unary(Self.ping([5]), timeout: nil) } }
         let frames = try #require(await peer.frames(1))
@@ -187,7 +200,7 @@ struct ReplySpinConnectionTests {
         #expect(try #require(await peer.frames(1)) == [.cancel(callID: 1)])
         #expect(Self.counts(connection).solo == 1)
         // A late reply to the cancelled call is ignored; the next call works.
-        connection.currentCore.replySpin.forcedBudgetNanos.store(1_000_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(1_000_000)
         peer.echoPings(in: frames)
         Self.answer(peer)
         #expect(try await connection.unary(Self.ping([6]), timeout: .seconds(30)) == .ping(PingResponse(payload: [6])))
@@ -201,7 +214,7 @@ struct ReplySpinConnectionTests {
         let connection = peer.connection
         // One thread for all the callers: a 300 ms window, so a first caller alone on the
         // connection may spin a while, then lets the others run.
-        connection.currentCore.replySpin.forcedBudgetNanos.store(300_000_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(300_000_000)
         let own = try ClientLoop()
         let calls = 16
         Self.answer(peer, count: calls, reversed: true)
@@ -222,7 +235,7 @@ struct ReplySpinConnectionTests {
     @Test func aCallOnTheConnectionsOwnThreadNeverSpins() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
-        connection.currentCore.replySpin.forcedBudgetNanos.store(60_000_000_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(60_000_000_000)
         Self.answer(peer)
         let began = ContinuousClock.now
         let reply = await Task(executorPreference: connection.loop) {
@@ -236,7 +249,7 @@ struct ReplySpinConnectionTests {
     @Test func aDeadlineDuringTheSpinEndsTheCall() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
-        connection.currentCore.replySpin.forcedBudgetNanos.store(60_000_000_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(60_000_000_000)
         let began = ContinuousClock.now
         let error = try await Self.onOwnThread { await failure { () async throws(BrokerError) in try await connection.unary(Self.ping([8]), timeout: .milliseconds(20)) } }
         #expect(error?.code == .deadlineExceeded)
@@ -247,7 +260,7 @@ struct ReplySpinConnectionTests {
     @Test func closingDuringTheSpinFailsTheCall() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
-        connection.currentCore.replySpin.forcedBudgetNanos.store(60_000_000_000, ordering: .relaxed)
+        connection.currentCore.replySpin.forceOn(60_000_000_000)
         let own = try ClientLoop()
         let call = Task(executorPreference: own) { await failure { () async throws(BrokerError) in try await connection.unary(Self.ping([8]), timeout: nil) } }
         _ = try #require(await peer.frames(1))
@@ -256,10 +269,20 @@ struct ReplySpinConnectionTests {
         #expect(Self.counts(connection).solo == 1)
     }
 
+    @Test func spinningIsOffByDefault() async throws {
+        let peer = try SocketPairPeer()
+        let connection = peer.connection
+        try #require(!ReplySpin.enabledByEnvironment, "HEALTHBROKER_CLIENT_SPIN is set")
+        Self.answer(peer)
+        #expect(try await connection.unary(Self.ping([1]), timeout: .seconds(30)) == .ping(PingResponse(payload: [1])))
+        #expect(Self.counts(connection) == (0, 0))
+    }
+
     @Test func theBudgetAdaptsToAQuickPeer() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
         let spin = connection.currentCore.replySpin
+        spin.forceOn(-1)
         for round in 0..<40 {
             Self.answer(peer)
             #expect(try await connection.unary(Self.ping([UInt8(round)]), timeout: .seconds(30)) == .ping(PingResponse(payload: [UInt8(round)])))
@@ -270,5 +293,13 @@ struct ReplySpinConnectionTests {
         // worth spinning for depends on the machine; the budget is either off or within its bounds.
         let budget = spin.budgetNanos
         #expect(budget == 0 || (ReplySpin.minBudgetNanos...ReplySpin.maxBudgetNanos).contains(budget))
+    }
+}
+
+extension ReplySpin {
+    /// Turns spinning on for this connection with a fixed budget (ns; -1: the adaptive one).
+    func forceOn(_ budget: Int64) {
+        enabled.store(true, ordering: .relaxed)
+        forcedBudgetNanos.store(budget, ordering: .relaxed)
     }
 }
