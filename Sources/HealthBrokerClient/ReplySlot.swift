@@ -43,7 +43,9 @@ final class ReplySlot: @unchecked Sendable {
     /// Waits on this thread until the event arrives or the monotonic clock reaches `deadline` (ns);
     /// then resumes the continuation with the event (returning the time it saw it, ns), or parks
     /// (returning nil: `deliver` resumes it). A `deadline` in the past parks at once unless the
-    /// event is already here. Bounded: one clock read per 32 checks of the slot.
+    /// event is already here. Bounded: one clock read and one `sched_yield` per 32 checks of the slot
+    /// (without the yield the loop thread, queued behind the spinner on its CPU, often could not
+    /// deliver until the spin gave up).
     func spin(until deadline: Int64) -> Int64? {
         var now: Int64 = 0
         repeat {

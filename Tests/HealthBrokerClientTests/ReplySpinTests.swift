@@ -269,10 +269,10 @@ struct ReplySpinConnectionTests {
         #expect(Self.counts(connection).solo == 1)
     }
 
-    @Test func spinningIsOffByDefault() async throws {
+    @Test(.enabled(if: !ReplySpin.enabledByEnvironment, "HEALTHBROKER_CLIENT_SPIN=1 turns it on"))
+    func spinningIsOffByDefault() async throws {
         let peer = try SocketPairPeer()
         let connection = peer.connection
-        try #require(!ReplySpin.enabledByEnvironment, "HEALTHBROKER_CLIENT_SPIN is set")
         Self.answer(peer)
         #expect(try await connection.unary(Self.ping([1]), timeout: .seconds(30)) == .ping(PingResponse(payload: [1])))
         #expect(Self.counts(connection) == (0, 0))
