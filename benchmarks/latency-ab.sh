@@ -13,7 +13,7 @@
 # The echo comes from benchmarks/build (make -C benchmarks echo).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-[ $# -ge 3 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 declare -A scen=([A]="$1" [B]="$2")
 daemon="$3"
 rounds="${4:-6}"
