@@ -10,7 +10,7 @@ import Testing
 /// (`ReplySpin`) that decides how long.
 @Suite("Solo call spin")
 struct ReplySpinTests {
-    static let reply = CallEvent.response(.ping(PingResponse(payload: [4, 2])))
+    static let reply = CallEvent.response(ProtoFrames.pong(PingResponse(payload: [4, 2])))
 
     /// Runs `body` inside a continuation's body, on a thread of its own executor (so a spin never
     /// holds a cooperative thread), and returns what the continuation was resumed with.
@@ -78,7 +78,7 @@ struct ReplySpinTests {
         var byTheSpinner = 0
         var parked = 0
         for round in 0..<3_000 {
-            let expected = CallEvent.response(.ping(PingResponse(payload: [UInt8(truncatingIfNeeded: round)], sequence: UInt64(round))))
+            let expected = CallEvent.response(ProtoFrames.pong(PingResponse(payload: [UInt8(truncatingIfNeeded: round)], sequence: UInt64(round))))
             let taken = Shared<Int64?>(nil)
             let event = await Task(executorPreference: own) {
                 await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
@@ -132,7 +132,7 @@ struct ReplySpinTests {
 /// The spin through a connection: a socketpair peer answers when the test says.
 @Suite("Solo call spin through a connection", .enabled(if: ReplySpin.hasSpareCPU))
 struct ReplySpinConnectionTests {
-    static func ping(_ payload: [UInt8]) -> Request { .ping(PingRequest(payload: payload)) }
+    static func ping(_ payload: [UInt8]) -> Proto.Call.Request { ProtoFrames.ping(payload) }
 
     /// Echoes the next `count` pings on a thread of its own, `delay` ms after reading them.
     static func answer(_ peer: SocketPairPeer, count: Int = 1, afterMilliseconds delay: UInt32 = 0, reversed: Bool = false) {
@@ -164,7 +164,7 @@ struct ReplySpinConnectionTests {
         connection.currentCore.replySpin.forceOn(20_000_000_000)
         Self.answer(peer, afterMilliseconds: 10)
         let reply = try await Self.onOwnThread { try? await connection.unary(Self.ping([1, 2, 3]), timeout: .seconds(30)) }
-        #expect(reply == .ping(PingResponse(payload: [1, 2, 3])))
+        #expect(reply == ProtoFrames.pong(PingResponse(payload: [1, 2, 3])))
         #expect(Self.counts(connection) == (1, 1), "the only call in flight spun and took its reply")
         #expect(connection.pendingCallCount == 0)
     }
@@ -175,7 +175,7 @@ struct ReplySpinConnectionTests {
         connection.currentCore.replySpin.forceOn(100_000)
         Self.answer(peer, afterMilliseconds: 50)
         let reply = try await connection.unary(Self.ping([9]), timeout: .seconds(30))
-        #expect(reply == .ping(PingResponse(payload: [9])))
+        #expect(reply == ProtoFrames.pong(PingResponse(payload: [9])))
         #expect(Self.counts(connection) == (1, 0), "the spin gave up and the call suspended")
         let typical = connection.currentCore.replySpin.typicalNanos
         #expect(typical >= 40_000_000, "the wait learnt is the whole wait, not the window")
@@ -203,7 +203,7 @@ struct ReplySpinConnectionTests {
         connection.currentCore.replySpin.forceOn(1_000_000)
         peer.echoPings(in: frames)
         Self.answer(peer)
-        #expect(try await connection.unary(Self.ping([6]), timeout: .seconds(30)) == .ping(PingResponse(payload: [6])))
+        #expect(try await connection.unary(Self.ping([6]), timeout: .seconds(30)) == ProtoFrames.pong(PingResponse(payload: [6])))
         #expect(connection.pendingCallCount == 0)
     }
 
@@ -222,7 +222,7 @@ struct ReplySpinConnectionTests {
             for index in 0..<calls {
                 group.addTask(executorPreference: own) {
                     let payload = [UInt8(index), 7]
-                    return (try? await connection.unary(Self.ping(payload), timeout: .seconds(60))) == .ping(PingResponse(payload: payload))
+                    return (try? await connection.unary(Self.ping(payload), timeout: .seconds(60))) == ProtoFrames.pong(PingResponse(payload: payload))
                 }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -241,7 +241,7 @@ struct ReplySpinConnectionTests {
         let reply = await Task(executorPreference: connection.loop) {
             try? await connection.unary(Self.ping([3]), timeout: .seconds(30))
         }.value
-        #expect(reply == .ping(PingResponse(payload: [3])))
+        #expect(reply == ProtoFrames.pong(PingResponse(payload: [3])))
         #expect(ContinuousClock.now - began < .seconds(30), "the loop's thread read its reply")
         #expect(Self.counts(connection) == (0, 0))
     }
@@ -274,7 +274,7 @@ struct ReplySpinConnectionTests {
         let peer = try SocketPairPeer()
         let connection = peer.connection
         Self.answer(peer)
-        #expect(try await connection.unary(Self.ping([1]), timeout: .seconds(30)) == .ping(PingResponse(payload: [1])))
+        #expect(try await connection.unary(Self.ping([1]), timeout: .seconds(30)) == ProtoFrames.pong(PingResponse(payload: [1])))
         #expect(Self.counts(connection) == (0, 0))
     }
 
@@ -285,7 +285,7 @@ struct ReplySpinConnectionTests {
         spin.forceOn(-1)
         for round in 0..<40 {
             Self.answer(peer)
-            #expect(try await connection.unary(Self.ping([UInt8(round)]), timeout: .seconds(30)) == .ping(PingResponse(payload: [UInt8(round)])))
+            #expect(try await connection.unary(Self.ping([UInt8(round)]), timeout: .seconds(30)) == ProtoFrames.pong(PingResponse(payload: [UInt8(round)])))
         }
         #expect(Self.counts(connection).solo == 40, "every call was alone")
         #expect(spin.typicalNanos > 0)

@@ -75,3 +75,10 @@ public struct ProtoTypeIdentifier: Hashable, Sendable {
         hasher.combine(spelling)
     }
 }
+
+extension ProtoTypeIdentifier: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The spelling.
+    public var description: String { spelling }
+    /// The spelling as a quoted, escaped string literal (a NUL shows as `\0`), as a `String` field shows.
+    public var debugDescription: String { spelling.debugDescription }
+}
