@@ -30,6 +30,10 @@ final class LoopThread: @unchecked Sendable {
         var sleeping = false
         /// A byte is in the pipe already.
         var wakePending = false
+        /// `wake()` was called since the loop last read its connections' deadlines: read them again
+        /// before sleeping. Without it a deadline set between that read and `sleeping` (when no byte
+        /// is written, since the loop is not asleep yet) waited for the next socket event.
+        var deadlinesChanged = false
         /// The executor was released: exit once every connection has ended and no job is left.
         var released = false
         /// The thread has returned.
@@ -96,7 +100,11 @@ final class LoopThread: @unchecked Sendable {
 
     /// Makes the loop look at its connections' deadlines again.
     func wake() {
-        if shared.withLock({ Self.claimWake(&$0) }) { writeWake() }
+        let write = shared.withLock { shared in
+            shared.deadlinesChanged = true
+            return Self.claimWake(&shared)
+        }
+        if write { writeWake() }
     }
 
     /// The executor is gone: the thread exits once nothing is left to do.
@@ -134,7 +142,8 @@ final class LoopThread: @unchecked Sendable {
                 return false
             }
             let proceed: Bool? = shared.withLock { shared in
-                if !shared.jobs.isEmpty || !shared.arriving.isEmpty { return true }  // more work: no sleep
+                // More work, or a deadline set after they were read: no sleep.
+                if !shared.jobs.isEmpty || !shared.arriving.isEmpty || shared.deadlinesChanged { return true }
                 if shared.released && cores.isEmpty {
                     shared.exited = true
                     return nil
@@ -151,6 +160,8 @@ final class LoopThread: @unchecked Sendable {
     /// Runs every queued job (jobs they queue run on the next pass) and attaches arriving connections.
     private func runJobs() {
         let holder: ClientLoop? = shared.withLock { shared in
+            // The deadlines are read after this, so every earlier wake() is seen by that read.
+            shared.deadlinesChanged = false
             swap(&running, &shared.jobs)
             if !shared.arriving.isEmpty {
                 cores.append(contentsOf: shared.arriving)
