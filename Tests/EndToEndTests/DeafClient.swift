@@ -15,7 +15,7 @@ final class DeafClient {
         if let appID, let token {
             var hello: [UInt8] = []
             WireCodec.append(ClientFrame.call(Call(callID: 1, request: .hello(HelloRequest(appID: appID, appToken: token, protocolVersion: 1)))), to: &hello)
-            _ = try pour(hello, giveUpAfter: 2)
+            _ = try pourBlocking(hello, giveUpAfter: 2)
         }
     }
 
@@ -26,9 +26,32 @@ final class DeafClient {
         WireCodec.append(frame, to: &bytes)
     }
 
-    /// Writes `bytes` until all are written or the socket stayed full for `giveUpAfter` seconds
+    /// Writes `bytes` until all are written (waiting with `Task.sleep`, so a full socket holds no
+    /// cooperative thread: the parallel suite has two) or the socket stayed full for `giveUpAfter` seconds
     /// (the broker stopped reading); returns how many were written.
-    func pour(_ bytes: [UInt8], giveUpAfter seconds: Double = 0.3) throws -> Int {
+    func pour(_ bytes: [UInt8], giveUpAfter seconds: Double = 0.3) async throws -> Int {
+        var offset = 0
+        var blockedSince: Date?
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+                blockedSince = nil
+                continue
+            }
+            if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK { break }
+            let since = blockedSince ?? Date()
+            blockedSince = since
+            if Date().timeIntervalSince(since) > seconds { break }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return offset
+    }
+
+    /// `pour` for a thread of its own (and the Hello, which an empty socket takes at once): it
+    /// sleeps the thread while the socket is full. Writes `bytes` until all are written or the socket stayed full for `giveUpAfter` seconds
+    /// (the broker stopped reading); returns how many were written.
+    func pourBlocking(_ bytes: [UInt8], giveUpAfter seconds: Double = 0.3) throws -> Int {
         var offset = 0
         var blockedSince: Date?
         while offset < bytes.count {
@@ -57,7 +80,7 @@ final class DeafClient {
     }
 
     /// Reads until the broker closes the connection (or `seconds` pass), decoding every frame.
-    func readToEnd(seconds: Double = 10, maxFrameBytes: Int = 8 << 20) throws -> Transcript {
+    func readToEnd(seconds: Double = 10, maxFrameBytes: Int = 8 << 20) async throws -> Transcript {
         var transcript = Transcript()
         var decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -69,7 +92,7 @@ final class DeafClient {
                 break
             }
             if count < 0 {
-                usleep(2_000)
+                try await Task.sleep(for: .milliseconds(2))
                 continue
             }
             buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
@@ -80,14 +103,14 @@ final class DeafClient {
     }
 
     /// Reads what is there now (waiting up to `seconds` for more), decoding whole frames.
-    func readAvailable(seconds: Double, decoder: inout FrameDecoder) throws -> [ServerFrame] {
+    func readAvailable(seconds: Double, decoder: inout FrameDecoder) async throws -> [ServerFrame] {
         var frames: [ServerFrame] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let started = Date()
         while Date().timeIntervalSince(started) < seconds {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 {
-                usleep(2_000)
+                try await Task.sleep(for: .milliseconds(2))
                 continue
             }
             buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
@@ -114,7 +137,7 @@ extension DeafClient {
                         var bytes: [UInt8] = []
                         DeafClient.frame(.call(Call(callID: id, request: .ping(PingRequest(payload: [7])))), to: &bytes)
                         let started = ContinuousClock.now
-                        guard try client.pour(bytes, giveUpAfter: 10) == bytes.count else { throw DaemonError("the ping was not taken") }
+                        guard try client.pourBlocking(bytes, giveUpAfter: 10) == bytes.count else { throw DaemonError("the ping was not taken") }
                         guard try client.awaitFrame(callID: id, decoder: &decoder, seconds: 10) else { throw DaemonError("no reply to ping \(id)") }
                         latencies.append(ContinuousClock.now - started)
                         usleep(40_000)

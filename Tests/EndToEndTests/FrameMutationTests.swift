@@ -50,9 +50,9 @@ struct FrameMutationTests {
                 let seed = encoded[(session + index * 3) % encoded.count]
                 bytes += mutator.next() % 5 == 0 ? seed : mutator.mutated(seed)
             }
-            _ = try client.pour(bytes, giveUpAfter: 0.05)
+            _ = try await client.pour(bytes, giveUpAfter: 0.05)
             var decoder = FrameDecoder(maxFrameBytes: 8 << 20)
-            _ = try? client.readAvailable(seconds: 0.005, decoder: &decoder)
+            _ = try? await client.readAvailable(seconds: 0.005, decoder: &decoder)
         }
         #expect(daemon.isRunning)
         #expect(try await witness.ping(payload: [42]).payload == [42])

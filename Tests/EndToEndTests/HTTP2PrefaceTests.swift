@@ -11,7 +11,7 @@ struct HTTP2PrefaceTests {
         let client = try DeafClient(socket: daemon.appSocket)
         // The preface and an empty SETTINGS frame, as grpcio and curl --http2-prior-knowledge send them.
         let settings: [UInt8] = [0, 0, 0, 4, 0, 0, 0, 0, 0]
-        _ = try client.pour(Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + settings, giveUpAfter: 2)
+        _ = try await client.pour(Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + settings, giveUpAfter: 2)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
         let deadline = Date().addingTimeInterval(5)

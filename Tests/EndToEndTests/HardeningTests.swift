@@ -58,7 +58,7 @@ struct HardeningTests {
             DeafClient.frame(.call(Call(callID: UInt64(id), request: .ping(PingRequest(payload: [UInt8](repeating: 7, count: 4_096))))), to: &frames)
         }
         // Keep writing until the broker has stopped reading for a while (its socket buffers stay full).
-        let offset = try client.pour(frames)
+        let offset = try await client.pour(frames)
         #expect(offset < frames.count)
         // Everyone else is still served meanwhile.
         #expect(try await bystander.ping(payload: [5]).payload == [5])

@@ -21,7 +21,7 @@ struct MemoryBoundTests {
         let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.huge", token: credentials.token)
         var bytes: [UInt8] = []
         DeafClient.frame(.call(Call(callID: 2, initialCredit: .max, request: .pingStream(PingStreamRequest(count: .max, payload: [UInt8](repeating: 9, count: 1 << 20))))), to: &bytes)
-        _ = try client.pour(bytes)
+        _ = try await client.pour(bytes)
         try await Task.sleep(for: .milliseconds(800))
         #expect(daemon.isRunning)
         let grown = residentBytes(daemon) - before
@@ -38,19 +38,19 @@ struct MemoryBoundTests {
         let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.credit", token: credentials.token)
         var bytes: [UInt8] = []
         DeafClient.frame(.call(Call(callID: 2, initialCredit: .max, request: .pingStream(PingStreamRequest(count: 10_000)))), to: &bytes)
-        _ = try client.pour(bytes)
+        _ = try await client.pour(bytes)
         var decoder = FrameDecoder(maxFrameBytes: 1 << 20)
         func items(_ frames: [ServerFrame]) -> Int { frames.filter { $0.callID == 2 && !$0.endsCall }.count }
-        let first = try client.readAvailable(seconds: 0.6, decoder: &decoder)
+        let first = try await client.readAvailable(seconds: 0.6, decoder: &decoder)
         #expect(items(first) == Int(Call.maxStreamCredit), "first window")
         bytes = []
         DeafClient.frame(.credit(callID: 2, items: 10), to: &bytes)
-        _ = try client.pour(bytes)
-        #expect(items(try client.readAvailable(seconds: 0.3, decoder: &decoder)) == 10)
+        _ = try await client.pour(bytes)
+        #expect(items(try await client.readAvailable(seconds: 0.3, decoder: &decoder)) == 10)
         bytes = []
         DeafClient.frame(.credit(callID: 2, items: .max), to: &bytes)
-        _ = try client.pour(bytes)
-        #expect(items(try client.readAvailable(seconds: 0.6, decoder: &decoder)) == Int(Call.maxStreamCredit))
+        _ = try await client.pour(bytes)
+        #expect(items(try await client.readAvailable(seconds: 0.6, decoder: &decoder)) == Int(Call.maxStreamCredit))
     }
 
     /// Item 2: clients that never read send pipelined queries, a huge-credit stream of big items and
@@ -79,19 +79,19 @@ struct MemoryBoundTests {
         for id in 2..<202 {
             DeafClient.frame(.call(Call(callID: UInt64(id), request: .query(SampleQuery(type: .stepCount)))), to: &bytes)
         }
-        _ = try queries.pour(bytes)
+        _ = try await queries.pour(bytes)
         // A stream of 128 KiB items with 2,048 items of credit.
         let stream = try DeafClient(socket: daemon.appSocket, appID: "com.example.deaf", token: token)
         bytes = []
         DeafClient.frame(.call(Call(callID: 2, initialCredit: 2_048, request: .pingStream(PingStreamRequest(count: 1_000_000, payload: [UInt8](repeating: 3, count: 128 << 10))))), to: &bytes)
-        _ = try stream.pour(bytes)
+        _ = try await stream.pour(bytes)
         // 48 pings of 4 MiB, answered after 200 ms.
         let pings = try DeafClient(socket: daemon.appSocket, appID: "com.example.deaf", token: token)
         bytes = []
         for id in 2..<50 {
             DeafClient.frame(.call(Call(callID: UInt64(id), request: .ping(PingRequest(delayMicros: 200_000, payload: [UInt8](repeating: 4, count: (4 << 20) - 64))))), to: &bytes)
         }
-        let poured = try pings.pour(bytes)
+        let poured = try await pings.pour(bytes)
         #expect(poured < bytes.count, "the broker should stop reading the big pings")
 
         // The bystander's latency is the broker's: timed on a connection of its own from a dedicated
@@ -116,19 +116,19 @@ struct MemoryBoundTests {
         let trickler = try DeafClient(socket: daemon.appSocket)
         // After Hello, a 4 MiB frame of which only the header and a few bytes ever come.
         let partial = try DeafClient(socket: daemon.appSocket, appID: "com.example.trickle", token: credentials.token)
-        _ = try partial.pour([0, 0x00, 0x3f, 0xff, 0x00, 1, 2, 3])
+        _ = try await partial.pour([0, 0x00, 0x3f, 0xff, 0x00, 1, 2, 3])
         let started = Date()
         for byte: UInt8 in [0, 0, 0, 0, 9] {
-            _ = try trickler.pour([byte])
+            _ = try await trickler.pour([byte])
             try await Task.sleep(for: .milliseconds(150))
         }
         for client in [silent, trickler] {
-            let transcript = try client.readToEnd(seconds: 5)
+            let transcript = try await client.readToEnd(seconds: 5)
             #expect(transcript.closed)
             #expect(transcript.frames.last?.callID == 0)
             #expect(transcript.frames.last?.status?.code == .deadlineExceeded)
         }
-        let transcript = try partial.readToEnd(seconds: 5)
+        let transcript = try await partial.readToEnd(seconds: 5)
         #expect(transcript.closed)
         #expect(transcript.frames.last?.status?.code == .deadlineExceeded, "\(transcript.frames)")
         // Cut off by the 400 ms deadlines, not the 10 s defaults: under 9 s even when the full parallel
@@ -149,7 +149,7 @@ struct MemoryBoundTests {
         var clients: [DeafClient] = []
         for _ in 0..<20 {
             let client = try DeafClient(socket: daemon.appSocket, appID: "com.example.declare", token: credentials.token)
-            _ = try client.pour([0, 0x00, 0x3f, 0xff, 0x00] + [UInt8](repeating: 1, count: 100))
+            _ = try await client.pour([0, 0x00, 0x3f, 0xff, 0x00] + [UInt8](repeating: 1, count: 100))
             clients.append(client)
         }
         try await Task.sleep(for: .milliseconds(300))
@@ -166,9 +166,9 @@ struct MemoryBoundTests {
         for id in 2..<2_000 {
             DeafClient.frame(.call(Call(callID: UInt64(id), request: .ping(PingRequest(payload: [UInt8](repeating: 7, count: 4_096))))), to: &bytes)
         }
-        #expect(try client.pour(bytes) < bytes.count)
+        #expect(try await client.pour(bytes) < bytes.count)
         try await Task.sleep(for: .milliseconds(900))
-        let transcript = try client.readToEnd(seconds: 5)
+        let transcript = try await client.readToEnd(seconds: 5)
         #expect(transcript.closed)
         #expect(transcript.leftover == 0, "the connection ended inside a frame")
         let last = try #require(transcript.frames.last)
