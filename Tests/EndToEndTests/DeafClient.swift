@@ -104,10 +104,25 @@ final class DeafClient {
 
     /// Reads what is there now (waiting up to `seconds` for more), decoding whole frames.
     func readAvailable(seconds: Double, decoder: inout FrameDecoder) async throws -> [ServerFrame] {
+        try await read(decoder: &decoder, seconds: seconds) { _ in false }
+    }
+
+    /// Reads until `enough` holds for the frames read (then `settle` seconds more, so that frames
+    /// beyond it show) or `seconds` pass: a count waited for this way does not depend on how busy
+    /// the machine is, and one too many is still seen.
+    func read(
+        decoder: inout FrameDecoder, seconds: Double = 20, settle: Double = 0.2, until enough: ([ServerFrame]) -> Bool
+    ) async throws -> [ServerFrame] {
         var frames: [ServerFrame] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let started = Date()
-        while Date().timeIntervalSince(started) < seconds {
+        var deadline = started.addingTimeInterval(seconds)
+        var settling = false
+        while Date() < deadline {
+            if !settling, enough(frames) {
+                settling = true
+                deadline = min(deadline, Date().addingTimeInterval(settle))
+            }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 {
                 try await Task.sleep(for: .milliseconds(2))
