@@ -15,7 +15,7 @@ final class DeafClient {
         if let appID, let token {
             var hello: [UInt8] = []
             WireCodec.append(ClientFrame.call(Call(callID: 1, request: .hello(HelloRequest(appID: appID, appToken: token, protocolVersion: 1)))), to: &hello)
-            _ = try pourBlocking(hello, giveUpAfter: 2)
+            guard sendNow(hello) else { throw DaemonError("the broker did not take the Hello") }
         }
     }
 
@@ -27,47 +27,49 @@ final class DeafClient {
     }
 
     /// Writes `bytes` until all are written (waiting with `Task.sleep`, so a full socket holds no
-    /// cooperative thread: the parallel suite has two) or the socket stayed full for `giveUpAfter` seconds
-    /// (the broker stopped reading); returns how many were written.
+    /// cooperative thread: the parallel suite has two) or the socket stayed full for `giveUpAfter`
+    /// seconds (the broker stopped reading); returns how many were written.
     func pour(_ bytes: [UInt8], giveUpAfter seconds: Double = 0.3) async throws -> Int {
         var offset = 0
-        var blockedSince: Date?
+        var blockedSince: ContinuousClock.Instant?
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if sent > 0 {
-                offset += sent
+            switch sendSome(bytes, from: offset) {
+            case .sent(let count):
+                offset += count
                 blockedSince = nil
-                continue
+            case .failed:
+                return offset
+            case .full:
+                let since = blockedSince ?? .now
+                blockedSince = since
+                if ContinuousClock.now - since > .seconds(seconds) { return offset }
+                try await Task.sleep(for: .milliseconds(2))
             }
-            if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK { break }
-            let since = blockedSince ?? Date()
-            blockedSince = since
-            if Date().timeIntervalSince(since) > seconds { break }
-            try await Task.sleep(for: .milliseconds(2))
         }
         return offset
     }
 
-    /// `pour` for a thread of its own (and the Hello, which an empty socket takes at once): it
-    /// sleeps the thread while the socket is full. Writes `bytes` until all are written or the socket stayed full for `giveUpAfter` seconds
-    /// (the broker stopped reading); returns how many were written.
-    func pourBlocking(_ bytes: [UInt8], giveUpAfter seconds: Double = 0.3) throws -> Int {
+    /// Writes `bytes` without waiting, for a small frame on a socket with room (a Hello, one ping);
+    /// false when the socket did not take them all at once.
+    func sendNow(_ bytes: [UInt8]) -> Bool {
         var offset = 0
-        var blockedSince: Date?
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if sent > 0 {
-                offset += sent
-                blockedSince = nil
-                continue
-            }
-            if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK { break }
-            let since = blockedSince ?? Date()
-            blockedSince = since
-            if Date().timeIntervalSince(since) > seconds { break }
-            usleep(2_000)
-        }
-        return offset
+        while offset < bytes.count, case .sent(let count) = sendSome(bytes, from: offset) { offset += count }
+        return offset == bytes.count
+    }
+
+    /// What one `send` of the bytes from `offset` did.
+    private enum SendStep {
+        case sent(Int)
+        /// The socket's buffer is full (EAGAIN).
+        case full
+        /// The connection failed (closed by the broker, say).
+        case failed
+    }
+
+    private func sendSome(_ bytes: [UInt8], from offset: Int) -> SendStep {
+        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+        if sent > 0 { return .sent(sent) }
+        return sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? .full : .failed
     }
 
     /// What the broker sent, read until it closed the connection or `seconds` passed.
@@ -152,7 +154,7 @@ extension DeafClient {
                         var bytes: [UInt8] = []
                         DeafClient.frame(.call(Call(callID: id, request: .ping(PingRequest(payload: [7])))), to: &bytes)
                         let started = ContinuousClock.now
-                        guard try client.pourBlocking(bytes, giveUpAfter: 10) == bytes.count else { throw DaemonError("the ping was not taken") }
+                        guard client.sendNow(bytes) else { throw DaemonError("the ping was not taken") }
                         guard try client.awaitFrame(callID: id, decoder: &decoder, seconds: 10) else { throw DaemonError("no reply to ping \(id)") }
                         latencies.append(ContinuousClock.now - started)
                         usleep(40_000)
