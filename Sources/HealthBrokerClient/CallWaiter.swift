@@ -6,8 +6,6 @@ enum CallWaiter: Sendable {
     /// removes the waiter; its tests cover each path), and a checked continuation costs an
     /// allocation and two atomic operations on every call.
     case task(UnsafeContinuation<CallEvent, Never>)
-    /// A solo call's task whose caller waits briefly on its own thread first (`ReplySlot`).
-    case slot(ReplySlot)
     /// A callback; it runs on the thread that delivers (the loop thread), so it must not block.
     case callback(@Sendable (CallEvent) -> Void)
 
@@ -15,7 +13,6 @@ enum CallWaiter: Sendable {
     func deliver(_ event: CallEvent) {
         switch self {
         case .task(let continuation): continuation.resume(returning: event)
-        case .slot(let slot): slot.deliver(event)
         case .callback(let callback): callback(event)
         }
     }

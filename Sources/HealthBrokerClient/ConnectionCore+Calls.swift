@@ -1,5 +1,4 @@
 import BrokerModel
-import Synchronization
 import BrokerSupport
 import BrokerWire
 
@@ -8,11 +7,7 @@ extension ConnectionCore {
     /// id. The caller collects the result with `awaitUnary`.
     func startUnary(_ request: Proto.Call.Request, timeout: Duration?) async throws(BrokerError) -> UInt64 {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { table in
-            let opened = table.openUnary(deadline: deadline, waiter: nil)
-            if deadline != nil { deadlineArmed.store(table.wakeAt != nil, ordering: .releasing) }
-            return opened
-        }.get()
+        let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: nil) }.get()
         if opened.wakeLoop { wakeLoop() }
         try await send(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
         return opened.id
@@ -22,53 +17,19 @@ extension ConnectionCore {
     /// (a task waits for room on its behalf if the outbox is full).
     func startUnary(_ request: Proto.Call.Request, timeout: Duration?, waiter: CallWaiter) throws(BrokerError) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { table in
-            let opened = table.openUnary(deadline: deadline, waiter: waiter)
-            if deadline != nil { deadlineArmed.store(table.wakeAt != nil, ordering: .releasing) }
-            return opened
-        }.get()
+        let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }.get()
         if opened.wakeLoop { wakeLoop() }
         sendDetached(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
     }
 
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
-    ///
-    /// When spinning is on (`ReplySpin.enabled`, off by default) and this is the only call in flight
-    /// (and the caller is not on the loop's thread, which must read the reply), the caller first waits for the reply on its own thread for a short adaptive
-    /// time (`replySpin`, at most 50 µs) and takes it without suspending, saving the second thread
-    /// wake-up of a call; past that budget its task suspends as usual (`ReplySlot`).
     func awaitUnary(_ id: UInt64) async -> CallEvent {
-        let mayBeSolo = ReplySpin.hasSpareCPU && replySpin.enabled.load(ordering: .relaxed) && !loop.isCurrent
-        return await withTaskCancellationHandler {
-            // Set inside the continuation's body when the call was solo: when the wait began, and
-            // when the spin took the reply (ns).
-            var soloStart: Int64 = 0
-            var soloTaken: Int64?
-            let event = await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
-                let attached: SoloAttach = table.withLock { table in
-                    if mayBeSolo, table.count == 1 {
-                        let slot = ReplySlot(continuation)
-                        if let ready = table.attach(id, waiter: .slot(slot)) { return .ready(ready) }
-                        return .solo(slot)
-                    }
-                    if let ready = table.attach(id, waiter: .task(continuation)) { return .ready(ready) }
-                    return .waiting
-                }
-                switch attached {
-                case .ready(let ready):
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
+                if let ready = table.withLock({ $0.attach(id, waiter: .task(continuation)) }) {
                     continuation.resume(returning: ready)
-                case .waiting:
-                    if mayBeSolo { replySpin.noteShared() }
-                case .solo(let slot):
-                    let budget = replySpin.budgetNanos
-                    soloStart = ReplySpin.now()
-                    soloTaken = slot.spin(until: soloStart + budget)
                 }
             }
-            if soloStart != 0 {
-                replySpin.record(waitedNanos: (soloTaken ?? ReplySpin.now()) - soloStart, takenBySpin: soloTaken != nil)
-            }
-            return event
         } onCancel: {
             self.cancel(id)
         }
@@ -81,11 +42,7 @@ extension ConnectionCore {
         // for items the broker will not send before it grants again.
         let credit = min(window == 0 ? Call.defaultStreamCredit : window, Call.maxStreamCredit)
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { table in
-            let opened = table.openStream(deadline: deadline, window: credit)
-            if deadline != nil { deadlineArmed.store(table.wakeAt != nil, ordering: .releasing) }
-            return opened
-        }.get()
+        let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
         if opened.wakeLoop { wakeLoop() }
         try await send(.call(Self.call(opened.id, wireMicros, credit: credit, request: request)), callID: opened.id, deadline: deadline)
         return opened.id
@@ -135,14 +92,4 @@ extension ConnectionCore {
         call.request = request
         return call
     }
-}
-
-/// How `awaitUnary` attached its caller to a call.
-private enum SoloAttach {
-    /// The result was already there.
-    case ready(CallEvent)
-    /// Several calls in flight: the task suspends on its continuation.
-    case waiting
-    /// The only call in flight: the caller may spin on this slot.
-    case solo(ReplySlot)
 }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import BrokerModel
-import Synchronization
 import BrokerWire
 
 /// A connection's read-side state, used only on its loop's thread.
@@ -20,15 +19,10 @@ final class ReaderState: @unchecked Sendable {
 extension ConnectionCore {
     /// Fails the calls whose deadline passed; returns `poll(2)`'s timeout (ms) until the next one
     /// (-1: none), or nil once the connection is closed (the loop then stops reading it). Loop thread.
-    ///
-    /// With no deadline armed it takes no lock (`deadlineArmed`): a closed connection is then found
-    /// by `readReady` instead (its socket is shut down, so `poll` reports it at once).
     func expireDeadlines(now: Int64) -> Int32? {
-        guard deadlineArmed.load(ordering: .acquiring) else { return -1 }
         let timeout: Int32? = table.withLock { table in
             guard table.closedError == nil else { return nil }
             table.expire(now: now, into: &reader.deliveries)
-            deadlineArmed.store(table.wakeAt != nil, ordering: .releasing)
             return Self.pollTimeout(until: table.wakeAt, now: now)
         }
         deliver(&reader.deliveries)

@@ -48,12 +48,6 @@ final class ConnectionCore: Sendable {
     let outboxNeedsLoop = Atomic<Bool>(false)
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
-    /// How long a solo unary call's caller waits for its reply before suspending (see `awaitUnary`).
-    let replySpin = ReplySpin()
-    /// `table.wakeAt != nil` as of the table's last change of it (stored under the table's lock), so
-    /// the loop's every pass need not take the table's lock when no call has a deadline: a solo
-    /// caller that took its reply at once makes its next call just then (see `expireDeadlines`).
-    let deadlineArmed = Atomic<Bool>(false)
 
     /// Takes ownership of the connected `socketFD`.
     init(socketPath: String, socketFD: Int32, loop: ClientLoop) {
