@@ -1,4 +1,4 @@
-public import BrokerModel
+import BrokerModel
 
 /// One call: a client-chosen id, an optional deadline, stream credit and the request (its case is the method).
 public struct Call: Sendable, Hashable {

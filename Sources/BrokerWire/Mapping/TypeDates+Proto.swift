@@ -1,4 +1,4 @@
-package import BrokerModel
+import BrokerModel
 
 // TypeDates (an EarliestAuthorizedSampleDate reply) between the model and the .proto.
 extension TypeDates {
