@@ -33,69 +33,22 @@ extension Broker {
         let anchored = after
         let limit = query.limit == 0 ? nil : Int(query.limit)
         let codec = anchorCodec!
-        var pending: [AnchoredPage] = []
-        var delivered = 0
-        var logged = false
-        var fetched = false
-        let log = { [weak self] in
-            guard let self, !logged else { return }
-            logged = true
-            self.logAccess(appID: appID, operation: "read", method: "AnchoredQuery", type: query.type, count: delivered)
-        }
-        context.pump = { [weak self, weak context] in
-            guard let self, let context, context.isLive, fetched else { return }
-            while let item = pending.first {
-                guard self.send(.anchoredPage(item), on: context) else { return }
-                delivered += item.added.count
-                pending.removeFirst()
+        streamOneStoreRead(context, appID: appID, method: "AnchoredQuery", type: query.type, job: { store throws(BrokerError) in
+            let through = try store.currentSequence()
+            // Expiry looks only at pruned deletions of correlations this app could have seen.
+            let pruned = try store.prunedVisibleCorrelationSequence(memberScopes: scopes, appID: appID)
+            guard anchored == 0 || anchored >= pruned else {
+                throw BrokerError(.anchorExpired, "the deletions this anchor needs are no longer remembered: query again without an anchor")
             }
-            self.endStoreRead(context)
-            log()
-            self.endStream(context)
-        }
-        context.onEnd = {
-            if delivered > 0 { log() }
-        }
-        let read = { [weak self, weak context] in
-            guard let self, let context else { return }
-            self.worker.submit({ store throws(BrokerError) in
-                let through = try store.currentSequence()
-                // Expiry looks only at pruned deletions of correlations this app could have seen.
-                let pruned = try store.prunedVisibleCorrelationSequence(memberScopes: scopes, appID: appID)
-                guard anchored == 0 || anchored >= pruned else {
-                    throw BrokerError(.anchorExpired, "the deletions this anchor needs are no longer remembered: query again without an anchor")
-                }
-                return try store.correlationChanges(
-                    of: query.type, predicate: query.predicate, memberScopes: scopes, appID: appID,
-                    afterSequence: anchored, throughSequence: through, limit: limit)
-            }) { [weak self, weak context] result in
-                guard let self, let context, context.isLive else { return }
-                self.noteStoreResult(result)
-                switch result {
-                case .success(let page):
-                    pending = Self.items(
-                        added: page.added, deleted: page.deleted, done: true,
-                        anchor: codec.encode(position: page.lastSequence, appID: appID, type: query.type))
-                    fetched = true
-                    context.pump?()
-                case .failure(let error):
-                    self.endStoreRead(context)
-                    self.finish(context, error: error)
-                }
-            }
-        }
-        guard beginStoreRead(context) else {
-            // No slot now: the first pump after one frees up starts the read.
-            let start = context.pump
-            context.pump = { [weak self, weak context] in
-                guard let self, let context, context.isLive else { return }
-                guard self.beginStoreRead(context) else { return }
-                context.pump = start
-                read()
-            }
-            return
-        }
-        read()
+            return try store.correlationChanges(
+                of: query.type, predicate: query.predicate, memberScopes: scopes, appID: appID,
+                afterSequence: anchored, throughSequence: through, limit: limit)
+        }, items: { page in
+            Self.items(
+                added: page.added, deleted: page.deleted, done: true,
+                anchor: codec.encode(position: page.lastSequence, appID: appID, type: query.type)
+            ).map { .anchoredPage($0) }
+        })
     }
 
     /// Whether an observer of correlation type `type` may learn of changes to correlations whose

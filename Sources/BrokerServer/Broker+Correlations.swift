@@ -58,79 +58,12 @@ extension Broker {
         }
         let pageSize = query.pageSize == 0 ? Self.defaultPageSize : Int(query.pageSize)
         let limit = query.limit == 0 ? nil : Int(query.limit)
-        var pending: [[Sample]] = []
-        var delivered = 0
-        var logged = false
-        var fetched = false
-        let log = { [weak self] in
-            guard let self, !logged else { return }
-            logged = true
-            self.logAccess(appID: appID, operation: "read", method: "Query", type: query.type, count: delivered)
-        }
-        context.pump = { [weak self, weak context] in
-            guard let self, let context, context.isLive, fetched else { return }
-            while let page = pending.first {
-                var message = Proto.SamplePage()
-                message.samples = page.map(\.proto)
-                var item = Proto.StreamItem()
-                item.item = .samples(message)
-                guard self.send(item, on: context) else { return }
-                delivered += page.count
-                pending.removeFirst()
-            }
-            self.endStoreRead(context)
-            log()
-            self.endStream(context)
-        }
-        context.onEnd = {
-            if delivered > 0 { log() }
-        }
-        guard beginStoreRead(context) else {
-            // No slot now: the first pump after one frees up starts the read.
-            let start = context.pump
-            context.pump = { [weak self, weak context] in
-                guard let self, let context, context.isLive else { return }
-                guard self.beginStoreRead(context) else { return }
-                context.pump = start
-                self.readCorrelations(query, scopes: scopes, appID: appID, limit: limit, pageSize: pageSize, context: context) { pages in
-                    pending = pages
-                    fetched = true
-                }
-            }
-            return
-        }
-        readCorrelations(query, scopes: scopes, appID: appID, limit: limit, pageSize: pageSize, context: context) { pages in
-            pending = pages
-            fetched = true
-        }
-    }
-
-    /// Runs the store read of a correlation query (a slot is held), hands its pages to `received`
-    /// and pumps the call.
-    private func readCorrelations(
-        _ query: SampleQuery, scopes: [(type: ObjectType, scope: ReadScope)], appID: String, limit: Int?, pageSize: Int,
-        context: CallContext, received: @escaping ([[Sample]]) -> Void
-    ) {
-        worker.submit({ store throws(BrokerError) in
+        streamOneStoreRead(context, appID: appID, method: "Query", type: query.type, job: { store throws(BrokerError) in
             try store.correlations(of: query.type, predicate: query.predicate, memberScopes: scopes, appID: appID, sort: query.sort, limit: limit)
-        }) { [weak self, weak context] result in
-            guard let self, let context, context.isLive else { return }
-            self.noteStoreResult(result)
-            switch result {
-            case .success(let correlations):
-                var pages: [[Sample]] = []
-                var index = 0
-                while index < correlations.count {
-                    let end = min(index + pageSize, correlations.count)
-                    pages.append(Array(correlations[index..<end]))
-                    index = end
-                }
-                received(pages)
-                context.pump?()
-            case .failure(let error):
-                self.endStoreRead(context)
-                self.finish(context, error: error)
+        }, items: { correlations in
+            stride(from: 0, to: correlations.count, by: pageSize).map { start in
+                .samples(Array(correlations[start..<min(start + pageSize, correlations.count)]))
             }
-        }
+        })
     }
 }
