@@ -194,6 +194,16 @@ enum SeedFrames {
             .credit(callID: UInt64.max, items: UInt32.max),
         ]
         frames.append(.call(Call(callID: 9, request: .delete(uuids: ["x"], type: oddType, predicate: predicates[3]))))
+        // The empty request of every method the frames above leave out (a method added since), from
+        // the generated method table: a new method is seeded without editing this list. Last, so the
+        // seeds before keep their names.
+        let seeded = Set(frames.compactMap { frame -> ProtoMethod? in
+            guard case .call(let call) = frame else { return nil }
+            return call.request?.method
+        })
+        for method in ProtoMethod.allCases where !seeded.contains(method) {
+            frames.append(.call(Call(callID: UInt64(1_000 + method.rawValue), request: method.defaultRequest)))
+        }
         return frames
     }()
 
