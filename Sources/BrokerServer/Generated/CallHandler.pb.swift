@@ -113,6 +113,9 @@ protocol CallHandler: AnyObject {
     /// AdminService.AdminListSourcePriority (admin socket): answers with AdminListSourcePriorityResponse.
     func handleAdminListSourcePriority(_ request: Proto.AdminListSourcePriorityRequest, context: Context)
 
+    /// AdminService.AdminStoreInfo (admin socket): answers with AdminStoreInfoResponse.
+    func handleAdminStoreInfo(_ request: Proto.AdminStoreInfoRequest, context: Context)
+
     /// AdminService.AdminImport (admin socket): answers with AdminImportResponse.
     func handleAdminImport(_ request: Proto.AdminImportRequest, context: Context)
 
@@ -161,6 +164,7 @@ extension CallHandler {
         case .adminStatistics(let request): handleAdminStatistics(request, context: context)
         case .adminSetSourcePriority(let request): handleAdminSetSourcePriority(request, context: context)
         case .adminListSourcePriority(let request): handleAdminListSourcePriority(request, context: context)
+        case .adminStoreInfo(let request): handleAdminStoreInfo(request, context: context)
         case .adminImport(let request): handleAdminImport(request, context: context)
         case .adminExport(let request): handleAdminExport(request, context: context)
         case .adminAccessLog(let request): handleAdminAccessLog(request, context: context)

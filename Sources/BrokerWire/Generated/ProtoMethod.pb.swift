@@ -81,6 +81,8 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
     case adminSetSourcePriority = 121
     /// AdminService.AdminListSourcePriority (admin socket).
     case adminListSourcePriority = 122
+    /// AdminService.AdminStoreInfo (admin socket).
+    case adminStoreInfo = 123
     /// AdminService.AdminImport (admin socket).
     case adminImport = 150
     /// AdminService.AdminExport (admin socket, server stream).
@@ -124,6 +126,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminStatistics: "AdminStatistics"
         case .adminSetSourcePriority: "AdminSetSourcePriority"
         case .adminListSourcePriority: "AdminListSourcePriority"
+        case .adminStoreInfo: "AdminStoreInfo"
         case .adminImport: "AdminImport"
         case .adminExport: "AdminExport"
         case .adminAccessLog: "AdminAccessLog"
@@ -135,7 +138,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         switch self {
         case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics, .observe:
             .app
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminStatistics, .adminSetSourcePriority, .adminListSourcePriority, .adminImport, .adminExport, .adminAccessLog:
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminStatistics, .adminSetSourcePriority, .adminListSourcePriority, .adminStoreInfo, .adminImport, .adminExport, .adminAccessLog:
             .admin
         case .ping, .pingStream:
             .both
@@ -186,6 +189,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminStatistics: 120
         case .adminSetSourcePriority: 121
         case .adminListSourcePriority: 122
+        case .adminStoreInfo: 123
         case .adminImport: 150
         case .adminExport: 52
         case .adminAccessLog: 152
@@ -231,6 +235,7 @@ extension ProtoMethod {
         case .adminStatistics: .adminStatistics(Proto.AdminStatisticsRequest())
         case .adminSetSourcePriority: .adminSetSourcePriority(Proto.AdminSetSourcePriorityRequest())
         case .adminListSourcePriority: .adminListSourcePriority(Proto.AdminListSourcePriorityRequest())
+        case .adminStoreInfo: .adminStoreInfo(Proto.AdminStoreInfoRequest())
         case .adminImport: .adminImport(Proto.AdminImportRequest())
         case .adminExport: .adminExport(Proto.AdminExportRequest())
         case .adminAccessLog: .adminAccessLog(Proto.AdminAccessLogRequest())
@@ -279,6 +284,7 @@ extension ProtoMethod {
         case .adminStatistics: .adminStatistics(Proto.AdminStatisticsResponse())
         case .adminSetSourcePriority: .adminSetSourcePriority(Proto.AdminSetSourcePriorityResponse())
         case .adminListSourcePriority: .adminListSourcePriority(Proto.AdminListSourcePriorityResponse())
+        case .adminStoreInfo: .adminStoreInfo(Proto.AdminStoreInfoResponse())
         case .adminImport: .adminImport(Proto.AdminImportResponse())
         case .adminExport:
             .streamItem(Proto.StreamItem.with { $0.item = .samples(Proto.SamplePage()) })
@@ -324,6 +330,7 @@ extension Proto.Call.Request {
         case .adminStatistics: .adminStatistics
         case .adminSetSourcePriority: .adminSetSourcePriority
         case .adminListSourcePriority: .adminListSourcePriority
+        case .adminStoreInfo: .adminStoreInfo
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog
