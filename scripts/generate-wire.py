@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the Swift wire code of proto/healthbroker.proto: one source of truth for the wire.
 
-    scripts/generate-wire.py DESCRIPTOR_SET OUT_DIR
+    scripts/generate-wire.py DESCRIPTOR_SET OUT_DIR [SERVER_OUT_DIR]
 
 DESCRIPTOR_SET is `protoc-c --descriptor_set_out --include_source_info` of the .proto (the same
 protoc-c that writes the C code; scripts/generate-proto.sh runs both and checks both for freshness).
@@ -14,6 +14,10 @@ OUT_DIR receives, for every message, enum and service of the .proto:
   ProtoMethod.pb.swift      the method table of the services: names, socket, streaming, oneof cases
   Proto+JSON.pb.swift       protobuf's canonical JSON mapping of every message, both ways
   ProtoDescriptors.pb.swift the describe table: every message's fields, enum's values, method's types
+
+SERVER_OUT_DIR (Sources/BrokerServer/Generated) receives the server's side of the services:
+
+  CallHandler.pb.swift      a protocol with one handler per rpc and the dispatch switch calling it
 
 The runtime they call (ProtoReader, ProtoWriter, ProtoSizes, ProtoMessage, ProtoJSON and the
 descriptor types) is hand-written, in
@@ -1145,11 +1149,62 @@ def emit_methods(services, messages_by_name):
     for method, socket, streaming, request, response, service in methods:
         out.append("        case .%s: %d\n" % (request.case, response.number))
     out.append("        }\n    }\n}\n")
+    out.append("\nextension ProtoMethod {\n")
+    out.append("    /// Its request with every field at its default: the Call.request case that calls it (tests\n"
+               "    /// and fuzzer seeds cover every method from here).\n")
+    out.append("    public var defaultRequest: Proto.Call.Request {\n        switch self {\n")
+    for method, socket, streaming, request, response, service in methods:
+        out.append("        case .%s: .%s(Proto.%s())\n" % (request.case, request.case, request.type_name))
+    out.append("        }\n    }\n")
+    out.append("\n    /// Its answer with every field at its default: the ServerFrame.response case, or for a stream\n"
+               "    /// a StreamItem of its item case.\n")
+    out.append("    public var defaultResponse: Proto.ServerFrame.Response {\n        switch self {\n")
+    for method, socket, streaming, request, response, service in methods:
+        if streaming:
+            out.append("        case .%s:\n            .streamItem(Proto.StreamItem.with { $0.item = .%s(Proto.%s()) })\n" % (
+                request.case, response.case, response.type_name))
+        else:
+            out.append("        case .%s: .%s(Proto.%s())\n" % (request.case, response.case, response.type_name))
+    out.append("        }\n    }\n}\n")
     out.append("\nextension Proto.Call.Request {\n")
     out.append("    /// The rpc this request case calls.\n")
     out.append("    public var method: ProtoMethod {\n        switch self {\n")
     for method, socket, streaming, request, response, service in methods:
         out.append("        case .%s: .%s\n" % (request.case, request.case))
+    out.append("        }\n    }\n}\n")
+    return "".join(out)
+
+
+def emit_call_handler():
+    """The server's side of the method table (BrokerServer/Generated/CallHandler.pb.swift): a
+    protocol with one handler per rpc, taking its generated request, and the one dispatch switch
+    over Call.request that calls it, so a new rpc's handler is demanded by the compiler."""
+    out = [HEADER, "// The server's side of the .proto's services: one handler requirement per rpc, taking the\n"
+           "// rpc's generated request, and the one switch over Proto.Call.Request that calls it. A new rpc\n"
+           "// is a new requirement: the conformer (the broker) does not compile until it has its handler.\n"
+           "// Internal to the server module, so the conformer's handlers stay internal and the dispatch is\n"
+           "// specialized for it: a direct call per case, as a hand-written switch.\n",
+           "\nimport BrokerWire\n"]
+    out.append("\n/// Handles every rpc of the .proto's services: one requirement per rpc, taking its generated\n"
+               "/// request and the call's context.\n")
+    out.append("protocol CallHandler: AnyObject {\n")
+    out.append("    /// What a handler gets besides its request: the call it answers.\n")
+    out.append("    associatedtype Context\n")
+    for method, socket, streaming, request, response, service in method_table:
+        where = "either socket" if socket == "both" else "%s socket" % socket
+        out.append("\n    /// %s.%s (%s%s): answers with %s.\n" % (
+            service, method["name"], where, ", server stream" if streaming else "",
+            ("a stream of " if streaming else "") + method["output_type"].split(".")[-1]))
+        out.append("    func handle%s(_ request: Proto.%s, context: Context)\n" % (
+            method["name"], method["input_type"].split(".")[-1]))
+    out.append("}\n")
+    out.append("\nextension CallHandler {\n")
+    out.append("    /// Calls the handler of the rpc `request` names: the one switch over Call.request's cases.\n")
+    out.append("    @inline(__always)\n")
+    out.append("    func dispatch(_ request: Proto.Call.Request, context: Context) {\n")
+    out.append("        switch request {\n")
+    for method, socket, streaming, request, response, service in method_table:
+        out.append("        case .%s(let request): handle%s(request, context: context)\n" % (request.case, method["name"]))
     out.append("        }\n    }\n}\n")
     return "".join(out)
 
@@ -1386,7 +1441,7 @@ def attach_docs(file, messages, enums):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         raise SystemExit(__doc__)
     with open(sys.argv[1], "rb") as handle:
         file_set = message(handle.read(), FILE_SET)
@@ -1423,6 +1478,10 @@ def main():
     for name, text in outputs.items():
         with open(os.path.join(sys.argv[2], name), "w") as handle:
             handle.write(text)
+    if len(sys.argv) == 4:
+        os.makedirs(sys.argv[3], exist_ok=True)
+        with open(os.path.join(sys.argv[3], "CallHandler.pb.swift"), "w") as handle:
+            handle.write(emit_call_handler())
 
 
 if __name__ == "__main__":

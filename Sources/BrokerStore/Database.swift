@@ -192,6 +192,14 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// The first column of the first row `sql` returns, as an integer (0 when there is no row): for
+    /// counts and pragmas.
+    func integer(_ sql: String) throws(BrokerError) -> Int64 {
+        try withTemporaryStatement(sql) { statement throws(BrokerError) in
+            try statement.step() ? statement.int64(at: 0) : 0
+        }
+    }
+
     /// `PRAGMA integrity_check`'s first line: "ok" for a sound database.
     public func integrityCheck() throws(BrokerError) -> String {
         try withTemporaryStatement("PRAGMA integrity_check") { statement throws(BrokerError) in
