@@ -233,6 +233,11 @@ public final class Database: @unchecked Sendable {
         handle.map { sqlite3_changes64($0) } ?? 0
     }
 
+    /// The rowid of the most recent successful INSERT on this connection (0 before any).
+    public var lastInsertedRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
     /// Calls `body` after every commit on this connection, on the committing thread, with the WAL's length in pages.
     ///
     /// Replaces SQLite's automatic checkpoint (which runs inside the commit): the caller decides
