@@ -323,6 +323,23 @@ extension Broker {
         return true
     }
 
+    /// `send(_:on:)` of a SamplePage of the store's rows, written in place by the generated row
+    /// writer (`Sample.appendPage`): the bytes of the page of their `Sample.proto`.
+    @discardableResult
+    func send(page rows: [Sample], on context: CallContext) -> Bool {
+        guard context.credit > 0, context.isLive, let session = context.session else { return false }
+        guard session.connection.hasRoomForOutput else {
+            parkPump(context)
+            return false
+        }
+        context.credit -= 1
+        let callID = context.callID
+        session.connection.send { buffer in
+            rows.withUnsafeBufferPointer { Sample.appendPage(callID: callID, rows: $0, to: &buffer) }
+        }
+        return true
+    }
+
     /// True when a stream may produce now: live, with credit, and with room on its connection (else
     /// its pump is parked until there is room).
     func mayProduce(_ context: CallContext) -> Bool {
