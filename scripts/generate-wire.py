@@ -911,6 +911,24 @@ def row_view_messages(messages):
     return [m for m in messages if m.name in names]
 
 
+def row_view_by_pointer(name):
+    """True when rows of `name` are read through a pointer (a ROW_VIEWS root, or the element of a
+    repeated field: read in place in a buffer, never copied out); else a singular or oneof message
+    field's value, passed borrowed."""
+    if name in ROW_VIEWS:
+        return True
+    return any(f.repeated and f.type == MESSAGE_T and f.type_name == name
+               for m in messages_by_name.values() for f in m.fields)
+
+
+def row_source_type(name):
+    return "UnsafePointer<Source>" if row_view_by_pointer(name) else "Source"
+
+
+def row_access(name):
+    return "source.pointee." if row_view_by_pointer(name) else "source."
+
+
 def fields_requirement(field):
     return "proto" + camel(field.name, upper_first=True)
 
@@ -929,21 +947,21 @@ def oneof_fields_type(message, index):
 
 def row_measure_lines(field, value, indent):
     """Lines adding a present message field's size (key included) to `size`, measured from its
-    source `value` (a value, borrowed through a pointer)."""
+    source `value` (passed borrowed)."""
     k = len(key_bytes(field.key))
-    return ["%swithUnsafePointer(to: %s) { present in" % (indent, value),
+    if row_view_by_pointer(field.type_name):
+        raise SystemExit("generate-wire: %s is both a repeated and a singular row view" % field.type_name)
+    return ["%sdo {" % indent,
             "%s    let slot = sizes.reserve()" % indent,
-            "%s    let count = Proto.%s.measure(fields: present, &sizes)" % (indent, field.type_name),
+            "%s    let count = Proto.%s.measure(fields: %s, &sizes)" % (indent, field.type_name, value),
             "%s    sizes[slot] = count" % indent,
             "%s    size += %d + ProtoWriter.varintSize(count) + count" % (indent, k),
             "%s}" % indent]
 
 
 def row_write_lines(field, value, indent):
-    return ["%swithUnsafePointer(to: %s) { present in" % (indent, value),
-            "%s    %s; writer.varint(UInt64(sizes.next())); Proto.%s.write(fields: present, &writer, &sizes)"
-            % (indent, write_key(field), field.type_name),
-            "%s}" % indent]
+    return ["%s%s; writer.varint(UInt64(sizes.next())); Proto.%s.write(fields: %s, &writer, &sizes)"
+            % (indent, write_key(field), field.type_name, value)]
 
 
 def row_repeated_lines(field, value, indent, measuring):
@@ -962,6 +980,28 @@ def row_repeated_lines(field, value, indent, measuring):
     return body + ["%s    }" % indent, "%s}" % indent]
 
 
+def row_identifier_lines(field, value, indent, measuring):
+    """An identifier field: a catalogued one's length is the catalogue's and its bytes are written
+    from there (no NUL in any: `ReplyEncodingTests`), else as any string. The same entry in `sizes`."""
+    inner = indent + "    "
+    if measuring:
+        return ["%sdo {" % indent,
+                "%slet index = %sCatalogueIndex" % (inner, value),
+                "%slet count = index >= 0 ? ProtoWriter.catalogueCount(index) : ProtoWriter.cStringCount(%s)" % (inner, value),
+                "%ssizes.push(count)" % inner,
+                "%sif count != 0 { size += %d + ProtoWriter.varintSize(count) + count }" % (inner, len(key_bytes(field.key))),
+                "%s}" % indent]
+    return ["%sdo {" % indent,
+            "%slet count = sizes.next()" % inner,
+            "%sif count != 0 {" % inner,
+            "%s    let index = %sCatalogueIndex" % (inner, value),
+            "%s    %s" % (inner, write_key(field)),
+            "%s    if index >= 0 { writer.spelledString(ProtoWriter.catalogueSpelling(index)) } else { writer.cString(%s, count: count) }"
+            % (inner, value),
+            "%s}" % inner,
+            "%s}" % indent]
+
+
 def row_body_lines(message, measuring):
     """`measure(fields:)` or `write(fields:)`'s lines: the fields in number order, as the built
     message's `measure` / `write` (same checks, same ProtoSizes entries in the same order)."""
@@ -969,20 +1009,22 @@ def row_body_lines(message, measuring):
     plain = plain_measure_lines if measuring else plain_write_lines
     case = size_lines if measuring else write_lines
     for field in message.fields:
-        value = "source.pointee.%s" % fields_requirement(field)
+        value = row_access(message.name) + fields_requirement(field)
         if field.oneof is None:
             if field.repeated and field.type == MESSAGE_T:
-                body += row_repeated_lines(field, "source.pointee.withP" + fields_requirement(field)[1:], indent, measuring)
+                body += row_repeated_lines(field, row_access(message.name) + "withP" + fields_requirement(field)[1:], indent, measuring)
             elif field.repeated:
                 raise SystemExit("generate-wire: %s.%s: repeated scalars in a row view are not supported" % (message.name, field.name))
             elif field.type == MESSAGE_T:
                 body.append("%sif let present = %s {" % (indent, value))
                 body += (row_measure_lines if measuring else row_write_lines)(field, "present", indent + "    ")
                 body.append("%s}" % indent)
+            elif is_catalogued_identifier(field):
+                body += row_identifier_lines(field, value, indent, measuring)
             else:
                 body += plain(field, value, indent)
         elif field is message.oneof_fields(field.oneof)[0]:
-            body.append("%sswitch %s {" % (indent, "source.pointee.proto" + message.oneof_swift(field.oneof)))
+            body.append("%sswitch %s {" % (indent, row_access(message.name) + "proto" + message.oneof_swift(field.oneof)))
             for member in message.oneof_fields(field.oneof):
                 body.append("%scase .%s(let value)?:" % (indent, member.case))
                 if member.type == MESSAGE_T:
@@ -1030,6 +1072,10 @@ def emit_row_view(message):
         else:
             out.append("        /// %s = %d.\n" % (field.name, field.number))
             out.append("        var %s: %s { get }\n" % (requirement, field.swift_type()))
+            if is_catalogued_identifier(field):
+                out.append("        /// The catalogue index of %s when its bytes are exactly a catalogued identifier's\n"
+                           "        /// (written from the catalogue's bytes, its length known), else -1.\n" % field.name)
+                out.append("        var %sCatalogueIndex: Int { get }\n" % requirement)
     for index in range(len(message.oneofs)):
         out.append("        /// The %s case; nil when none is set.\n" % message.oneofs[index])
         out.append("        var proto%s: %s? { get }\n" % (message.oneof_swift(index), oneof_fields_type(message, index)))
@@ -1037,14 +1083,14 @@ def emit_row_view(message):
     out.append("\nextension Proto.%s {\n" % message.name)
     out.append("    /// The packed size of the %s `source` makes, as `measure` of that message: keeps the same\n"
                "    /// entries in `sizes`.\n" % message.name)
-    out.append("    package static func measure<Source: Proto.%sFields>(fields source: UnsafePointer<Source>, _ sizes: inout ProtoSizes) -> Int {\n"
-               % message.name)
+    out.append("    package static func measure<Source: Proto.%sFields>(fields source: %s, _ sizes: inout ProtoSizes) -> Int {\n"
+               % (message.name, row_source_type(message.name)))
     out.append("        var size = 0\n")
     out.append("\n".join(row_body_lines(message, True)) + "\n")
     out.append("        return size\n    }\n\n")
     out.append("    /// Writes the fields of the %s `source` makes, as `write` of that message.\n" % message.name)
-    out.append("    package static func write<Source: Proto.%sFields>(fields source: UnsafePointer<Source>, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {\n"
-               % message.name)
+    out.append("    package static func write<Source: Proto.%sFields>(fields source: %s, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {\n"
+               % (message.name, row_source_type(message.name)))
     out.append("\n".join(row_body_lines(message, False)) + "\n")
     out.append("    }\n}\n")
     return "".join(out)

@@ -18,13 +18,13 @@ extension Proto {
 extension Proto.Quantity {
     /// The packed size of the Quantity `source` makes, as `measure` of that message: keeps the same
     /// entries in `sizes`.
-    package static func measure<Source: Proto.QuantityFields>(fields source: UnsafePointer<Source>, _ sizes: inout ProtoSizes) -> Int {
+    package static func measure<Source: Proto.QuantityFields>(fields source: Source, _ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        if source.pointee.protoValue != 0 {
+        if source.protoValue != 0 {
             size += 1 + 8
         }
         do {
-            let count = ProtoWriter.cStringCount(source.pointee.protoUnit)
+            let count = ProtoWriter.cStringCount(source.protoUnit)
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
@@ -32,13 +32,13 @@ extension Proto.Quantity {
     }
 
     /// Writes the fields of the Quantity `source` makes, as `write` of that message.
-    package static func write<Source: Proto.QuantityFields>(fields source: UnsafePointer<Source>, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        if source.pointee.protoValue != 0 {
-            writer.byte(0x09); writer.fixed64(source.pointee.protoValue.bitPattern)
+    package static func write<Source: Proto.QuantityFields>(fields source: Source, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        if source.protoValue != 0 {
+            writer.byte(0x09); writer.fixed64(source.protoValue.bitPattern)
         }
         do {
             let count = sizes.next()
-            if count != 0 { writer.byte(0x12); writer.cString(source.pointee.protoUnit, count: count) }
+            if count != 0 { writer.byte(0x12); writer.cString(source.protoUnit, count: count) }
         }
     }
 }
@@ -65,26 +65,26 @@ extension Proto {
 extension Proto.Workout {
     /// The packed size of the Workout `source` makes, as `measure` of that message: keeps the same
     /// entries in `sizes`.
-    package static func measure<Source: Proto.WorkoutFields>(fields source: UnsafePointer<Source>, _ sizes: inout ProtoSizes) -> Int {
+    package static func measure<Source: Proto.WorkoutFields>(fields source: Source, _ sizes: inout ProtoSizes) -> Int {
         var size = 0
         do {
-            let count = ProtoWriter.cStringCount(source.pointee.protoActivityType)
+            let count = ProtoWriter.cStringCount(source.protoActivityType)
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
-        if source.pointee.protoDurationMicros != 0 {
-            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: source.pointee.protoDurationMicros))
+        if source.protoDurationMicros != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: source.protoDurationMicros))
         }
-        if let present = source.pointee.protoTotalEnergy {
-            withUnsafePointer(to: present) { present in
+        if let present = source.protoTotalEnergy {
+            do {
                 let slot = sizes.reserve()
                 let count = Proto.Quantity.measure(fields: present, &sizes)
                 sizes[slot] = count
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        if let present = source.pointee.protoTotalDistance {
-            withUnsafePointer(to: present) { present in
+        if let present = source.protoTotalDistance {
+            do {
                 let slot = sizes.reserve()
                 let count = Proto.Quantity.measure(fields: present, &sizes)
                 sizes[slot] = count
@@ -95,23 +95,19 @@ extension Proto.Workout {
     }
 
     /// Writes the fields of the Workout `source` makes, as `write` of that message.
-    package static func write<Source: Proto.WorkoutFields>(fields source: UnsafePointer<Source>, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+    package static func write<Source: Proto.WorkoutFields>(fields source: Source, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
         do {
             let count = sizes.next()
-            if count != 0 { writer.byte(0x0A); writer.cString(source.pointee.protoActivityType, count: count) }
+            if count != 0 { writer.byte(0x0A); writer.cString(source.protoActivityType, count: count) }
         }
-        if source.pointee.protoDurationMicros != 0 {
-            writer.byte(0x10); writer.varint(UInt64(bitPattern: source.pointee.protoDurationMicros))
+        if source.protoDurationMicros != 0 {
+            writer.byte(0x10); writer.varint(UInt64(bitPattern: source.protoDurationMicros))
         }
-        if let present = source.pointee.protoTotalEnergy {
-            withUnsafePointer(to: present) { present in
-                writer.byte(0x1A); writer.varint(UInt64(sizes.next())); Proto.Quantity.write(fields: present, &writer, &sizes)
-            }
+        if let present = source.protoTotalEnergy {
+            writer.byte(0x1A); writer.varint(UInt64(sizes.next())); Proto.Quantity.write(fields: present, &writer, &sizes)
         }
-        if let present = source.pointee.protoTotalDistance {
-            withUnsafePointer(to: present) { present in
-                writer.byte(0x22); writer.varint(UInt64(sizes.next())); Proto.Quantity.write(fields: present, &writer, &sizes)
-            }
+        if let present = source.protoTotalDistance {
+            writer.byte(0x22); writer.varint(UInt64(sizes.next())); Proto.Quantity.write(fields: present, &writer, &sizes)
         }
     }
 }
@@ -130,9 +126,9 @@ extension Proto {
 extension Proto.Correlation {
     /// The packed size of the Correlation `source` makes, as `measure` of that message: keeps the same
     /// entries in `sizes`.
-    package static func measure<Source: Proto.CorrelationFields>(fields source: UnsafePointer<Source>, _ sizes: inout ProtoSizes) -> Int {
+    package static func measure<Source: Proto.CorrelationFields>(fields source: Source, _ sizes: inout ProtoSizes) -> Int {
         var size = 0
-        source.pointee.withProtoObjects { elements in
+        source.withProtoObjects { elements in
             guard let base = elements.baseAddress else { return }
             for index in 0..<elements.count {
                 let slot = sizes.reserve()
@@ -145,8 +141,8 @@ extension Proto.Correlation {
     }
 
     /// Writes the fields of the Correlation `source` makes, as `write` of that message.
-    package static func write<Source: Proto.CorrelationFields>(fields source: UnsafePointer<Source>, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
-        source.pointee.withProtoObjects { elements in
+    package static func write<Source: Proto.CorrelationFields>(fields source: Source, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        source.withProtoObjects { elements in
             guard let base = elements.baseAddress else { return }
             for index in 0..<elements.count {
                 writer.byte(0x0A); writer.varint(UInt64(sizes.next())); Proto.Sample.write(fields: base + index, &writer, &sizes)
@@ -225,6 +221,9 @@ extension Proto {
         var protoUUID: String { get }
         /// type = 2.
         var protoType: String { get }
+        /// The catalogue index of type when its bytes are exactly a catalogued identifier's
+        /// (written from the catalogue's bytes, its length known), else -1.
+        var protoTypeCatalogueIndex: Int { get }
         /// start_us = 3.
         var protoStartMicros: Int64 { get }
         /// end_us = 4.
@@ -251,7 +250,8 @@ extension Proto.Sample {
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
         do {
-            let count = ProtoWriter.cStringCount(source.pointee.protoType)
+            let index = source.pointee.protoTypeCatalogueIndex
+            let count = index >= 0 ? ProtoWriter.catalogueCount(index) : ProtoWriter.cStringCount(source.pointee.protoType)
             sizes.push(count)
             if count != 0 { size += 1 + ProtoWriter.varintSize(count) + count }
         }
@@ -263,25 +263,25 @@ extension Proto.Sample {
         }
         switch source.pointee.protoValue {
         case .quantity(let value)?:
-            withUnsafePointer(to: value) { present in
+            do {
                 let slot = sizes.reserve()
-                let count = Proto.Quantity.measure(fields: present, &sizes)
+                let count = Proto.Quantity.measure(fields: value, &sizes)
                 sizes[slot] = count
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .categoryValue(let value)?:
             size += 1 + ProtoWriter.varintSize(UInt64(bitPattern: value))
         case .workout(let value)?:
-            withUnsafePointer(to: value) { present in
+            do {
                 let slot = sizes.reserve()
-                let count = Proto.Workout.measure(fields: present, &sizes)
+                let count = Proto.Workout.measure(fields: value, &sizes)
                 sizes[slot] = count
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         case .correlation(let value)?:
-            withUnsafePointer(to: value) { present in
+            do {
                 let slot = sizes.reserve()
-                let count = Proto.Correlation.measure(fields: present, &sizes)
+                let count = Proto.Correlation.measure(fields: value, &sizes)
                 sizes[slot] = count
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
@@ -315,7 +315,11 @@ extension Proto.Sample {
         }
         do {
             let count = sizes.next()
-            if count != 0 { writer.byte(0x12); writer.cString(source.pointee.protoType, count: count) }
+            if count != 0 {
+                let index = source.pointee.protoTypeCatalogueIndex
+                writer.byte(0x12)
+                if index >= 0 { writer.spelledString(ProtoWriter.catalogueSpelling(index)) } else { writer.cString(source.pointee.protoType, count: count) }
+            }
         }
         if source.pointee.protoStartMicros != 0 {
             writer.byte(0x18); writer.varint(UInt64(bitPattern: source.pointee.protoStartMicros))
@@ -325,19 +329,13 @@ extension Proto.Sample {
         }
         switch source.pointee.protoValue {
         case .quantity(let value)?:
-            withUnsafePointer(to: value) { present in
-                writer.byte(0x52); writer.varint(UInt64(sizes.next())); Proto.Quantity.write(fields: present, &writer, &sizes)
-            }
+            writer.byte(0x52); writer.varint(UInt64(sizes.next())); Proto.Quantity.write(fields: value, &writer, &sizes)
         case .categoryValue(let value)?:
             writer.byte(0x58); writer.varint(UInt64(bitPattern: value))
         case .workout(let value)?:
-            withUnsafePointer(to: value) { present in
-                writer.byte(0x62); writer.varint(UInt64(sizes.next())); Proto.Workout.write(fields: present, &writer, &sizes)
-            }
+            writer.byte(0x62); writer.varint(UInt64(sizes.next())); Proto.Workout.write(fields: value, &writer, &sizes)
         case .correlation(let value)?:
-            withUnsafePointer(to: value) { present in
-                writer.byte(0x6A); writer.varint(UInt64(sizes.next())); Proto.Correlation.write(fields: present, &writer, &sizes)
-            }
+            writer.byte(0x6A); writer.varint(UInt64(sizes.next())); Proto.Correlation.write(fields: value, &writer, &sizes)
         case nil: break
         }
         source.pointee.withProtoMetadata { elements in

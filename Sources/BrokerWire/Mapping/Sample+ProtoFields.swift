@@ -11,6 +11,8 @@ extension Sample: Proto.SampleFields {
 
     package var protoUUID: String { @inline(__always) get { uuid } }
     package var protoType: String { @inline(__always) get { type.identifier } }
+    /// A catalogued type is spelled with the catalogue's bytes (`ObjectType(_:)`), so its index is all the writer needs.
+    package var protoTypeCatalogueIndex: Int { @inline(__always) get { type.catalogueIndex } }
     package var protoStartMicros: Int64 { @inline(__always) get { startMicros } }
     package var protoEndMicros: Int64 { @inline(__always) get { endMicros } }
     package var protoSourceAppID: String { @inline(__always) get { sourceAppID } }
