@@ -66,13 +66,13 @@ extension Broker {
             break
         }
         if allCatalogued {
-            withUnsafeTemporaryAllocation(of: ObjectType.self, capacity: max(identifiers.count, 1)) { scratch in
-                for (position, identifier) in identifiers.enumerated() {
-                    (scratch.baseAddress.unsafelyUnwrapped + position).initialize(to: identifier.objectType)
+            // The catalogue indexes the reader found, on the stack: no `ObjectType` is made.
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(identifiers.count, 1)) { scratch in
+                identifiers.withUnsafeBufferPointer { identifiers in
+                    for position in identifiers.indices { scratch[position] = identifiers[position].catalogueIndex }
                 }
-                let types = UnsafeBufferPointer(rebasing: scratch[..<identifiers.count])
-                answerEarliestAuthorizedSampleDate(catalogued: types, callID: callID, session: session)
-                _ = scratch.baseAddress.unsafelyUnwrapped.deinitialize(count: identifiers.count)
+                let indexes = UnsafeBufferPointer(rebasing: scratch[..<identifiers.count])
+                answerEarliestAuthorizedSampleDate(catalogueIndexes: indexes, callID: callID, session: session)
             }
             return
         }
@@ -102,6 +102,28 @@ extension Broker {
                 guard let index = TypeCatalogue.spelledIndex(of: type) else {
                     preconditionFailure("\(type.identifier) is catalogued but not spelled as the catalogue spells it")
                 }
+                (scratch.baseAddress.unsafelyUnwrapped + count).initialize(to: Proto.TypeDate.Catalogued(type: index, dateMicros: date))
+                count += 1
+            }
+            session.connection.send { output in
+                WireCodec.appendEarliestAuthorizedSampleDateReply(
+                    callID: callID, catalogued: UnsafeMutableBufferPointer(rebasing: scratch[..<count]), to: &output)
+            }
+        }
+    }
+
+    /// EarliestAuthorizedSampleDate for the catalogued types at `indexes`: the reply of
+    /// `answerEarliestAuthorizedSampleDate(catalogued:)` for those types, by index throughout.
+    private func answerEarliestAuthorizedSampleDate(catalogueIndexes indexes: UnsafeBufferPointer<Int32>, callID: UInt64, session: Session) {
+        let grants = appGrants(session)
+        let earliestPermitted = configuration.earliestPermittedMicros
+        let capacity = max(min(indexes.count, TypeCatalogue.count), 1)
+        withUnsafeTemporaryAllocation(of: Proto.TypeDate.Catalogued.self, capacity: capacity) { scratch in
+            var count = 0
+            AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(
+                forCatalogueIndexes: indexes, grants: grants, earliestPermitted: earliestPermitted
+            ) { index, date in
+                precondition(count < scratch.count, "more distinct types than the catalogue holds")
                 (scratch.baseAddress.unsafelyUnwrapped + count).initialize(to: Proto.TypeDate.Catalogued(type: index, dateMicros: date))
                 count += 1
             }

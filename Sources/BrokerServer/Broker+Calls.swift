@@ -285,10 +285,10 @@ extension Broker {
         return true
     }
 
-    /// `send(_:on:)` of an item already in its generated form (a page of samples the pager mapped
-    /// from store rows), written by the generated stream-item appender.
+    /// `send(_:on:)` of a SamplePage of the store's rows, written in place by the generated row
+    /// writer (`Sample.appendPage`): the bytes of the page of their `Sample.proto`.
     @discardableResult
-    func send(_ item: Proto.StreamItem, on context: CallContext) -> Bool {
+    func send(page rows: [Sample], on context: CallContext) -> Bool {
         guard context.credit > 0, context.isLive, let session = context.session else { return false }
         guard session.connection.hasRoomForOutput else {
             parkPump(context)
@@ -296,7 +296,9 @@ extension Broker {
         }
         context.credit -= 1
         let callID = context.callID
-        session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: item, to: &$0) }
+        session.connection.send { buffer in
+            rows.withUnsafeBufferPointer { Sample.appendPage(callID: callID, rows: $0, to: &buffer) }
+        }
         return true
     }
 

@@ -122,6 +122,31 @@ public enum AuthorizationPolicy {
         }
     }
 
+    /// `forEachEarliestAuthorizedSampleDate` of catalogued types given by their catalogue indexes
+    /// (each in 0..<`TypeCatalogue.count`), `body` getting each qualifying type's index: the same
+    /// calls in the same order as for the types at those indexes, with no `ObjectType` made.
+    @inline(__always)
+    package static func forEachEarliestAuthorizedSampleDate(
+        forCatalogueIndexes indexes: UnsafeBufferPointer<Int32>, grants: AppGrants, earliestPermitted: Int64,
+        _ body: (Int, Int64) -> Void
+    ) {
+        let words = (TypeCatalogue.count + 63) / 64
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { answered in
+            answered.initialize(repeating: 0)
+            for raw in indexes {
+                let index = Int(raw)
+                precondition(index >= 0 && index < TypeCatalogue.count, "catalogue index \(index) out of range")
+                let word = index / 64
+                let bit: UInt64 = 1 << UInt64(index % 64)
+                guard answered[word] & bit == 0, !TypeCatalogue.isCharacteristic(index: index) else { continue }
+                if case .limited(let from)? = grants.read(forCatalogueIndex: index) {
+                    answered[word] |= bit
+                    body(index, max(from, earliestPermitted))
+                }
+            }
+        }
+    }
+
     /// full → .from(earliestPermitted); limited(D) → .from(max(D, earliestPermitted)); deny → .ownSamplesOnly; never asked → .notDetermined
     public static func readScope(for type: ObjectType, grants: AppGrants, earliestPermitted: Int64) -> ReadScope {
         switch grants.read(for: type) {
