@@ -103,6 +103,11 @@ struct CorrelationStoreTests {
             let again = try store.saveSamples([step, Self.pressure(3, F.base + 5 * F.hour)], sourceAppID: F.app, now: 4)
             #expect(again.saved == 3 && again.unchanged == 1)
             #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(31), F.uuid(32)]])
+            // A delete by type and predicate of a member type deletes the correlations holding what it deletes.
+            let byType = try store.deleteSamples(type: .bloodPressureDiastolic, predicate: SamplePredicate(startMicros: F.base + 4 * F.hour, endMicros: F.base + 6 * F.hour), appID: F.app, now: 5)
+            #expect(byType.map(\.uuid) == [F.uuid(3), F.uuid(32)] && byType.map(\.deletedWithAnObject) == [true, false])
+            #expect(try Self.read(store, full).isEmpty)
+            #expect(try F.readAll(store, type: .bloodPressureSystolic).map(\.uuid).contains(F.uuid(31)))
         }
     }
 
