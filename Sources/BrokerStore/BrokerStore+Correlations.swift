@@ -145,6 +145,26 @@ extension BrokerStore {
         return found
     }
 
+    /// The correlations holding the sample rows `members` as objects (seq, as deleted with an object),
+    /// each once, read on the writer inside the caller's transaction.
+    ///
+    /// A correlation cannot change (`HKCorrelation` is immutable, and an anchored query reports
+    /// objects added or deleted, never changed): one that loses an object is deleted with it,
+    /// its tombstone remembering every object it held, the deleted one included, so each reader
+    /// that could see the correlation learns of its deletion. Its other objects stay as samples, as
+    /// they do when the correlation itself is deleted.
+    func locateCorrelations(holding members: [Int64]) throws(BrokerError) -> [(sequence: Int64, sample: DeletedSample)] {
+        var found: [(sequence: Int64, sample: DeletedSample)] = []
+        var seen = Set<Int64>()
+        for member in members {
+            guard let row = try correlationTable.holder(ofMember: member), seen.insert(row.sequence).inserted else { continue }
+            var sample = try deleted(row, appCode: row.appCode)
+            sample.deletedWithAnObject = true
+            found.append((row.sequence, sample))
+        }
+        return found
+    }
+
     /// Deletes located correlations (their members stay) inside the caller's transaction, each with
     /// a tombstone numbered from the change sequence (remembering its objects' types, source and
     /// ends for anchored queries), with one "delete" access-log row per correlation type.

@@ -28,6 +28,7 @@ final class CorrelationTable {
     private let exportRows: Statement
     private let selectAllMembers: Statement
     private let selectMembersBetween: Statement
+    private let selectHolder: Statement
 
     /// A stored correlation row (no members).
     struct Row {
@@ -117,6 +118,9 @@ final class CorrelationTable {
             """)
         selectAllMembers = try reader.prepare("SELECT member FROM correlation_members WHERE correlation = ?1 ORDER BY member")
         selectMembersBetween = try reader.prepare("SELECT member FROM correlation_members WHERE member BETWEEN ?1 AND ?2")
+        // On the writer: inside a delete's transaction, after the correlations it has removed already.
+        selectHolder = try database.prepare(
+            "SELECT \(Self.columns) FROM correlations WHERE seq = (SELECT correlation FROM correlation_members WHERE member = ?1)")
     }
 
     /// Inserts a correlation row; its seq, or nil when the app already holds `uuid` (nothing written).
@@ -311,6 +315,14 @@ final class CorrelationTable {
         try selectAllMembers.run { statement throws(BrokerError) in
             try statement.bind(sequence, at: 1)
             return Set(try Self.sequences(statement))
+        }
+    }
+
+    /// The correlation holding sample row `member` as one of its objects, or nil (read on the writer).
+    func holder(ofMember member: Int64) throws(BrokerError) -> Row? {
+        try selectHolder.run { statement throws(BrokerError) -> Row? in
+            try statement.bind(member, at: 1)
+            return try statement.step() ? try Self.decode(statement) : nil
         }
     }
 
