@@ -2,7 +2,8 @@ package import BrokerModel
 
 // The model samples the store hands the broker, read in place by the generated row writer
 // (Proto+Fields.pb.swift): a Query page is written from its rows without a `Proto.Sample` per row,
-// to the bytes `Sample.proto` would pack (SamplePageEncodingTests compares them with protobuf-c).
+// to the bytes `Sample.proto` would pack (SampleRowWriterTests compares them with protobuf-c); so are
+// AnchoredQuery pages, and the correlation Query's and AdminExport's pages.
 extension Sample: Proto.SampleFields {
     package typealias QuantitySource = Quantity
     package typealias WorkoutSource = WorkoutDetails
@@ -45,6 +46,18 @@ extension Sample: Proto.SampleFields {
     /// bytes of the frame holding `Sample.proto` of each row.
     package static func appendPage(callID: UInt64, rows: UnsafeBufferPointer<Sample>, to buffer: inout [UInt8]) {
         Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItemSamples: rows, to: &buffer)
+    }
+}
+
+extension AnchoredPage {
+    /// Appends a ServerFrame whose stream item is this AnchoredPage, its added samples written in
+    /// place by the row writer: the bytes of the frame holding `proto` (no `Proto.Sample` per row).
+    package func appendFrame(callID: UInt64, to buffer: inout [UInt8]) {
+        added.withUnsafeBufferPointer {
+            Proto.ServerFrame.appendFrame(
+                callID: callID, status: nil, streamItemAnchoredPage: $0, deletedUUIDs: deletedUUIDs, newAnchor: newAnchor,
+                done: done, deletedSourceAppIDs: deletedSourceAppIDs, to: &buffer)
+        }
     }
 }
 
