@@ -2,9 +2,10 @@ import BrokerModel
 import Testing
 @testable import BrokerWire
 
-/// The generated row writer (`Proto.SampleFields`, Proto+Fields.pb.swift) writes a Query page
-/// straight from the model samples the store hands the broker: its bytes must be exactly what
-/// protobuf-c packs for the page of their `Sample.proto`, whatever fields are set.
+/// The generated row writer (`Proto.SampleFields`, Proto+Fields.pb.swift) writes Query,
+/// correlation Query and AnchoredQuery pages straight from the model samples the store hands the
+/// broker: their bytes must be exactly what protobuf-c packs for the page of their `Sample.proto`
+/// (and, for an AnchoredPage, its deletions, anchor and done), whatever fields are set.
 @Suite("Sample row writer against protobuf-c")
 struct SampleRowWriterTests {
     private static let callIDs: [UInt64] = [0, 1, 300, .max]

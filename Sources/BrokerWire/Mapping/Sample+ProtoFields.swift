@@ -49,18 +49,6 @@ extension Sample: Proto.SampleFields {
     }
 }
 
-extension AnchoredPage {
-    /// Appends a ServerFrame whose stream item is this AnchoredPage, its added samples written in
-    /// place by the row writer: the bytes of the frame holding `proto` (no `Proto.Sample` per row).
-    package func appendFrame(callID: UInt64, to buffer: inout [UInt8]) {
-        added.withUnsafeBufferPointer {
-            Proto.ServerFrame.appendFrame(
-                callID: callID, status: nil, streamItemAnchoredPage: $0, deletedUUIDs: deletedUUIDs, newAnchor: newAnchor,
-                done: done, deletedSourceAppIDs: deletedSourceAppIDs, to: &buffer)
-        }
-    }
-}
-
 extension Quantity: Proto.QuantityFields {
     package var protoValue: Double { @inline(__always) get { value } }
     package var protoUnit: String { @inline(__always) get { unit } }
