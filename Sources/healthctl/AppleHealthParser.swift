@@ -384,9 +384,8 @@ final class AppleHealthParser: XMLSAXHandler {
     /// Batches a checked sample in source `index`'s batch (a repeat in that batch is counted, not batched).
     private func append(_ sample: Sample, to index: Int) {
         // One look-up in the common case (a new uuid); a repeat puts back what was there.
-        let key = AppleHealthUUIDKey(sample.uuid)
-        if let earlier = sources[index].seen.updateValue(sources[index].batch.samples.count, forKey: key) {
-            sources[index].seen[key] = earlier
+        if let earlier = sources[index].seen.updateValue(sources[index].batch.samples.count, forKey: sample.uuid) {
+            sources[index].seen[sample.uuid] = earlier
             sources[index].batch.repeats += 1
             tally.repeats += 1
             return
@@ -450,26 +449,24 @@ final class AppleHealthParser: XMLSAXHandler {
         if sources[index].sendCount > 0, sources[index].size + 1 + members.count > batchSize {
             flush(index)
         }
-        let correlationKey = AppleHealthUUIDKey(correlation.uuid)
-        guard sources[index].seen[correlationKey] == nil else {
+        guard sources[index].seen[correlation.uuid] == nil else {
             sources[index].batch.repeats += 1
             tally.repeats += 1
             return
         }
-        sources[index].seen[correlationKey] = -1
+        sources[index].seen[correlation.uuid] = -1
         // Objects this batch already holds as plain samples leave it: the correlation holds them.
         // They are only marked here and taken out when the batch is handed out (one pass per batch,
         // not one per correlation). Inside a correlation (-1), a top-level repeat later in this
         // batch is skipped as a repeat.
         var removed = 0
         for member in members {
-            let memberKey = AppleHealthUUIDKey(member.uuid)
-            if let position = sources[index].seen[memberKey] {
+            if let position = sources[index].seen[member.uuid] {
                 guard position >= 0 else { continue }
                 sources[index].dropped.append(position)
                 removed += 1
             }
-            sources[index].seen[memberKey] = -1
+            sources[index].seen[member.uuid] = -1
         }
         if removed > 0 {
             sources[index].batch.repeats += removed
@@ -581,7 +578,7 @@ struct AppleHealthPendingSource {
     var batch = ImportBatch()
     /// The uuids in `batch` (correlations' objects included): each plain sample's position in
     /// `batch.samples`, -1 for a correlation or one of its objects.
-    var seen: [AppleHealthUUIDKey: Int] = [:]
+    var seen: [String: Int] = [:]
     /// Positions in `batch.samples` of plain samples a later correlation of the batch holds: taken
     /// out when the batch is handed out.
     var dropped: [Int] = []

@@ -89,22 +89,3 @@ import Testing
         #expect(ended)
     }
 }
-
-/// The parser's per-batch uuid key: two words for canonical text, the text otherwise.
-@Suite struct AppleHealthUUIDKeyTests {
-    @Test func canonicalUUIDsAreTheirBitsAndOthersTheirText() {
-        let uuid = AppleHealthParser.uuid(startMicros: 1_700_000_000_000_000, content: "a")
-        guard case .words(let high, _) = AppleHealthUUIDKey(uuid) else {
-            Issue.record("\(uuid) is not keyed by its bits")
-            return
-        }
-        // Version 8: the first 48 bits are the start's milliseconds.
-        #expect(high >> 16 == 1_700_000_000_000)
-        #expect(AppleHealthUUIDKey("00112233-4455-6677-8899-aabbccddeeff") == .words(0x0011_2233_4455_6677, 0x8899_aabb_ccdd_eeff))
-        #expect(AppleHealthUUIDKey("00112233-4455-6677-8899-AABBCCDDEEFF") == .words(0x0011_2233_4455_6677, 0x8899_aabb_ccdd_eeff))
-        #expect(AppleHealthUUIDKey("00112233-4455-6677-8899-aabbccddeef0") != AppleHealthUUIDKey("00112233-4455-6677-8899-aabbccddeeff"))
-        #expect(AppleHealthUUIDKey("not-a-uuid") == .text("not-a-uuid"))
-        #expect(AppleHealthUUIDKey("00112233x4455-6677-8899-aabbccddeeff") == .text("00112233x4455-6677-8899-aabbccddeeff"))
-        #expect(AppleHealthUUIDKey("00112233-4455-6677-8899-aabbccddeefg") == .text("00112233-4455-6677-8899-aabbccddeefg"))
-    }
-}
