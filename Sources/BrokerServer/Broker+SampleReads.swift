@@ -139,13 +139,7 @@ extension Broker {
                     // The store's rows go out as they are (the row writer writes them in place);
                     // only rows whose quantity is not in the unit asked for are replaced.
                     var samples = page.added
-                    if let converter {
-                        let unit = converter.unit
-                        for index in samples.indices {
-                            guard case .quantity(let quantity) = samples[index].value, quantity.unit != unit else { continue }
-                            samples[index] = try SampleValidator.presenting(samples[index], with: converter, descriptor: descriptor)
-                        }
-                    }
+                    if let converter { try SampleValidator.present(&samples, with: converter, descriptor: descriptor) }
                     position = page.lastSequence
                     if let left = remaining { remaining = left - samples.count }
                     let done = !page.hasMore || remaining == 0

@@ -64,8 +64,7 @@ struct DataDirectoryLockTests {
             var buffer = [CChar](repeating: 0, count: 4_096)
             let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
             guard count > 0 else { continue }
-            buffer[count] = 0
-            if String(cString: buffer) == target { return descriptor }
+            if String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == target { return descriptor }
         }
         return nil
     }
