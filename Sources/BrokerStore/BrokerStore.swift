@@ -57,7 +57,7 @@ public final class BrokerStore: @unchecked Sendable {
     /// The background checkpoint thread, once started.
     private var checkpointer: Checkpointer?
     /// The WAL lengths (pages of this file's size) of `Checkpointer.backgroundBytes` and `inlineBytes`.
-    private var checkpointPages: (background: Int32, inline: Int32) = (1_000, 32_768)
+    private let checkpointPages: (background: Int32, inline: Int32)
     /// The cap `limitPageCount` set, if any.
     private(set) var pageLimit: Int?
     /// How many transactions have committed writes through this store since it opened.

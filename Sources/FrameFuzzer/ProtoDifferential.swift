@@ -32,15 +32,9 @@ enum ProtoDifferential {
         rows.withUnsafeBufferPointer {
             Proto.ServerFrame.appendFrame(callID: frame.callID, status: frame.status, streamItemSamples: $0, to: &written)
         }
-        var rebuilt = frame
         var samples = Proto.SamplePage()
         samples.samples = Sample.proto(rows)
-        var rebuiltItem = Proto.StreamItem()
-        rebuiltItem.item = .samples(samples)
-        rebuilt.response = .streamItem(rebuiltItem)
-        FrameFuzzHarness.check(
-            Array(written.dropFirst(FrameDecoder.headerSize)) == rebuilt.repackedByProtobufC(),
-            "the generated sample row writer and protobuf-c's pack wrote different bytes")
+        checkWritten(written, equals: frame, holding: .samples(samples), "the generated sample row writer")
     }
 
     /// The same for an AnchoredQuery page (`AnchoredPage.appendFrame`, how the broker writes them):
@@ -53,15 +47,21 @@ enum ProtoDifferential {
                 callID: frame.callID, status: frame.status, streamItemAnchoredPage: $0, deletedUUIDs: page.deletedUUIDs,
                 newAnchor: page.newAnchor, done: page.done, deletedSourceAppIDs: page.deletedSourceAppIDs, to: &written)
         }
-        var rebuilt = frame
         var rebuiltPage = page
         rebuiltPage.added = Sample.proto(added)
+        checkWritten(written, equals: frame, holding: .anchoredPage(rebuiltPage), "the generated anchored page row writer")
+    }
+
+    /// Checks that `written` (a frame with its header) is protobuf-c's packing of `frame` carrying
+    /// the stream item `item` rebuilt from the model samples; `writer` names who wrote it.
+    private static func checkWritten(_ written: [UInt8], equals frame: Proto.ServerFrame, holding item: Proto.StreamItem.Item, _ writer: String) {
+        var rebuilt = frame
         var rebuiltItem = Proto.StreamItem()
-        rebuiltItem.item = .anchoredPage(rebuiltPage)
+        rebuiltItem.item = item
         rebuilt.response = .streamItem(rebuiltItem)
         FrameFuzzHarness.check(
             Array(written.dropFirst(FrameDecoder.headerSize)) == rebuilt.repackedByProtobufC(),
-            "the generated anchored page row writer and protobuf-c's pack wrote different bytes")
+            "\(writer) and protobuf-c's pack wrote different bytes")
     }
 
     /// Compares the strict reader with protobuf-c, and the generated encoder with protobuf-c's pack.
