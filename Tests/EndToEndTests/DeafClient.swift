@@ -104,6 +104,53 @@ final class DeafClient {
         return transcript
     }
 
+    /// On a thread of its own: waits until `ready` holds (polled every 10 ms, for up to `readyWithin`
+    /// seconds), then reads until the broker closes the connection (or `seconds` pass). Returns the
+    /// transcript and whether `ready` held.
+    ///
+    /// For a read that must begin soon after an event in the broker (within a grace period the
+    /// broker gives a stalled peer, say): a task of the cooperative pool can sit behind the parallel
+    /// suite's CPU-bound tests for longer than that, a thread of its own cannot.
+    func readToEndOnOwnThread(
+        when ready: @escaping @Sendable () -> Bool, readyWithin: Double = 60, seconds: Double = 10, maxFrameBytes: Int = 8 << 20
+    ) async throws -> (transcript: Transcript, wasReady: Bool) {
+        let fd = fd
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                var wasReady = ready()
+                let readyBy = Date().addingTimeInterval(readyWithin)
+                while !wasReady, Date() < readyBy {
+                    usleep(10_000)
+                    wasReady = ready()
+                }
+                var transcript = Transcript()
+                var decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                let giveUp = Date().addingTimeInterval(seconds)
+                do {
+                    while Date() < giveUp {
+                        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                        _ = poll(&descriptor, 1, 10)
+                        let count = recv(fd, &buffer, buffer.count, 0)
+                        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                            transcript.closed = true
+                            break
+                        }
+                        guard count > 0 else { continue }
+                        buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                        while let frame = try decoder.nextFrame() { transcript.frames.append(try WireCodec.decodeServerFrame(frame)) }
+                    }
+                    transcript.leftover = decoder.bufferedByteCount
+                    continuation.resume(returning: (transcript, wasReady))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "deaf client reader"
+            thread.start()
+        }
+    }
+
     /// Reads what is there now (waiting up to `seconds` for more), decoding whole frames.
     func readAvailable(seconds: Double, decoder: inout FrameDecoder) async throws -> [ServerFrame] {
         try await read(decoder: &decoder, seconds: seconds) { _ in false }
