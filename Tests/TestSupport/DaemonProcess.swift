@@ -91,19 +91,17 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits for the daemon to exit; returns its exit status.
+    ///
+    /// `timeout` counts only this task's scheduled time (`Process.exited(within:)`): the pool sitting
+    /// behind CPU-bound suites does not fail a daemon that exited meanwhile.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) async throws -> Int32 {
         guard let process else { throw DaemonError("daemon not started") }
         if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                await process.exited()
-                throw DaemonError("daemon did not exit within \(timeout) s after signal \(signal)")
-            }
-            // Sleep without blocking a cooperative thread: other tests run meanwhile.
-            try await Task.sleep(for: .milliseconds(5))
+        guard await process.exited(within: .milliseconds(Int64(timeout * 1_000))) else {
+            kill(process.processIdentifier, SIGKILL)
+            await process.exited()
+            throw DaemonError("daemon did not exit within \(timeout) s after signal \(signal)")
         }
         return process.terminationStatus
     }
@@ -131,24 +129,33 @@ public final class DaemonProcess: @unchecked Sendable {
         return try await HealthStore.connect(socketPath: appSocket, appID: appID, appToken: credentials.token)
     }
 
-    /// How long a start may take before the test gives up. The full parallel suite on two cores
-    /// starts dozens of daemons at once; a daemon that had logged "broker started" was once not seen
-    /// by its test within 20 s, so this only bounds a start that never comes.
+    /// How long a start may take, in the waiting task's scheduled time (`ScheduledDeadline`), before
+    /// the test gives up. The full parallel suite on two cores starts dozens of daemons at once; a
+    /// daemon that had logged "broker started" was once not seen by its test within 20 s, so this
+    /// only bounds a start that never comes.
     public static let startTimeout: TimeInterval = 60
 
+    /// Waits until both sockets accept; fails at once if the daemon exits, and after `startTimeout`
+    /// of this task's scheduled time if they never do.
+    ///
+    /// A wall-clock deadline failed 161 starts in one full-suite run at load 10-17: the waiting task
+    /// sat behind CPU-bound suites on the cooperative pool, and the first look after that found the
+    /// minute gone, without checking the sockets once more. Counted in scheduled time, a daemon
+    /// that hangs before listening still fails the test after about a minute of polling.
     private func waitForSockets() async throws {
-        let deadline = Date().addingTimeInterval(Self.startTimeout)
-        while Date() < deadline {
+        var deadline = ScheduledDeadline(.seconds(Self.startTimeout))
+        while true {
             if let process, !process.isRunning {
                 throw DaemonError("daemon exited with status \(process.terminationStatus) at start:\n\(log())")
             }
             if Self.accepts(appSocket), Self.accepts(adminSocket) { return }
+            if deadline.hasPassed() { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         // The test gives up on this daemon: end it, or it outlives the test run (seen when a
         // starved suite timed out here: the daemons stayed behind, orphaned).
         if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        throw DaemonError("daemon sockets did not appear within \(Int(Self.startTimeout)) s:\n\(log())")
+        throw DaemonError("daemon sockets did not appear within \(Int(Self.startTimeout)) s of polling:\n\(log())")
     }
 
     /// True when something accepts connections on the Unix socket at `path`.

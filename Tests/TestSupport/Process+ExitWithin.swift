@@ -3,8 +3,8 @@ public import Foundation
 extension Process {
     /// Waits for the process to exit, or for `timeout` of this task's scheduled time; true if it exited.
     ///
-    /// The timeout counts only time this task was being scheduled: a pass that took more than 50 ms
-    /// counts 50 ms. In the parallel suite the cooperative pool can sit behind CPU-bound suites for
+    /// The timeout counts only time this task was being scheduled (`ScheduledDeadline`): a pass that
+    /// took more than 50 ms counts 50 ms. In the parallel suite the cooperative pool can sit behind CPU-bound suites for
     /// tens of seconds, and a wall-clock deadline then expires while the process (and Foundation's
     /// notice of its exit) waited with it; a process that never exits still fails after about `timeout`.
     public func exited(within timeout: Duration) async -> Bool {
@@ -16,15 +16,9 @@ extension Process {
         }
         waiter.name = "test process waiter"
         waiter.start()
-        let clock = ContinuousClock()
-        let longestPass = Duration.milliseconds(50)
-        var waited = Duration.zero
-        var last = clock.now
+        var deadline = ScheduledDeadline(timeout)
         while !flag.isSet {
-            let now = clock.now
-            waited += min(now - last, longestPass)
-            last = now
-            if waited >= timeout { return flag.isSet }
+            if deadline.hasPassed() { return flag.isSet }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return true
