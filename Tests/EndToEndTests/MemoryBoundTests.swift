@@ -26,9 +26,11 @@ struct MemoryBoundTests {
         #expect(daemon.isRunning)
         let grown = residentBytes(daemon) - before
         #expect(grown < 48 << 20, "the broker grew by \(grown >> 20) MiB")
-        let started = ContinuousClock.now
         #expect(try await bystander.ping(payload: [1]).payload == [1])
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // The broker's latency, timed from a thread of its own: this task's time also counts the
+        // parallel suite's CPU-bound tests holding the pool (1.03 s once beside two CPU hogs).
+        let latencies = try await DeafClient.pingLatencies(socket: daemon.appSocket, appID: "com.example.huge", token: credentials.token, count: 5)
+        #expect(latencies.max()! < .seconds(1), "\(latencies)")
     }
 
     /// Item 1: credit past 4,096 items (in the call or in Credit frames) is clamped to that window.
