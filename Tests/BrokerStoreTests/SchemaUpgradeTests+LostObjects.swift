@@ -31,7 +31,7 @@ extension SchemaUpgradeTests {
         try Self.texts(store.database, "SELECT hex(uuid) || ' ' || object_count FROM correlations ORDER BY seq").map { String(decoding: $0, as: UTF8.self) }
     }
 
-    static func hex(_ n: Int) -> String { F.uuid(n).replacingOccurrences(of: "-", with: "").uppercased() }
+    static func hex(_ n: Int) -> String { String(F.uuid(n).filter { $0 != "-" }).uppercased() }
 
     @Test func version14CorrelationsThatLostAnObjectAreDeletedInVersion15ForTheReadersWhoMaySeeThem() throws {
         let directory = TemporaryDirectory()
