@@ -74,6 +74,8 @@ struct CorrelationRepairTests {
         // Before: a reading on 1 June that will lose its diastolic, an intact one on 2 June.
         let broken = C.pressure(base + 2 * hour, 131, 86)
         let intact = C.pressure(base + 30 * hour, 120, 78)
+        // The denied app saved its own reading first.
+        let deniedAnchor = try await Self.deniedSyncs(daemon, try #require(credentials[C.deniedID]))
         let synced: (writer: QueryAnchor, systolic: QueryAnchor, limited: QueryAnchor)
         do {
             let writer = try await open(C.writerID)
@@ -87,15 +89,14 @@ struct CorrelationRepairTests {
             try await limited.requestAuthorization(toShare: [], read: [.bloodPressureSystolic], timeout: .seconds(10))
             _ = try await writer.save([broken, intact])
             let all = try await writer.anchoredChanges(of: .bloodPressure)
-            #expect(all.added.map(\.uuid) == [broken.uuid, intact.uuid])
+            #expect(all.added.map(\.uuid) == [Self.deniedReading.uuid, broken.uuid, intact.uuid])
             let partial = try await systolicOnly.anchoredChanges(of: .bloodPressure)
-            #expect(partial.added.map(\.uuid) == [broken.uuid, intact.uuid])
+            #expect(partial.added.map(\.uuid) == [Self.deniedReading.uuid, broken.uuid, intact.uuid])
             // Systolic from 2 June: the intact reading only.
             let recent = try await limited.anchoredChanges(of: .bloodPressure)
             #expect(recent.added.map(\.uuid) == [intact.uuid])
             synced = (all.newAnchor, partial.newAnchor, recent.newAnchor)
         }
-        let deniedAnchor = try await Self.deniedSyncs(daemon, try #require(credentials[C.deniedID]))
 
         // A build before the rule deleted the broken reading's diastolic alone; this build opens the store.
         try await Self.revertToVersion14(daemon, deletingAlone: [broken.objects[1].uuid])
