@@ -28,7 +28,8 @@ extension BrokerStore {
             let metadata = MetadataText.encode(sample.metadata)
             guard let sequence = try correlationTable.add(
                 uuid: sample.uuid, typeCode: typeCode, startMicros: sample.startMicros, endMicros: sample.endMicros,
-                metadata: metadata, appCode: appCode, now: now, changeSequence: changeSequence + 1)
+                metadata: metadata, appCode: appCode, now: now, changeSequence: changeSequence + 1,
+                objectCount: correlation.memberUUIDs.count)
             else {
                 guard let stored = try correlationTable.row(appCode: appCode, uuid: sample.uuid),
                       stored.typeCode == typeCode, stored.startMicros == sample.startMicros, stored.endMicros == sample.endMicros,

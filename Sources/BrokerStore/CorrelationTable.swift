@@ -61,8 +61,8 @@ final class CorrelationTable {
     init(database: Database, reader: Database) throws(BrokerError) {
         self.database = database
         insert = try database.prepare("""
-            INSERT INTO correlations (app, uuid, type, start_us, end_us, metadata, created_us, change_seq)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO correlations (app, uuid, type, start_us, end_us, metadata, created_us, change_seq, object_count)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (app, uuid) DO NOTHING
             """)
         selectByUUID = try database.prepare("SELECT \(Self.columns) FROM correlations WHERE app = ?1 AND uuid = ?2")
@@ -124,7 +124,10 @@ final class CorrelationTable {
     }
 
     /// Inserts a correlation row; its seq, or nil when the app already holds `uuid` (nothing written).
-    func add(uuid: String, typeCode: Int64, startMicros: Int64, endMicros: Int64, metadata: String, appCode: Int64, now: Int64, changeSequence: Int64) throws(BrokerError) -> Int64? {
+    ///
+    /// `objectCount` is how many objects it is saved with (schema version 15): the links can only
+    /// lose rows, so a correlation holding fewer than its count has lost an object.
+    func add(uuid: String, typeCode: Int64, startMicros: Int64, endMicros: Int64, metadata: String, appCode: Int64, now: Int64, changeSequence: Int64, objectCount: Int) throws(BrokerError) -> Int64? {
         try insert.run { statement throws(BrokerError) -> Int64? in
             try statement.bind(appCode, at: 1)
             try statement.bind(storedUUID: uuid, at: 2)
@@ -134,6 +137,7 @@ final class CorrelationTable {
             try statement.bind(metadata == MetadataText.empty ? nil : metadata, at: 6)
             try statement.bind(now, at: 7)
             try statement.bind(changeSequence, at: 8)
+            try statement.bind(Int64(objectCount), at: 9)
             try statement.execute()
             guard database.changedRowCount == 1 else { return nil }
             // seq is the table's rowid: the row just inserted, no lookup by uuid.
