@@ -11,6 +11,11 @@
 # OPERATIONS (default "ping,ping-executor") picks the latency scenario's operations ("ping-16": 16 tasks
 # calling at once from the global executor, for throughput and client CPU with many calls in flight).
 # The echo comes from benchmarks/build (make -C benchmarks echo).
+# HALT_POLL_NS (root, a KVM guest with the haltpoll cpuidle driver): sets
+# /sys/module/haltpoll/parameters/guest_halt_poll_ns for the run and restores it after. With 0 (this
+# VM's setting) an idle vCPU halts at once and every wake-up pays the host's (echo p50 ~60 us when
+# the machine is otherwise idle, ~11 us when other work keeps the vCPUs busy); 200000 (the kernel's
+# default) gives the busy figures on an idle machine. The setting in force is printed either way.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 [ $# -ge 3 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
@@ -21,12 +26,19 @@ calls="${5:-20000}"
 operations="${OPERATIONS:-ping,ping-executor}"
 for x in "${scen[A]}" "${scen[B]}" "$daemon"; do [ -x "$x" ] || { echo "latency-ab: $x is not executable" >&2; exit 2; }; done
 make -s -C "$here" echo >&2
+halt_poll=/sys/module/haltpoll/parameters/guest_halt_poll_ns
+halt_poll_before=$(cat "$halt_poll" 2>/dev/null || echo none)
+if [ -n "${HALT_POLL_NS:-}" ]; then
+  echo "$HALT_POLL_NS" >"$halt_poll" || { echo "latency-ab: cannot set $halt_poll (root on a haltpoll guest only)" >&2; exit 2; }
+fi
+echo "guest_halt_poll_ns=$(cat "$halt_poll" 2>/dev/null || echo none) (before this run: $halt_poll_before)"
 work=$(mktemp -d /tmp/latency-ab.XXXXXX)
 "$daemon" --socket "$work/app.sock" --admin-socket "$work/admin.sock" --data-dir "$work/data" --log-level warning 2>"$work/daemon.log" &
 daemon_pid=$!
 "$here/build/echo_server" --socket "$work/echo.sock" >/dev/null 2>&1 &
 echo_pid=$!
-trap 'kill $daemon_pid $echo_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+restore_halt_poll() { [ -n "${HALT_POLL_NS:-}" ] && echo "$halt_poll_before" >"$halt_poll"; true; }
+trap 'kill $daemon_pid $echo_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; restore_halt_poll' EXIT
 for _ in $(seq 1 100); do [ -S "$work/admin.sock" ] && [ -S "$work/echo.sock" ] && break; sleep 0.1; done
 results="$work/results.tsv"
 for round in $(seq 1 "$rounds"); do
