@@ -16,7 +16,7 @@ enum ProtoReference {
     static func serverFrameByProtobufC(_ bytes: ArraySlice<UInt8>) throws(BrokerError) -> ServerFrame {
         let message = bytes.withUnsafeBufferPointer { Proto.ServerFrame.unpacked($0) }
         guard let message else { throw WireCodec.undecodable("ServerFrame") }
-        return try ServerFrame(proto: message)
+        return ServerFrame(proto: message)
     }
 
     /// The ClientFrame the strict decoder alone reads from `bytes`; nil when it leaves them to
@@ -32,7 +32,7 @@ enum ProtoReference {
     static func strictServerFrame(_ bytes: UnsafeBufferPointer<UInt8>) -> ServerFrame? {
         var reader = ProtoReader(bytes)
         guard let message = Proto.ServerFrame(strict: &reader) else { return nil }
-        return try? ServerFrame(proto: message)
+        return ServerFrame(proto: message)
     }
 
     /// Appends `frame` as protobuf-c packs it (header, then the message protobuf-c repacks from the

@@ -5,7 +5,7 @@ public import Foundation
 /// naming a datagram socket this helper reads.
 ///
 /// Foundation's `Process` cannot place descriptors at chosen numbers, so the daemon is started with
-/// `posix_spawn` (dup2 file actions). `LISTEN_PID` must be the daemon's own pid, which is known
+/// `posix_spawn` (`SpawnedProcess`, dup2 file actions). `LISTEN_PID` must be the daemon's own pid, which is known
 /// only once it runs: a shell sets it to its `$$` and then execs the daemon, keeping the pid.
 public final class ActivatedDaemon: @unchecked Sendable {
     /// The temporary folder holding the sockets, the data directory and the log.
@@ -16,10 +16,10 @@ public final class ActivatedDaemon: @unchecked Sendable {
     public let logPath: String
     /// The notification socket's path (`NOTIFY_SOCKET`).
     public let notifySocket: String
-    /// The daemon's process id (the shell's, which exec kept).
-    public private(set) var pid: pid_t = 0
+    /// The daemon's process id (the shell's, which exec kept); 0 before `start`.
+    public var pid: pid_t { process?.pid ?? 0 }
     private let notifyDescriptor: Int32
-    private var exitStatus: Int32?
+    private var process: SpawnedProcess?
 
     /// Creates the folder and the notification socket; `start` runs the daemon.
     public init() throws {
@@ -33,10 +33,10 @@ public final class ActivatedDaemon: @unchecked Sendable {
     }
 
     deinit {
-        if pid > 0, exitStatus == nil {
-            kill(pid, SIGKILL)
+        if let process, process.isRunning {
+            kill(process.pid, SIGKILL)
             var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            waitpid(process.pid, &status, 0)
         }
         close(notifyDescriptor)
         try? FileManager.default.removeItem(atPath: directory)
@@ -63,50 +63,11 @@ public final class ActivatedDaemon: @unchecked Sendable {
             guard stat(logPath, &info) == 0 else { throw DaemonError("stat \(logPath) failed") }
             environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
         }
-        // Sources far above the targets: a dup2 onto 3 must not overwrite the source of the next one.
-        let sources = try descriptors.map { descriptor in
-            let high = fcntl(descriptor, F_DUPFD_CLOEXEC, 100)
-            guard high >= 0 else { throw DaemonError("dup of fd \(descriptor) failed") }
-            return high
-        }
-        defer { for source in sources { close(source) } }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_APPEND, 0)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        for (offset, source) in sources.enumerated() {
-            posix_spawn_file_actions_adddup2(&actions, source, 3 + Int32(offset))
-        }
-        // Everything else the test process has open (other tests' sockets) stays out of the daemon.
-        Self.addCloseFrom(&actions, 3 + Int32(sources.count))
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         // Every signal at its default and none blocked, as systemd starts a service.
-        var all = sigset_t()
-        sigfillset(&all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = ["/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"", binary] + arguments
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-        var cArguments = argv.map { strdup($0) } + [nil]
-        var cEnvironment = envp.map { strdup($0) } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, "/bin/sh", &actions, &attributes, &cArguments, &cEnvironment)
-        guard result == 0 else { throw DaemonError("posix_spawn failed: \(String(cString: strerror(result)))") }
-        pid = child
+        process = try SpawnedProcess(
+            executable: "/bin/sh",
+            arguments: ["-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"", binary] + arguments,
+            environment: environment, outputPath: logPath, passing: descriptors, defaultSignals: true)
     }
 
     /// The next notification datagram, or nil when none comes within `timeout` of this task's
@@ -128,14 +89,7 @@ public final class ActivatedDaemon: @unchecked Sendable {
     }
 
     /// Whether the daemon is still running (reaps it once it has exited).
-    public var isRunning: Bool {
-        guard pid > 0, exitStatus == nil else { return false }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import (macros): 128 + signal otherwise.
-        exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return false
-    }
+    public var isRunning: Bool { process?.isRunning ?? false }
 
     /// Sends `signal` and waits for the daemon to exit, for up to `timeout` of this task's scheduled
     /// time (`ScheduledDeadline`); returns its exit status (128 + signal if killed).
@@ -149,20 +103,12 @@ public final class ActivatedDaemon: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(5))
         }
-        return exitStatus ?? -1
+        return process?.terminationStatus ?? -1
     }
 
     /// The daemon's log so far.
     public func log() -> String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-    }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which Swift's Glibc module does
-    /// not import (declared only for _GNU_SOURCE): looked up at run time.
-    private static func addCloseFrom(_ actions: inout posix_spawn_file_actions_t, _ first: Int32) {
-        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, first)
     }
 
     private static func bound(path: String, type: Int32, listening: Bool) throws -> Int32 {

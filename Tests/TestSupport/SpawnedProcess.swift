@@ -13,19 +13,36 @@ public final class SpawnedProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var status: Int32?
 
-    /// Starts `executable` with `arguments`, stdin from /dev/null, stdout and stderr appended to
-    /// `outputPath`, in a process group of its own (as `Process` does). With `defaultSignals` every
-    /// signal is at its default action and none is blocked, as from a shell; otherwise the child
-    /// inherits this process's dispositions, as with `Process`.
-    public init(executable: String, arguments: [String], outputPath: String, defaultSignals: Bool = false) throws {
+    /// Starts `executable` with `arguments` and `environment`, stdin from /dev/null, stdout and
+    /// stderr appended to `outputPath`, in a process group of its own (as `Process` does).
+    /// `descriptors` are passed as 3, 4, … (as systemd passes listening sockets); nothing else this
+    /// process has open is inherited. With `defaultSignals` every signal is at its default action
+    /// and none is blocked, as from a shell or systemd; otherwise the child inherits this process's
+    /// dispositions, as with `Process`.
+    public init(
+        executable: String, arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        outputPath: String, passing descriptors: [Int32] = [], defaultSignals: Bool = false
+    ) throws {
+        // Sources far above the targets: a dup2 onto 3 must not overwrite the source of the next one.
+        let sources = try descriptors.map { descriptor in
+            let high = fcntl(descriptor, F_DUPFD_CLOEXEC, 100)
+            guard high >= 0 else { throw DaemonError("dup of fd \(descriptor) failed") }
+            return high
+        }
+        defer { for source in sources { close(source) } }
+
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_APPEND | O_CREAT, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        for (offset, source) in sources.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, source, 3 + Int32(offset))
+        }
         // Other tests' sockets and pipes stay out of the child.
-        Self.addCloseFrom(&actions, 3)
+        Self.addCloseFrom(&actions, 3 + Int32(sources.count))
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -42,9 +59,8 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
-        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
         var cArguments = ([executable] + arguments).map { strdup($0) } + [nil]
-        var cEnvironment = environment.map { strdup($0) } + [nil]
+        var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in cArguments { free(pointer) }
             for pointer in cEnvironment { free(pointer) }
