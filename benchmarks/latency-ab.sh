@@ -8,11 +8,12 @@
 #   e.g. git clone . /tmp/base && (cd /tmp/base && git checkout OLD && swift build -c release --product BrokerScenarios)
 #        swift build -c release --product BrokerScenarios --product healthbrokerd
 #        benchmarks/latency-ab.sh /tmp/base/.build/release/BrokerScenarios .build/release/BrokerScenarios .build/release/healthbrokerd 6
-# OPERATIONS (default "ping,ping-executor") picks the latency scenario's operations.
+# OPERATIONS (default "ping,ping-executor") picks the latency scenario's operations ("ping-16": 16 tasks
+# calling at once from the global executor, for throughput and client CPU with many calls in flight).
 # The echo comes from benchmarks/build (make -C benchmarks echo).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-[ $# -ge 3 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 declare -A scen=([A]="$1" [B]="$2")
 daemon="$3"
 rounds="${4:-6}"

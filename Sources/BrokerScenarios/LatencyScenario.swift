@@ -67,8 +67,11 @@ struct LatencyScenario {
             case .ping, .pingOnExecutor: { _ = try await store.ping(payload: payload) }
             case .easd, .easdOnExecutor: { _ = try await store.earliestAuthorizedSampleDate(for: types) }
             case .easdNewSetOnExecutor: { _ = try await store.earliestAuthorizedSampleDate(for: [.stepCount]) }
+            case .pingConcurrent: { _ = try await store.ping(payload: payload) }
             }
-            if operation.onExecutor {
+            if operation == .pingConcurrent {
+                figures.append(try await measureConcurrent(operation.label, tasks: Operation.concurrentTasks) { _ = try await store.ping(payload: payload) })
+            } else if operation.onExecutor {
                 // From a task that prefers the store's own executor (its connection thread).
                 figures.append(try await withTaskExecutorPreference(store.executor) { try await measure(operation.label, call) })
             } else {
@@ -76,6 +79,50 @@ struct LatencyScenario {
             }
         }
         return Result(operations: figures)
+    }
+
+    /// Runs `call` from `tasks` tasks at once, each `warmupCalls / tasks` times, then `calls / tasks`
+    /// times one after another, timing each; throughput is over all of them.
+    private func measureConcurrent(_ operation: String, tasks: Int, _ call: @escaping @Sendable () async throws -> Void) async throws -> Figures {
+        let perTask = max(1, calls / tasks)
+        let warmup = warmupCalls / tasks
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<tasks { group.addTask { for _ in 0..<warmup { try await call() } } }
+            try await group.waitForAll()
+        }
+        let cpuBefore = ProcessMemory.cpuMicros(pid: brokerPID) ?? 0
+        let clientBefore = ProcessMemory.cpuMicros(pid: getpid()) ?? 0
+        let began = ContinuousClock.now
+        var latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for _ in 0..<tasks {
+                group.addTask {
+                    var own: [Double] = []
+                    own.reserveCapacity(perTask)
+                    for _ in 0..<perTask {
+                        let start = ContinuousClock.now
+                        try await call()
+                        let elapsed = ContinuousClock.now - start
+                        own.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+                    }
+                    return own
+                }
+            }
+            return try await group.reduce(into: [Double]()) { $0 += $1 }
+        }
+        let total = ContinuousClock.now - began
+        let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+        let cpuAfter = ProcessMemory.cpuMicros(pid: brokerPID) ?? 0
+        let clientAfter = ProcessMemory.cpuMicros(pid: getpid()) ?? 0
+        let count = latencies.count
+        latencies.sort()
+        let figures = Figures(
+            operation: operation, calls: count, p50Micros: latencies[count / 2],
+            p99Micros: latencies[min(count - 1, count * 99 / 100)],
+            callsPerSecond: Double(count) / max(seconds, 1e-9),
+            brokerCPUMicrosPerCall: Double(cpuAfter - cpuBefore) / Double(max(count, 1)),
+            clientCPUMicrosPerCall: Double(clientAfter - clientBefore) / Double(max(count, 1)))
+        log("latency: \(operation): p50 \(figures.p50Micros) µs, \(Int(figures.callsPerSecond)) calls/s over \(count) calls")
+        return figures
     }
 
     /// Runs `call` `warmupCalls` times, then `calls` times one after another, timing each.

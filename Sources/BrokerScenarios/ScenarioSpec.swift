@@ -62,7 +62,7 @@ enum ScenarioSpec {
                     .option("calls", value: "N", help: "Calls measured per operation.", default: "20000"),
                     .option("warmup-calls", value: "N", help: "Calls made first, not measured.", default: "2000"),
                     .option("payload-bytes", value: "P", help: "The ping payload's size.", default: "32"),
-                    .option("operations", value: "LIST", help: "Which to measure, comma-separated (for profiling one).", default: LatencyScenario.Operation.allCases.map(\.rawValue).joined(separator: ",")),
+                    .option("operations", value: "LIST", help: "Which to measure, comma-separated (for profiling one).", default: LatencyScenario.Operation.standard.map(\.rawValue).joined(separator: ",")),
                 ]),
             CommandSpec(
                 "statistics",
