@@ -79,6 +79,15 @@ package struct CallTable<Waiter> {
         return nil
     }
 
+    /// Unary call `id`'s result if it is known (the call is then finished), else nil; like `attach`
+    /// without a waiter.
+    package mutating func takeFinished(_ id: UInt64) -> CallEvent? {
+        guard let index = unaryCalls.index(forKey: id) else { return .failure(.callCancelled) }
+        guard let outcome = unaryCalls.values[index].outcome else { return nil }
+        unaryCalls.remove(at: index)
+        return outcome
+    }
+
     /// The stream's next event if one is ready (an item, or its end, which finishes the call); else
     /// stores `waiter` (when given) and returns nil. A call that is gone was cancelled.
     package mutating func nextStreamEvent(_ id: UInt64, waiter: Waiter?) -> CallEvent? {

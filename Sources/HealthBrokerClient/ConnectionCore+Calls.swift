@@ -4,32 +4,57 @@ import BrokerWire
 
 extension ConnectionCore {
     /// Registers a unary call and queues its frame (suspending while the outbox is full); returns its
-    /// id. The caller collects the result with `awaitUnary`.
-    func startUnary(_ request: Proto.Call.Request, timeout: Duration?) async throws(BrokerError) -> UInt64 {
+    /// id, and whether it was the only call in flight (a solo call, which may hold: see
+    /// `ConnectionCore+Hold`). The caller collects the result with `awaitUnary`.
+    func startUnary(_ request: Proto.Call.Request, timeout: Duration?) async throws(BrokerError) -> (id: UInt64, solo: Bool) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: nil) }.get()
+        let (result, solo) = table.withLock { table in
+            let result = table.openUnary(deadline: deadline, waiter: nil)
+            return (result, table.count == 1)
+        }
+        let opened = try result.get()
         if opened.wakeLoop { wakeLoop() }
         try await send(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
-        return opened.id
+        return (opened.id, solo)
     }
 
     /// Registers a unary call whose result goes to `waiter`, and queues its frame without waiting
     /// (a task waits for room on its behalf if the outbox is full).
     func startUnary(_ request: Proto.Call.Request, timeout: Duration?, waiter: CallWaiter) throws(BrokerError) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }.get()
-        if opened.wakeLoop { wakeLoop() }
+        // The waiter is attached now: the loop must read for it (see `ReaderToken`).
+        let (result, claimed) = table.withLock { table in
+            let result = table.openUnary(deadline: deadline, waiter: waiter)
+            return (result, readerToken.claimForLoop())
+        }
+        let opened = try result.get()
+        if opened.wakeLoop || claimed { wakeLoop() }
         sendDetached(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
     }
 
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
-    func awaitUnary(_ id: UInt64) async -> CallEvent {
+    ///
+    /// A `solo` call (the only one in flight when it started) may first wait for its reply on its
+    /// own thread (`holdForReply`); otherwise, or when that hold ends without the reply, the task
+    /// suspends until the reader (usually the loop's thread) resumes it.
+    func awaitUnary(_ id: UInt64, solo: Bool = false) async -> CallEvent {
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
-                if let ready = table.withLock({ $0.attach(id, waiter: .task(continuation)) }) {
-                    continuation.resume(returning: ready)
-                }
+            let began = solo && !loop.isCurrent ? HoldBudget.now() : 0
+            if began != 0, let held = await holdForReply(id) {
+                holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: true)
+                return held
             }
+            let event = await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
+                let (ready, claimed) = table.withLock { table -> (CallEvent?, Bool) in
+                    if let ready = table.attach(id, waiter: .task(continuation)) { return (ready, false) }
+                    // The waiter is attached: the loop must read for it (see `ReaderToken`).
+                    return (nil, readerToken.claimForLoop())
+                }
+                if claimed { wakeLoop() }
+                if let ready { continuation.resume(returning: ready) }
+            }
+            if began != 0 { holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: false) }
+            return event
         } onCancel: {
             self.cancel(id)
         }
@@ -42,8 +67,13 @@ extension ConnectionCore {
         // for items the broker will not send before it grants again.
         let credit = min(window == 0 ? Call.defaultStreamCredit : window, Call.maxStreamCredit)
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let opened = try table.withLock { $0.openStream(deadline: deadline, window: credit) }.get()
-        if opened.wakeLoop { wakeLoop() }
+        // Items may come at any time from now on: the loop must read for them (see `ReaderToken`).
+        let (result, claimed) = table.withLock { table in
+            let result = table.openStream(deadline: deadline, window: credit)
+            return (result, readerToken.claimForLoop())
+        }
+        let opened = try result.get()
+        if opened.wakeLoop || claimed { wakeLoop() }
         try await send(.call(Self.call(opened.id, wireMicros, credit: credit, request: request)), callID: opened.id, deadline: deadline)
         return opened.id
     }

@@ -9,8 +9,9 @@ import BrokerWire
 /// One socket connection's shared machinery: the socket, the call table, the outbox, and the loop
 /// that reads it.
 ///
-/// Threads: the loop's thread (`ClientLoop`) is the only one that reads the socket, expires
-/// deadlines, and resumes most waiters. Callers' threads register calls and hand their frames to
+/// Threads: the loop's thread (`ClientLoop`) expires deadlines, and reads the socket and resumes
+/// most waiters, except while the caller of a solo unary call reads it for its own reply (a hold:
+/// `ReaderToken`, `ConnectionCore+Hold`). Callers' threads register calls and hand their frames to
 /// the `outbox`: a frame is written at once (non-blocking) only when nothing is queued and the
 /// socket takes it whole; the rest is written by the loop when the socket is writable. The socket
 /// is non-blocking, so no thread ever waits in `send(2)`, and the loop reads however full the
@@ -48,6 +49,14 @@ final class ConnectionCore: Sendable {
     let outboxNeedsLoop = Atomic<Bool>(false)
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
+    /// Who reads the socket now: the loop, a solo call's caller, or nobody (see `ReaderToken`).
+    let readerToken = ReaderToken()
+    /// How long a solo call's caller may wait in `poll(2)` for its reply (see `ConnectionCore+Hold`).
+    let holdBudget = HoldBudget()
+    /// Tests only: runs on the holder's thread once a hold has taken the token, before it polls.
+    let holdHook = Locked<(@Sendable (UInt64) -> Void)?>(nil)
+    /// Whether `holdHook` is set (so a hold takes no lock for it otherwise).
+    let holdHookSet = Atomic<Bool>(false)
 
     /// Takes ownership of the connected `socketFD`.
     init(socketPath: String, socketFD: Int32, loop: ClientLoop) {

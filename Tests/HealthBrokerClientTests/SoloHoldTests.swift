@@ -1,0 +1,216 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BrokerModel
+import BrokerWire
+import Foundation
+import Synchronization
+import Testing
+@testable import HealthBrokerClient
+
+/// A solo unary call's caller may read the socket itself for its reply (a hold, holding the
+/// connection's reader token). These tests make a hold happen by construction (the call is the only
+/// one, the token is idle, the budget is forced) and act from inside it through the test hook,
+/// which runs on the holder's thread after it took the token and before it polls; so what they
+/// check never depends on how fast anything runs.
+@Suite("Solo calls holding the reader token")
+struct SoloHoldTests {
+    /// The peer, its connection's core with holds forced on, and the token idle after one call.
+    static func idlePeer() async throws -> (SocketPairPeer, ConnectionCore) {
+        let peer = try SocketPairPeer()
+        let core = peer.connection.currentCore
+        core.holdBudget.forcedNanos.store(50_000, ordering: .relaxed)
+        // A first call, answered through the loop (which holds the token at first); once it is
+        // done nothing is in flight and the loop gives the token up.
+        let first = Task { try? await peer.connection.unary(ProtoFrames.ping([0]), timeout: nil) }
+        let frames = try #require(await peer.frames(1))
+        peer.echoPings(in: frames)
+        #expect(await first.value == ProtoFrames.pong(PingResponse(payload: [0])))
+        #expect(await waitUntil { core.readerToken.current == .idle }, "the loop kept the token with nothing in flight")
+        return (peer, core)
+    }
+
+    /// Installs `hook` to run inside the next hold.
+    static func onHold(_ core: ConnectionCore, _ hook: @escaping @Sendable (UInt64) -> Void) {
+        core.holdHook.withLock { $0 = hook }
+        core.holdHookSet.store(true, ordering: .releasing)
+    }
+
+    static func pong(_ id: UInt64, _ payload: [UInt8]) -> ServerFrame {
+        ServerFrame(callID: id, response: .ping(PingResponse(payload: payload)))
+    }
+
+    static func error(of task: Task<Proto.ServerFrame.Response, any Error>) async -> BrokerError? {
+        do {
+            _ = try await task.value
+            return nil
+        } catch {
+            return error as? BrokerError
+        }
+    }
+
+    @Test func theHolderReadsItsOwnReplyAndHandsTheTokenBack() async throws {
+        let (peer, core) = try await Self.idlePeer()
+        let heldID = Shared<UInt64>(0)
+        Self.onHold(core) { id in
+            heldID.withLock { $0 = id }
+            peer.send(Self.pong(id, [1]))
+        }
+        let reply = try await peer.connection.unary(ProtoFrames.ping([1]), timeout: nil)
+        #expect(reply == ProtoFrames.pong(PingResponse(payload: [1])))
+        #expect(heldID.current != 0, "the call did not hold")
+        #expect(core.readerToken.holds.load(ordering: .relaxed) == 1)
+        #expect(core.holdBudget.takenInHold.load(ordering: .relaxed) == 1, "the reply was not taken in the hold")
+        #expect(core.readerToken.current == .idle, "nothing is in flight: the holder gives the token to nobody")
+        #expect(core.pendingCallCount == 0)
+    }
+
+    @Test func theHolderRoutesOtherCallsRepliesToTheirOwnWaiters() async throws {
+        let (peer, core) = try await Self.idlePeer()
+        let holder = Shared<UInt>(0)
+        // Payload, and the thread that delivered it, per callback call.
+        let delivered = Shared<[UInt64: ([UInt8], UInt)]>([:])
+        Self.onHold(core) { id in
+            holder.withLock { $0 = UInt(pthread_self()) }
+            // Two more calls start while the token is held; their waiters are callbacks.
+            var others: [UInt64] = []
+            for payload: [UInt8] in [[2], [3]] {
+                let before = Set(core.table.withLock { Array($0.unaryCalls.keys) })
+                try? core.startUnary(ProtoFrames.ping(payload), timeout: nil, waiter: .callback { event in
+                    guard case .response(.ping(let pong)) = event else { return }
+                    let thread = UInt(pthread_self())
+                    delivered.withLock { $0[UInt64(pong.payload.first ?? 0)] = (pong.payload, thread) }
+                })
+                others += Set(core.table.withLock { Array($0.unaryCalls.keys) }).subtracting(before)
+            }
+            guard others.count == 2 else { return }
+            // Replies out of order: the later call's first, the holder's own in between.
+            peer.send(Self.pong(others[1], [3]))
+            peer.send(Self.pong(id, [1]))
+            peer.send(Self.pong(others[0], [2]))
+        }
+        let reply = try await peer.connection.unary(ProtoFrames.ping([1]), timeout: nil)
+        #expect(reply == ProtoFrames.pong(PingResponse(payload: [1])), "the holder got another call's reply")
+        #expect(await waitUntil { delivered.current.count == 2 })
+        let byPayload = delivered.current
+        #expect(byPayload[2]?.0 == [2])
+        #expect(byPayload[3]?.0 == [3])
+        let holderThread = holder.current
+        #expect(holderThread != 0)
+        #expect(byPayload[2]?.1 == holderThread && byPayload[3]?.1 == holderThread, "the other replies were not dispatched by the holder")
+        #expect(core.holdBudget.takenInHold.load(ordering: .relaxed) == 1)
+        #expect(core.pendingCallCount == 0)
+        #expect(core.readerToken.current == .idle)
+    }
+
+    @Test func cancellingTheTaskDuringAHoldEndsTheCallAndTheConnectionGoesOn() async throws {
+        let (peer, core) = try await Self.idlePeer()
+        let connection = peer.connection
+        Self.onHold(core) { _ in
+            // The hook runs in the calling task: cancel it from inside its own hold.
+            withUnsafeCurrentTask { $0?.cancel() }
+        }
+        let call = Task { try await connection.unary(ProtoFrames.ping([4]), timeout: nil) }
+        #expect(await Self.error(of: call)?.code == .cancelled)
+        #expect(core.readerToken.holds.load(ordering: .relaxed) == 1)
+        let frames = try #require(await peer.frames(2))
+        guard case .call(let sent) = frames.first, case .cancel(let cancelled) = frames.last else {
+            Issue.record("expected the call, then its Cancel: \(frames)")
+            return
+        }
+        #expect(sent.callID == cancelled, "the Cancel names the held call")
+        // The token went back: a next call (holding or not) gets its own reply.
+        core.holdHookSet.store(false, ordering: .releasing)
+        let next = Task { try await connection.unary(ProtoFrames.ping([5]), timeout: nil) }
+        peer.echoPings(in: try #require(await peer.frames(1)))
+        #expect(try await next.value == ProtoFrames.pong(PingResponse(payload: [5])))
+        #expect(core.pendingCallCount == 0)
+    }
+
+    @Test func aDeadlineTheLoopExpiresDuringAHoldEndsTheCall() async throws {
+        let (peer, core) = try await Self.idlePeer()
+        let connection = peer.connection
+        let expiredWhileHeld = Shared(false)
+        Self.onHold(core) { id in
+            // Wait (on this thread of its own) until the loop's thread has expired the call while
+            // the token is held; the peer never answers.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
+                let outcome = core.table.withLock { $0.unaryCalls[id]?.outcome }
+                if outcome != nil {
+                    expiredWhileHeld.withLock { $0 = core.readerToken.current == .held }
+                    return
+                }
+                usleep(1_000)
+            }
+        }
+        // A thread of its own for the caller: the hook blocks it until the deadline (~250 ms).
+        let single = try ClientLoop()
+        let call = Task(executorPreference: single) { try await connection.unary(ProtoFrames.ping([6]), timeout: .milliseconds(1)) }
+        #expect(await Self.error(of: call)?.code == .deadlineExceeded)
+        #expect(expiredWhileHeld.current, "the call was not expired during the hold")
+        #expect(core.readerToken.current == .idle)
+        #expect(core.pendingCallCount == 0)
+    }
+
+    @Test func closingTheConnectionDuringAHoldFailsTheCall() async throws {
+        let (peer, core) = try await Self.idlePeer()
+        let connection = peer.connection
+        Self.onHold(core) { _ in connection.close() }
+        let call = Task { try await connection.unary(ProtoFrames.ping([7]), timeout: nil) }
+        #expect(await Self.error(of: call)?.code == .unavailable)
+        #expect(core.readerToken.current == .loop, "a closed connection's token goes back to the loop, which drops it")
+        let later = Task { try await connection.unary(ProtoFrames.ping([8]), timeout: nil) }
+        #expect(await Self.error(of: later)?.code == .unavailable)
+    }
+
+    @Test func theBrokerHangingUpDuringAHoldIsReadByTheHolder() async throws {
+        let (peer, core) = try await Self.idlePeer()
+        let connection = peer.connection
+        let status = Status(code: .unauthenticated, domain: .none, message: "gone")
+        Self.onHold(core) { _ in
+            // A connection-level error, then the hang-up: what a broker says as it drops an app.
+            peer.send(ServerFrame(callID: 0, status: status))
+            peer.hangUp()
+        }
+        let call = Task { try await connection.unary(ProtoFrames.ping([9]), timeout: nil) }
+        let error = await Self.error(of: call)
+        #expect(error?.code == .unauthenticated, "\(String(describing: error))")
+        #expect(core.closedError?.code == .unauthenticated)
+        #expect(core.holdBudget.takenInHold.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func manyCallersMixingHoldsAndWaitsEachGetTheirOwnReplies() async throws {
+        let peer = try SocketPairPeer()
+        let core = peer.connection.currentCore
+        core.holdBudget.forcedNanos.store(50_000, ordering: .relaxed)
+        let stop = Shared(false)
+        // The broker: a thread of its own answering every ping with its payload.
+        let broker = Thread {
+            while !stop.current {
+                if let frames = peer.blockingFrames(1, timeout: .milliseconds(20)) { peer.echoPings(in: frames) }
+            }
+        }
+        broker.start()
+        defer { stop.withLock { $0 = true } }
+        let connection = peer.connection
+        // Rounds of one caller alone (solo calls, which may hold) and of several at once.
+        for round in 0..<20 {
+            let callers = round % 2 == 0 ? 1 : 6
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for caller in 0..<callers {
+                    group.addTask {
+                        for index in 0..<20 {
+                            let payload = [UInt8(round), UInt8(caller), UInt8(index)]
+                            let reply = try await connection.unary(ProtoFrames.ping(payload), timeout: .seconds(60))
+                            #expect(reply == ProtoFrames.pong(PingResponse(payload: payload)))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        #expect(core.pendingCallCount == 0)
+        #expect(core.readerToken.current != .held)
+    }
+}
