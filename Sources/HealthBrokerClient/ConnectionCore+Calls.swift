@@ -1,4 +1,5 @@
 import BrokerModel
+import Synchronization
 import BrokerSupport
 import BrokerWire
 
@@ -40,10 +41,11 @@ extension ConnectionCore {
     func awaitUnary(_ id: UInt64, solo: Bool = false) async -> CallEvent {
         await withTaskCancellationHandler {
             let began = solo && !loop.isCurrent ? HoldBudget.now() : 0
-            if began != 0, let held = await holdForReply(id) {
+            if began != 0, let held = holdForReply(id) {
                 holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: true)
                 return held
             }
+            var resumedHere = false
             let event = await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
                 let (ready, claimed) = table.withLock { table -> (CallEvent?, Bool) in
                     if let ready = table.attach(id, waiter: .task(continuation)) { return (ready, false) }
@@ -51,8 +53,13 @@ extension ConnectionCore {
                     return (nil, readerToken.claimForLoop())
                 }
                 if claimed { wakeLoop() }
-                if let ready { continuation.resume(returning: ready) }
+                if let ready {
+                    resumedHere = true
+                    continuation.resume(returning: ready)
+                }
             }
+            // This task runs again: one resumed task fewer waiting to (`resume` counted it).
+            if !resumedHere { resumedTasks.subtract(1, ordering: .relaxed) }
             if began != 0 { holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: false) }
             return event
         } onCancel: {
@@ -86,11 +93,16 @@ extension ConnectionCore {
         }
         if let ready = table.withLock({ $0.nextStreamEvent(id, waiter: nil) }) { return ready }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
+            var resumedHere = false
+            let event = await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
                 if let ready = table.withLock({ $0.nextStreamEvent(id, waiter: .task(continuation)) }) {
+                    resumedHere = true
                     continuation.resume(returning: ready)
                 }
             }
+            // This task runs again: one resumed task fewer waiting to (`resume` counted it).
+            if !resumedHere { resumedTasks.subtract(1, ordering: .relaxed) }
+            return event
         } onCancel: {
             self.cancel(id)
         }
@@ -107,7 +119,7 @@ extension ConnectionCore {
     /// own frame, never waiting: this runs in cancellation handlers and `deinit`, on any thread.
     func cancel(_ id: UInt64) {
         let (delivery, sendCancel) = table.withLock { $0.cancel(id) }
-        if let delivery { delivery.waiter.deliver(delivery.event) }
+        if let delivery { resume(delivery) }
         if sendCancel { sendControl(.cancel(.with { $0.callID = id })) }
     }
 

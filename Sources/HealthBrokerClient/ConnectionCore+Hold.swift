@@ -14,9 +14,15 @@ import Synchronization
 ///
 /// Why a hold may block a cooperative thread: it is bounded (≤ 50 µs plus the kernel's timer slack
 /// when it times out), sleeps in the kernel rather than spinning (the CPU stays free for the broker
-/// and the loop), and happens only when nothing else is in flight on the connection after a
-/// `Task.yield()` let the tasks queued before this one run (any call they start makes the call not
-/// solo: the caller then suspends as usual). A hold is as long as a few system calls, not a wait.
+/// and the loop), and happens only when nothing else is in flight on the connection and no task the
+/// connection resumed is still queued to run (`resumedTasks`: with many tasks calling at once, the
+/// others are queued behind this one and would start calls of their own; holding then would keep
+/// this thread from them, and every call would look solo, as on the spinning branch `p50`). A hold
+/// is as long as a few system calls, not a wait.
+///
+/// Why not `Task.yield()` first, to let queued tasks start their calls: measured, the yield (a trip
+/// through the global executor's queue, which also wakes another pool thread) cost 5–8 µs per call,
+/// most of what the hold saves (benchmarks/PROFILE.md, "A solo call's caller reads its own reply").
 ///
 /// While holding, the caller is the connection's reader: it reads and routes every frame as the
 /// loop would (other calls' replies, stream items, a connection-level error, EOF), and hands the
@@ -24,16 +30,19 @@ import Synchronization
 /// end, all seen through the call table) or its budget is spent. The loop meanwhile polls the socket
 /// without `POLLIN` and keeps expiring deadlines and writing the outbox.
 extension ConnectionCore {
-    /// Holds for call `id`'s reply if the call is still the only one in flight after a yield and
-    /// nobody reads the socket now; returns its result, or nil when the caller must suspend as usual.
-    func holdForReply(_ id: UInt64) async -> CallEvent? {
+    /// Holds for call `id`'s reply if the call is still the only one in flight, no task this
+    /// connection resumed is waiting to run, and nobody reads the socket now; returns its result, or
+    /// nil when the caller must suspend as usual.
+    func holdForReply(_ id: UInt64) -> CallEvent? {
         // The loop reads while a call is in flight or when the connection has just been used by one
         // that was not solo; a hold needs the token idle, and a learnt budget.
         guard readerToken.current == .idle, UnixSocket.hasFinePoll else { return nil }
         let budget = holdBudget.nanos
         guard budget > 0 else { return nil }
-        // Let the tasks queued before this one run first: if they start calls, this one is not solo.
-        await Task.yield()
+        // Tasks this connection resumed that have not run yet will likely start calls of their own
+        // (many tasks calling at once): this call is not really solo, and holding would keep this
+        // thread from them.
+        guard resumedTasks.load(ordering: .relaxed) <= 0 else { return nil }
         let taken: CallEvent?? = table.withLock { table in
             if let finished = table.takeFinished(id) { return .some(finished) }
             guard table.count == 1, readerToken.tryHold() else { return .none }

@@ -129,7 +129,7 @@ extension ConnectionCore {
     /// Resumes and empties `deliveries` (outside every lock).
     func deliver(_ deliveries: inout [CallTable<CallWaiter>.Delivery]) {
         guard !deliveries.isEmpty else { return }
-        for delivery in deliveries { delivery.waiter.deliver(delivery.event) }
+        for delivery in deliveries { resume(delivery) }
         deliveries.removeAll(keepingCapacity: true)
     }
 

@@ -57,6 +57,10 @@ final class ConnectionCore: Sendable {
     let holdHook = Locked<(@Sendable (UInt64) -> Void)?>(nil)
     /// Whether `holdHook` is set (so a hold takes no lock for it otherwise).
     let holdHookSet = Atomic<Bool>(false)
+    /// Tasks this connection resumed (their call's event delivered) that have not run on since: the
+    /// sign that a call is not really solo (those tasks are queued to run and will likely start calls
+    /// of their own), without a yield to find out. See `ConnectionCore+Hold`.
+    let resumedTasks = Atomic<Int>(0)
 
     /// Takes ownership of the connected `socketFD`.
     init(socketPath: String, socketFD: Int32, loop: ClientLoop) {
@@ -103,6 +107,13 @@ final class ConnectionCore: Sendable {
         loop.thread.wake()
     }
 
+    /// Hands `delivery` to its waiter (outside every lock), counting the tasks it resumes.
+    @inline(__always)
+    func resume(_ delivery: CallTable<CallWaiter>.Delivery) {
+        if case .task = delivery.waiter { resumedTasks.add(1, ordering: .relaxed) }
+        delivery.waiter.deliver(delivery.event)
+    }
+
     /// Closes the connection from the client side: pending calls fail with UNAVAILABLE.
     func close(reason: String) {
         let error = BrokerError.connectionClosed(socketPath, reason)
@@ -115,7 +126,7 @@ final class ConnectionCore: Sendable {
         let closedNow = table.withLock {
             $0.close(failingPendingWith: pendingError, laterCallsWith: laterError, into: &deliveries)
         }
-        for delivery in deliveries { delivery.waiter.deliver(delivery.event) }
+        for delivery in deliveries { resume(delivery) }
         guard closedNow else { return }
         closeOutbox()
         _ = Glibc.shutdown(socketFD, Int32(SHUT_RDWR))

@@ -180,6 +180,46 @@ struct SoloHoldTests {
         #expect(core.holdBudget.takenInHold.load(ordering: .relaxed) == 1)
     }
 
+    @Test func aCallWhileATaskThisConnectionResumedIsStillQueuedDoesNotHold() async throws {
+        let (peer, core) = try await Self.idlePeer()
+        let connection = peer.connection
+        // A task on an executor of its own, waiting for its call's reply.
+        let single = try ClientLoop()
+        let waiting = Task(executorPreference: single) { try await connection.unary(ProtoFrames.ping([1]), timeout: nil) }
+        let first = try #require(await peer.frames(1))
+        #expect(await waitUntil { core.table.withLock { $0.unaryCalls.values.contains { $0.waiter != nil } } })
+        // Its executor's one thread is kept busy, so once resumed the task cannot run on yet.
+        let release = DispatchSemaphore(value: 0)
+        let blocking = Shared(false)
+        let blocker = Task(executorPreference: single) {
+            blocking.withLock { $0 = true }
+            release.wait()
+        }
+        #expect(await waitUntil { blocking.current })
+        peer.echoPings(in: first)
+        #expect(await waitUntil { core.resumedTasks.load(ordering: .relaxed) == 1 && core.readerToken.current == .idle })
+        // Solo by the call table, but a resumed task is queued: no hold; the loop reads the reply.
+        let holdsBefore = core.readerToken.holds.load(ordering: .relaxed)
+        let held = Shared(false)
+        Self.onHold(core) { _ in held.withLock { $0 = true } }
+        let second = Task { try await connection.unary(ProtoFrames.ping([2]), timeout: nil) }
+        peer.echoPings(in: try #require(await peer.frames(1)))
+        #expect(try await second.value == ProtoFrames.pong(PingResponse(payload: [2])))
+        #expect(!held.current && core.readerToken.holds.load(ordering: .relaxed) == holdsBefore, "held while a resumed task was queued")
+        // Once that task has run, a solo call holds again.
+        release.signal()
+        await blocker.value
+        #expect(try await waiting.value == ProtoFrames.pong(PingResponse(payload: [1])))
+        #expect(core.resumedTasks.load(ordering: .relaxed) == 0)
+        #expect(await waitUntil { core.readerToken.current == .idle })
+        Self.onHold(core) { id in
+            held.withLock { $0 = true }
+            peer.send(Self.pong(id, [3]))
+        }
+        #expect(try await connection.unary(ProtoFrames.ping([3]), timeout: nil) == ProtoFrames.pong(PingResponse(payload: [3])))
+        #expect(held.current, "a solo call with nothing queued did not hold")
+    }
+
     @Test func manyCallersMixingHoldsAndWaitsEachGetTheirOwnReplies() async throws {
         let peer = try SocketPairPeer()
         let core = peer.connection.currentCore
