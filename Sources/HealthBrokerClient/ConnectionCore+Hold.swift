@@ -36,7 +36,7 @@ extension ConnectionCore {
     func holdForReply(_ id: UInt64) -> CallEvent? {
         // The loop reads while a call is in flight or when the connection has just been used by one
         // that was not solo; a hold needs the token idle, and a learnt budget.
-        guard readerToken.current == .idle, UnixSocket.hasFinePoll else { return nil }
+        guard holdBudget.enabled.load(ordering: .relaxed), readerToken.current == .idle, UnixSocket.hasFinePoll else { return nil }
         let budget = holdBudget.nanos
         guard budget > 0 else { return nil }
         // Tasks this connection resumed that have not run yet will likely start calls of their own

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BrokerModel
+import Synchronization
 import BrokerWire
 
 /// A connection's read-side state, used only by the thread that holds its `ReaderToken` (the loop's
@@ -105,7 +106,12 @@ extension ConnectionCore {
     /// `ReaderState`): nobody need read until a waiter is attached (which hands the token back to the
     /// loop) or a solo call's caller takes it for a hold; the loop keeps watching for a hang-up.
     /// Under the table's lock, so no waiter can be attached between the check and the hand-over.
+    ///
+    /// Only when at most one task it resumed is still to run (a solo caller's): when many tasks
+    /// call at once and one read answered them all, they are about to call again, none will hold,
+    /// and handing the token back would cost the first of them a write to the loop's wake pipe.
     private func loopGoesIdleIfNothingInFlight() {
+        guard holdBudget.enabled.load(ordering: .relaxed), resumedTasks.load(ordering: .relaxed) <= 1 else { return }
         table.withLock { table in
             if table.count == 0, table.closedError == nil { readerToken.loopGoesIdle() }
         }

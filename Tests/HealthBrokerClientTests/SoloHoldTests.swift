@@ -19,6 +19,7 @@ struct SoloHoldTests {
     static func idlePeer() async throws -> (SocketPairPeer, ConnectionCore) {
         let peer = try SocketPairPeer()
         let core = peer.connection.currentCore
+        core.holdBudget.enabled.store(true, ordering: .relaxed)
         core.holdBudget.forcedNanos.store(50_000, ordering: .relaxed)
         // A first call, answered through the loop (which holds the token at first); once it is
         // done nothing is in flight and the loop gives the token up.
@@ -223,6 +224,7 @@ struct SoloHoldTests {
     @Test func manyCallersMixingHoldsAndWaitsEachGetTheirOwnReplies() async throws {
         let peer = try SocketPairPeer()
         let core = peer.connection.currentCore
+        core.holdBudget.enabled.store(true, ordering: .relaxed)
         core.holdBudget.forcedNanos.store(50_000, ordering: .relaxed)
         let stop = Shared(false)
         // The broker: a thread of its own answering every ping with its payload.
