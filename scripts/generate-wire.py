@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the Swift wire code of proto/healthbroker.proto: one source of truth for the wire.
 
-    scripts/generate-wire.py DESCRIPTOR_SET OUT_DIR
+    scripts/generate-wire.py DESCRIPTOR_SET OUT_DIR [SERVER_OUT_DIR]
 
 DESCRIPTOR_SET is `protoc-c --descriptor_set_out --include_source_info` of the .proto (the same
 protoc-c that writes the C code; scripts/generate-proto.sh runs both and checks both for freshness).
@@ -14,6 +14,10 @@ OUT_DIR receives, for every message, enum and service of the .proto:
   ProtoMethod.pb.swift      the method table of the services: names, socket, streaming, oneof cases
   Proto+JSON.pb.swift       protobuf's canonical JSON mapping of every message, both ways
   ProtoDescriptors.pb.swift the describe table: every message's fields, enum's values, method's types
+
+SERVER_OUT_DIR (Sources/BrokerServer/Generated) receives the server's side of the services:
+
+  CallHandler.pb.swift      a protocol with one handler per rpc and the dispatch switch calling it
 
 The runtime they call (ProtoReader, ProtoWriter, ProtoSizes, ProtoMessage, ProtoJSON and the
 descriptor types) is hand-written, in
@@ -125,6 +129,14 @@ RESOLVED_IDENTIFIER_MESSAGES = {"AuthorizationStatusRequest", "EarliestAuthorize
 # frame appender case whose message is one repeated field of such a message also takes the entries
 # as a buffer of views (the EarliestAuthorizedSampleDate reply, written without building its array).
 CATALOGUED_VIEWS = {"TypeDate"}
+
+# Messages written from another representation of them (the broker's store rows): each, and every
+# message it holds, gets a `package` protocol `Proto.XFields` of its fields read in place, and a
+# writer `Proto.X.measure(fields:)` / `write(fields:)` over it, to the bytes `measure` / `write` of
+# the built message give; a stream item case whose message is one repeated field of such a message
+# gets a frame appender taking a buffer of rows (Query pages, written without a `Proto.Sample` per
+# row). Proto+Fields.pb.swift.
+ROW_VIEWS = {"Sample"}
 
 # The messages that travel as whole frames (every call decodes or encodes one).
 FRAME_MESSAGES = {"ClientFrame", "ServerFrame"}
@@ -891,6 +903,283 @@ def emit_catalogued_case_appender(message, case, entry, plain, params):
     return "".join(out)
 
 
+def row_view_messages(messages):
+    """ROW_VIEWS and every message they hold, in .proto order."""
+    names, queue = set(), sorted(ROW_VIEWS)
+    while queue:
+        name = queue.pop()
+        if name in names:
+            continue
+        names.add(name)
+        queue.extend(f.type_name for f in messages_by_name[name].fields if f.type == MESSAGE_T)
+    return [m for m in messages if m.name in names]
+
+
+def row_view_by_pointer(name):
+    """True when rows of `name` are read through a pointer (a ROW_VIEWS root, or the element of a
+    repeated field: read in place in a buffer, never copied out); else a singular or oneof message
+    field's value, passed borrowed."""
+    if name in ROW_VIEWS:
+        return True
+    return any(f.repeated and f.type == MESSAGE_T and f.type_name == name
+               for m in messages_by_name.values() for f in m.fields)
+
+
+def row_source_type(name):
+    return "UnsafePointer<Source>" if row_view_by_pointer(name) else "Source"
+
+
+def row_access(name):
+    return "source.pointee." if row_view_by_pointer(name) else "source."
+
+
+def fields_requirement(field):
+    return "proto" + camel(field.name, upper_first=True)
+
+
+def fields_source(field):
+    """The associated type standing for a message field's (or oneof case's) rows."""
+    return camel(field.name, upper_first=True) + "Source"
+
+
+def oneof_fields_type(message, index):
+    """`Proto.XYFields<…>`: the oneof's cases over the message cases' sources."""
+    sources = [fields_source(f) for f in message.oneof_fields(index) if f.type == MESSAGE_T]
+    name = "Proto.%s%sFields" % (message.name, message.oneof_swift(index))
+    return name + ("<%s>" % ", ".join(sources) if sources else "")
+
+
+def row_measure_lines(field, value, indent):
+    """Lines adding a present message field's size (key included) to `size`, measured from its
+    source `value` (passed borrowed)."""
+    k = len(key_bytes(field.key))
+    if row_view_by_pointer(field.type_name):
+        raise SystemExit("generate-wire: %s is both a repeated and a singular row view" % field.type_name)
+    return ["%sdo {" % indent,
+            "%s    let slot = sizes.reserve()" % indent,
+            "%s    let count = Proto.%s.measure(fields: %s, &sizes)" % (indent, field.type_name, value),
+            "%s    sizes[slot] = count" % indent,
+            "%s    size += %d + ProtoWriter.varintSize(count) + count" % (indent, k),
+            "%s}" % indent]
+
+
+def row_write_lines(field, value, indent):
+    return ["%s%s; writer.varint(UInt64(sizes.next())); Proto.%s.write(fields: %s, &writer, &sizes)"
+            % (indent, write_key(field), field.type_name, value)]
+
+
+def row_repeated_lines(field, value, indent, measuring):
+    k = len(key_bytes(field.key))
+    body = ["%s%s { elements in" % (indent, value),
+            "%s    guard let base = elements.baseAddress else { return }" % indent,
+            "%s    for index in 0..<elements.count {" % indent]
+    if measuring:
+        body += ["%s        let slot = sizes.reserve()" % indent,
+                 "%s        let count = Proto.%s.measure(fields: base + index, &sizes)" % (indent, field.type_name),
+                 "%s        sizes[slot] = count" % indent,
+                 "%s        size += %d + ProtoWriter.varintSize(count) + count" % (indent, k)]
+    else:
+        body += ["%s        %s; writer.varint(UInt64(sizes.next())); Proto.%s.write(fields: base + index, &writer, &sizes)"
+                 % (indent, write_key(field), field.type_name)]
+    return body + ["%s    }" % indent, "%s}" % indent]
+
+
+def row_identifier_lines(field, value, indent, measuring):
+    """An identifier field: a catalogued one's length is the catalogue's and its bytes are written
+    from there (no NUL in any: `ReplyEncodingTests`), else as any string. The same entry in `sizes`."""
+    inner = indent + "    "
+    if measuring:
+        return ["%sdo {" % indent,
+                "%slet index = %sCatalogueIndex" % (inner, value),
+                "%slet count = index >= 0 ? ProtoWriter.catalogueCount(index) : ProtoWriter.cStringCount(%s)" % (inner, value),
+                "%ssizes.push(count)" % inner,
+                "%sif count != 0 { size += %d + ProtoWriter.varintSize(count) + count }" % (inner, len(key_bytes(field.key))),
+                "%s}" % indent]
+    return ["%sdo {" % indent,
+            "%slet count = sizes.next()" % inner,
+            "%sif count != 0 {" % inner,
+            "%s    let index = %sCatalogueIndex" % (inner, value),
+            "%s    %s" % (inner, write_key(field)),
+            "%s    if index >= 0 { writer.spelledString(ProtoWriter.catalogueSpelling(index)) } else { writer.cString(%s, count: count) }"
+            % (inner, value),
+            "%s}" % inner,
+            "%s}" % indent]
+
+
+def row_body_lines(message, measuring):
+    """`measure(fields:)` or `write(fields:)`'s lines: the fields in number order, as the built
+    message's `measure` / `write` (same checks, same ProtoSizes entries in the same order)."""
+    body, indent = [], "        "
+    plain = plain_measure_lines if measuring else plain_write_lines
+    case = size_lines if measuring else write_lines
+    for field in message.fields:
+        value = row_access(message.name) + fields_requirement(field)
+        if field.oneof is None:
+            if field.repeated and field.type == MESSAGE_T:
+                body += row_repeated_lines(field, row_access(message.name) + "withP" + fields_requirement(field)[1:], indent, measuring)
+            elif field.repeated:
+                raise SystemExit("generate-wire: %s.%s: repeated scalars in a row view are not supported" % (message.name, field.name))
+            elif field.type == MESSAGE_T:
+                body.append("%sif let present = %s {" % (indent, value))
+                body += (row_measure_lines if measuring else row_write_lines)(field, "present", indent + "    ")
+                body.append("%s}" % indent)
+            elif is_catalogued_identifier(field):
+                body += row_identifier_lines(field, value, indent, measuring)
+            else:
+                body += plain(field, value, indent)
+        elif field is message.oneof_fields(field.oneof)[0]:
+            body.append("%sswitch %s {" % (indent, row_access(message.name) + "proto" + message.oneof_swift(field.oneof)))
+            for member in message.oneof_fields(field.oneof):
+                body.append("%scase .%s(let value)?:" % (indent, member.case))
+                if member.type == MESSAGE_T:
+                    body += (row_measure_lines if measuring else row_write_lines)(member, "value", indent + "    ")
+                else:
+                    body += case(member, "value", indent + "    ")
+            body.append("%scase nil: break" % indent)
+            body.append("%s}" % indent)
+    return body
+
+
+def emit_row_view(message):
+    out = ["\nextension Proto {\n"]
+    for index in range(len(message.oneofs)):
+        members = message.oneof_fields(index)
+        generics = ["%s: Proto.%sFields" % (fields_source(f), f.type_name) for f in members if f.type == MESSAGE_T]
+        name = "%s%sFields" % (message.name, message.oneof_swift(index))
+        out.append("    /// The cases of %s.%s in a `%sFields` source, message cases as their own sources.\n"
+                   % (message.name, message.oneofs[index], message.name))
+        out.append("    package enum %s%s {\n" % (name, "<%s>" % ", ".join(generics) if generics else ""))
+        for member in members:
+            payload = fields_source(member) if member.type == MESSAGE_T else member.swift_type()
+            out.append("        /// %s = %d.\n" % (member.name, member.number))
+            out.append("        case %s(%s)\n" % (member.case, payload))
+        out.append("    }\n\n")
+    out.append("    /// %s's fields read in place from another representation of it, for\n"
+               "    /// `Proto.%s.measure(fields:)` and `write(fields:)`: the bytes of the %s they make.\n"
+               % (message.name, message.name, message.name))
+    out.append("    package protocol %sFields {\n" % message.name)
+    for field in message.fields:
+        if field.type == MESSAGE_T:
+            out.append("        /// The rows of %s's %s.\n" % (message.name, field.name))
+            out.append("        associatedtype %s: Proto.%sFields\n" % (fields_source(field), field.type_name))
+    for field in message.fields:
+        if field.oneof is not None:
+            continue
+        requirement = fields_requirement(field)
+        if field.repeated:
+            out.append("        /// Runs `body` with %s = %d's elements, in the order they are written.\n" % (field.name, field.number))
+            out.append("        func withP%s<R>(_ body: (UnsafeBufferPointer<%s>) -> R) -> R\n"
+                       % (requirement[1:], fields_source(field)))
+        elif field.type == MESSAGE_T:
+            out.append("        /// %s = %d; nil when absent.\n" % (field.name, field.number))
+            out.append("        var %s: %s? { get }\n" % (requirement, fields_source(field)))
+        else:
+            out.append("        /// %s = %d.\n" % (field.name, field.number))
+            out.append("        var %s: %s { get }\n" % (requirement, field.swift_type()))
+            if is_catalogued_identifier(field):
+                out.append("        /// The catalogue index of %s when its bytes are exactly a catalogued identifier's\n"
+                           "        /// (written from the catalogue's bytes, its length known), else -1.\n" % field.name)
+                out.append("        var %sCatalogueIndex: Int { get }\n" % requirement)
+    for index in range(len(message.oneofs)):
+        out.append("        /// The %s case; nil when none is set.\n" % message.oneofs[index])
+        out.append("        var proto%s: %s? { get }\n" % (message.oneof_swift(index), oneof_fields_type(message, index)))
+    out.append("    }\n}\n")
+    out.append("\nextension Proto.%s {\n" % message.name)
+    out.append("    /// The packed size of the %s `source` makes, as `measure` of that message: keeps the same\n"
+               "    /// entries in `sizes`.\n" % message.name)
+    out.append("    package static func measure<Source: Proto.%sFields>(fields source: %s, _ sizes: inout ProtoSizes) -> Int {\n"
+               % (message.name, row_source_type(message.name)))
+    out.append("        var size = 0\n")
+    out.append("\n".join(row_body_lines(message, True)) + "\n")
+    out.append("        return size\n    }\n\n")
+    out.append("    /// Writes the fields of the %s `source` makes, as `write` of that message.\n" % message.name)
+    out.append("    package static func write<Source: Proto.%sFields>(fields source: %s, _ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {\n"
+               % (message.name, row_source_type(message.name)))
+    out.append("\n".join(row_body_lines(message, False)) + "\n")
+    out.append("    }\n}\n")
+    return "".join(out)
+
+
+def emit_row_page_appenders(messages):
+    """For each frame message's case whose message has a oneof case holding one repeated field of a
+    ROW_VIEWS message (ServerFrame.stream_item → StreamItem.samples → SamplePage.samples): an
+    appender taking the rows as a buffer of sources, byte for byte as the appender of the built item."""
+    out = []
+    for frame in messages:
+        if frame.name not in FRAME_MESSAGES or len(frame.oneofs) != 1:
+            continue
+        plain = frame.plain_fields()
+        for outer in frame.oneof_fields(0):
+            if outer.type != MESSAGE_T:
+                continue
+            item = messages_by_name[outer.type_name]
+            if len(item.oneofs) != 1 or item.plain_fields():
+                continue
+            for inner in item.oneof_fields(0):
+                if inner.type != MESSAGE_T:
+                    continue
+                page = messages_by_name[inner.type_name]
+                if len(page.fields) != 1 or not page.fields[0].repeated or page.fields[0].type_name not in ROW_VIEWS:
+                    continue
+                entry = page.fields[0]
+                label = camel(outer.name) + camel(inner.name, upper_first=True)
+                params = []
+                for field in plain:
+                    t = field.swift_type()
+                    if field.repeated:
+                        t = "[%s]" % t
+                    elif field.type == MESSAGE_T:
+                        t = "%s?" % t
+                    params.append("%s: %s" % (field.swift.strip("`"), t))
+                params.append("%s rows: UnsafeBufferPointer<Source>" % label)
+                out.append("\nextension Proto.%s {\n" % frame.name)
+                out.append("    /// Appends a %s frame whose %s is a %s holding `%s`: `rows`, each written\n"
+                           "    /// through `Proto.%s.write(fields:)`, byte for byte as the appender of the built item.\n"
+                           % (frame.name, frame.oneofs[0], outer.name, inner.name, entry.type_name))
+                out.append("    package static func appendFrame<Source: Proto.%sFields>(%s, to buffer: inout [UInt8]) {\n"
+                           % (entry.type_name, ", ".join(params)))
+                out.append("        var sizes = ProtoSizes()\n        var size = 0\n        var page = 0\n        var item = 0\n")
+                fields = sorted(plain + [outer], key=lambda f: f.number)
+                ke, ki, ko = len(key_bytes(entry.key)), len(key_bytes(inner.key)), len(key_bytes(outer.key))
+                for field in fields:
+                    if field is outer:
+                        out.append("        if let base = rows.baseAddress {\n"
+                                   "            for index in 0..<rows.count {\n"
+                                   "                let slot = sizes.reserve()\n"
+                                   "                let count = Proto.%s.measure(fields: base + index, &sizes)\n"
+                                   "                sizes[slot] = count\n"
+                                   "                page += %d + ProtoWriter.varintSize(count) + count\n"
+                                   "            }\n        }\n" % (entry.type_name, ke))
+                        out.append("        item = %d + ProtoWriter.varintSize(page) + page\n" % ki)
+                        out.append("        size += %d + ProtoWriter.varintSize(item) + item\n" % ko)
+                    else:
+                        out.append("\n".join(plain_measure_lines(field, field.swift, "        ", binding="present")) + "\n")
+                out.append("        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in\n")
+                out.append("            sizes.rewind()\n")
+                for field in fields:
+                    if field is outer:
+                        out.append("            %s; writer.varint(UInt64(item))\n" % write_key(outer))
+                        out.append("            %s; writer.varint(UInt64(page))\n" % write_key(inner))
+                        out.append("            if let base = rows.baseAddress {\n"
+                                   "                for index in 0..<rows.count {\n"
+                                   "                    %s; writer.varint(UInt64(sizes.next())); Proto.%s.write(fields: base + index, &writer, &sizes)\n"
+                                   "                }\n            }\n" % (write_key(entry), entry.type_name))
+                    else:
+                        out.append("\n".join(plain_write_lines(field, field.swift, "            ", binding="present")) + "\n")
+                out.append("        }\n    }\n}\n")
+    return "".join(out)
+
+
+def emit_row_views(messages):
+    out = [HEADER, "// Messages written from other representations of them (ROW_VIEWS in scripts/generate-wire.py):\n"
+           "// a protocol of each message's fields read in place, and a writer over it giving exactly the bytes\n"
+           "// of the built message (so exactly protobuf-c's).\n"]
+    for message in row_view_messages(messages):
+        out.append(emit_row_view(message))
+    out.append(emit_row_page_appenders(messages))
+    return "".join(out)
+
+
 def check_oneof_contiguous(messages):
     for message in messages:
         numbers = [f.oneof for f in message.fields]
@@ -1145,11 +1434,62 @@ def emit_methods(services, messages_by_name):
     for method, socket, streaming, request, response, service in methods:
         out.append("        case .%s: %d\n" % (request.case, response.number))
     out.append("        }\n    }\n}\n")
+    out.append("\nextension ProtoMethod {\n")
+    out.append("    /// Its request with every field at its default: the Call.request case that calls it (tests\n"
+               "    /// and fuzzer seeds cover every method from here).\n")
+    out.append("    public var defaultRequest: Proto.Call.Request {\n        switch self {\n")
+    for method, socket, streaming, request, response, service in methods:
+        out.append("        case .%s: .%s(Proto.%s())\n" % (request.case, request.case, request.type_name))
+    out.append("        }\n    }\n")
+    out.append("\n    /// Its answer with every field at its default: the ServerFrame.response case, or for a stream\n"
+               "    /// a StreamItem of its item case.\n")
+    out.append("    public var defaultResponse: Proto.ServerFrame.Response {\n        switch self {\n")
+    for method, socket, streaming, request, response, service in methods:
+        if streaming:
+            out.append("        case .%s:\n            .streamItem(Proto.StreamItem.with { $0.item = .%s(Proto.%s()) })\n" % (
+                request.case, response.case, response.type_name))
+        else:
+            out.append("        case .%s: .%s(Proto.%s())\n" % (request.case, response.case, response.type_name))
+    out.append("        }\n    }\n}\n")
     out.append("\nextension Proto.Call.Request {\n")
     out.append("    /// The rpc this request case calls.\n")
     out.append("    public var method: ProtoMethod {\n        switch self {\n")
     for method, socket, streaming, request, response, service in methods:
         out.append("        case .%s: .%s\n" % (request.case, request.case))
+    out.append("        }\n    }\n}\n")
+    return "".join(out)
+
+
+def emit_call_handler():
+    """The server's side of the method table (BrokerServer/Generated/CallHandler.pb.swift): a
+    protocol with one handler per rpc, taking its generated request, and the one dispatch switch
+    over Call.request that calls it, so a new rpc's handler is demanded by the compiler."""
+    out = [HEADER, "// The server's side of the .proto's services: one handler requirement per rpc, taking the\n"
+           "// rpc's generated request, and the one switch over Proto.Call.Request that calls it. A new rpc\n"
+           "// is a new requirement: the conformer (the broker) does not compile until it has its handler.\n"
+           "// Internal to the server module, so the conformer's handlers stay internal and the dispatch is\n"
+           "// specialized for it: a direct call per case, as a hand-written switch.\n",
+           "\nimport BrokerWire\n"]
+    out.append("\n/// Handles every rpc of the .proto's services: one requirement per rpc, taking its generated\n"
+               "/// request and the call's context.\n")
+    out.append("protocol CallHandler: AnyObject {\n")
+    out.append("    /// What a handler gets besides its request: the call it answers.\n")
+    out.append("    associatedtype Context\n")
+    for method, socket, streaming, request, response, service in method_table:
+        where = "either socket" if socket == "both" else "%s socket" % socket
+        out.append("\n    /// %s.%s (%s%s): answers with %s.\n" % (
+            service, method["name"], where, ", server stream" if streaming else "",
+            ("a stream of " if streaming else "") + method["output_type"].split(".")[-1]))
+        out.append("    func handle%s(_ request: Proto.%s, context: Context)\n" % (
+            method["name"], method["input_type"].split(".")[-1]))
+    out.append("}\n")
+    out.append("\nextension CallHandler {\n")
+    out.append("    /// Calls the handler of the rpc `request` names: the one switch over Call.request's cases.\n")
+    out.append("    @inline(__always)\n")
+    out.append("    func dispatch(_ request: Proto.Call.Request, context: Context) {\n")
+    out.append("        switch request {\n")
+    for method, socket, streaming, request, response, service in method_table:
+        out.append("        case .%s(let request): handle%s(request, context: context)\n" % (request.case, method["name"]))
     out.append("        }\n    }\n}\n")
     return "".join(out)
 
@@ -1386,7 +1726,7 @@ def attach_docs(file, messages, enums):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         raise SystemExit(__doc__)
     with open(sys.argv[1], "rb") as handle:
         file_set = message(handle.read(), FILE_SET)
@@ -1417,12 +1757,17 @@ def main():
         "Proto+Unpacked.pb.swift": emit_unpacked(messages, c_prefix),
         "ProtoMethod.pb.swift": emit_methods(file["service"], by_name),
     }
+    outputs["Proto+Fields.pb.swift"] = emit_row_views(messages)
     outputs["Proto+JSON.pb.swift"] = emit_json(messages, enums)
     outputs["ProtoDescriptors.pb.swift"] = emit_descriptors(messages, enums)
     os.makedirs(sys.argv[2], exist_ok=True)
     for name, text in outputs.items():
         with open(os.path.join(sys.argv[2], name), "w") as handle:
             handle.write(text)
+    if len(sys.argv) == 4:
+        os.makedirs(sys.argv[3], exist_ok=True)
+        with open(os.path.join(sys.argv[3], "CallHandler.pb.swift"), "w") as handle:
+            handle.write(emit_call_handler())
 
 
 if __name__ == "__main__":

@@ -66,13 +66,13 @@ extension Broker {
             break
         }
         if allCatalogued {
-            withUnsafeTemporaryAllocation(of: ObjectType.self, capacity: max(identifiers.count, 1)) { scratch in
-                for (position, identifier) in identifiers.enumerated() {
-                    (scratch.baseAddress.unsafelyUnwrapped + position).initialize(to: identifier.objectType)
+            // The catalogue indexes the reader found, on the stack: no `ObjectType` is made.
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(identifiers.count, 1)) { scratch in
+                identifiers.withUnsafeBufferPointer { identifiers in
+                    for position in identifiers.indices { scratch[position] = identifiers[position].catalogueIndex }
                 }
-                let types = UnsafeBufferPointer(rebasing: scratch[..<identifiers.count])
-                answerEarliestAuthorizedSampleDate(catalogued: types, callID: callID, session: session)
-                _ = scratch.baseAddress.unsafelyUnwrapped.deinitialize(count: identifiers.count)
+                let indexes = UnsafeBufferPointer(rebasing: scratch[..<identifiers.count])
+                answerEarliestAuthorizedSampleDate(catalogueIndexes: indexes, callID: callID, session: session)
             }
             return
         }
@@ -83,25 +83,29 @@ extension Broker {
             session.connection.send(ServerFrame(callID: callID, status: Status(error)))
             return
         }
-        types.withUnsafeBufferPointer { answerEarliestAuthorizedSampleDate(catalogued: $0, callID: callID, session: session) }
+        // Every type is known now, and `ObjectType` spells a catalogued type as the catalogue does
+        // (a Kelvin-sign spelling included), so the rest goes by index as the usual call does.
+        let indexes = types.map { type -> Int32 in
+            guard let index = TypeCatalogue.spelledIndex(of: type) else {
+                preconditionFailure("\(type.identifier) is catalogued but not spelled as the catalogue spells it")
+            }
+            return Int32(index)
+        }
+        indexes.withUnsafeBufferPointer { answerEarliestAuthorizedSampleDate(catalogueIndexes: $0, callID: callID, session: session) }
     }
 
-    /// EarliestAuthorizedSampleDate for `types`, every one catalogued (checked by the caller).
-    private func answerEarliestAuthorizedSampleDate(catalogued types: UnsafeBufferPointer<ObjectType>, callID: UInt64, session: Session) {
+    /// EarliestAuthorizedSampleDate for the catalogued types at `indexes`: the reply of
+    /// `answerEarliestAuthorizedSampleDate(catalogued:)` for those types, by index throughout.
+    private func answerEarliestAuthorizedSampleDate(catalogueIndexes indexes: UnsafeBufferPointer<Int32>, callID: UInt64, session: Session) {
         let grants = appGrants(session)
         let earliestPermitted = configuration.earliestPermittedMicros
-        // At most one entry per catalogued type, on the stack: no dictionary. `ObjectType` spells every
-        // catalogued type as the catalogue does, so each goes by its index, with no string touched.
-        let capacity = max(min(types.count, TypeCatalogue.count), 1)
+        let capacity = max(min(indexes.count, TypeCatalogue.count), 1)
         withUnsafeTemporaryAllocation(of: Proto.TypeDate.Catalogued.self, capacity: capacity) { scratch in
             var count = 0
             AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(
-                forCatalogued: types, grants: grants, earliestPermitted: earliestPermitted
-            ) { type, date in
+                forCatalogueIndexes: indexes, grants: grants, earliestPermitted: earliestPermitted
+            ) { index, date in
                 precondition(count < scratch.count, "more distinct types than the catalogue holds")
-                guard let index = TypeCatalogue.spelledIndex(of: type) else {
-                    preconditionFailure("\(type.identifier) is catalogued but not spelled as the catalogue spells it")
-                }
                 (scratch.baseAddress.unsafelyUnwrapped + count).initialize(to: Proto.TypeDate.Catalogued(type: index, dateMicros: date))
                 count += 1
             }

@@ -89,7 +89,7 @@ extension Broker {
                 self.finish(context, error: BrokerError(code: .deadlineExceeded, message: "\(context.method) passed its deadline"))
             }
         }
-        dispatch(request, context: context, session: session)
+        dispatch(request, context: context)
     }
 
     /// Answers a call whose request case is unset or unknown to this build, after the same checks
@@ -162,69 +162,46 @@ extension Broker {
         return true
     }
 
-    /// The one switch over the generated request's cases: each handler gets the generated request
-    /// or the model values of the fields it needs.
-    private func dispatch(_ request: Proto.Call.Request, context: CallContext, session: Session) {
-        switch request {
-        case .ping(let ping): handlePing(ping, context: context)
-        case .pingStream(let stream): handlePingStream(stream, context: context)
-        case .adminAddApp(let request): handleAddApp(AppRegistration(proto: request), context: context)
-        case .adminListApps: handleListApps(context: context)
-        case .adminRemoveApp(let request): handleRemoveApp(request.appID, deleteData: request.deleteData, context: context)
-        case .adminRotateToken(let request): handleRotateToken(request.appID, context: context)
-        case .adminBrokerInfo: handleBrokerInfo(context: context)
-        case .requestAuthorization(let request):
-            handleRequestAuthorization(
-                share: ObjectType.types(protoIdentifiers: request.shareTypes),
-                read: ObjectType.types(protoIdentifiers: request.readTypes), context: context)
-        case .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate:
-            // Normally answered before a context is made (answerAtOnce); the same answer here.
-            _ = answerAtOnce(request, callID: context.callID, session: session)
-            end(context)
-        case .readCharacteristics(let request): handleReadCharacteristics(ObjectType.types(protoIdentifiers: request.types), context: context)
-        case .adminWatchPrompts: handleWatchPrompts(context: context)
-        case .adminAnswerPrompt(let request):
-            handleAnswerPrompt(request.promptID, decisions: request.decisions.map { TypeDecision(proto: $0) }, context: context)
-        case .adminCancelPrompt(let request): handleCancelPrompt(request.promptID, context: context)
-        case .adminListGrants(let request): handleListGrants(request.appID, context: context)
-        case .adminRevoke(let request): handleRevoke(request.appID, types: ObjectType.types(protoIdentifiers: request.types), context: context)
-        case .adminListSources: handleListSources(context: context)
-        case .adminSetCharacteristic(let request): handleSetCharacteristic(CharacteristicValue(proto: request), context: context)
-        case .adminExplain(let request): handleExplain(request.appID, type: ObjectType(protoIdentifier: request.type), context: context)
-        case .adminSetGrant(let request): handleSetGrant(request.appID, decision: TypeDecision(proto: request), context: context)
-        case .adminBackup(let request): handleBackup(request.path, context: context)
-        case .adminStatistics(let request):
-            // A missing query reads as an empty one: its empty type is INVALID_ARGUMENT in the handler.
-            handleAdminStatistics(StatisticsQuery(proto: request.query ?? Proto.StatisticsRequest()), context: context)
-        case .adminSetSourcePriority(let request):
-            handleSetSourcePriority(ObjectType(protoIdentifier: request.type), appIDs: request.appIDs, context: context)
-        case .adminListSourcePriority(let request): handleListSourcePriority(ObjectType(protoIdentifier: request.type), context: context)
-        case .save(let request): handleSave(Self.samples(request.samples), context: context)
-        case .delete(let request):
-            // An optional type travels as "" when nil.
-            handleDelete(
-                uuids: request.uuids, type: request.type.isEmpty ? nil : ObjectType(protoIdentifier: request.type),
-                predicate: request.predicate.map { SamplePredicate(proto: $0) }, context: context)
-        case .query(let request): handleQuery(SampleQuery(proto: request), context: context)
-        case .anchoredQuery(let request): handleAnchoredQuery(AnchoredQuery(proto: request), context: context)
-        case .statistics(let request): handleStatistics(StatisticsQuery(proto: request), context: context)
-        case .observe(let request): handleObserve(ObjectType.types(protoIdentifiers: request.types), context: context)
-        case .adminImport(let request):
-            handleImport(appID: request.appID, samples: Self.samples(request.samples), batchID: request.batchID, context: context)
-        case .adminExport(let request):
-            // An optional type or app id travels as "" when nil.
-            handleExport(
-                type: request.type.isEmpty ? nil : ObjectType(protoIdentifier: request.type),
-                appID: request.appID.isEmpty ? nil : request.appID, context: context)
-        case .adminAccessLog(let request):
-            handleAccessLog(appID: request.appID.isEmpty ? nil : request.appID, limit: request.limit, context: context)
-        case .hello: finish(context, error: .internal("unroutable Hello"))
-        }
+    // The dispatch is generated from the .proto's services (Generated/CallHandler.pb.swift:
+    // `dispatch` calls `handle<Rpc>(request, context:)`); the handlers of the calls answered at
+    // once and of Hello are here, the others beside their work (Broker+CallHandler.swift adapts the
+    // handlers that take model values).
+
+    /// Hello is answered by `handle` before a call is registered; never dispatched.
+    func handleHello(_ request: Proto.HelloRequest, context: CallContext) {
+        finish(context, error: .internal("unroutable Hello"))
+    }
+
+    /// Normally answered before a context is made (`answerAtOnce`); the same answer here.
+    func handleAuthorizationStatus(_ request: Proto.AuthorizationStatusRequest, context: CallContext) {
+        answerAtOnceAndEnd(.authorizationStatus(request), context: context)
+    }
+
+    /// Normally answered before a context is made (`answerAtOnce`); the same answer here.
+    func handleRequestStatus(_ request: Proto.RequestStatusRequest, context: CallContext) {
+        answerAtOnceAndEnd(.requestStatus(request), context: context)
+    }
+
+    /// Normally answered before a context is made (`answerAtOnce`); the same answer here.
+    func handleEarliestAuthorizedSampleDate(_ request: Proto.EarliestAuthorizedSampleDateRequest, context: CallContext) {
+        answerAtOnceAndEnd(.earliestAuthorizedSampleDate(request), context: context)
+    }
+
+    /// Normally answered before a context is made (`answerAtOnce`); the same answer here.
+    func handleEarliestPermittedSampleDate(_ request: Proto.EarliestPermittedSampleDateRequest, context: CallContext) {
+        answerAtOnceAndEnd(.earliestPermittedSampleDate(request), context: context)
+    }
+
+    /// Answers a registered call of a method `answerAtOnce` serves, and ends it.
+    private func answerAtOnceAndEnd(_ request: Proto.Call.Request, context: CallContext) {
+        guard context.isLive, let session = context.session else { return }
+        _ = answerAtOnce(request, callID: context.callID, session: session)
+        end(context)
     }
 
     /// The model samples of a Save's or AdminImport's decoded samples; `handle` already refused a
     /// request with a sample without a known value (`contentError`), so none throws.
-    private static func samples(_ samples: [Proto.Sample]) -> [Sample] {
+    static func samples(_ samples: [Proto.Sample]) -> [Sample] {
         guard let decoded = try? Sample.samples(proto: samples) else {
             preconditionFailure("a sample with a value did not map")
         }
@@ -308,10 +285,10 @@ extension Broker {
         return true
     }
 
-    /// `send(_:on:)` of an item already in its generated form (a page of samples the pager mapped
-    /// from store rows), written by the generated stream-item appender.
+    /// `send(_:on:)` of a SamplePage of the store's rows, written in place by the generated row
+    /// writer (`Sample.appendPage`): the bytes of the page of their `Sample.proto`.
     @discardableResult
-    func send(_ item: Proto.StreamItem, on context: CallContext) -> Bool {
+    func send(page rows: [Sample], on context: CallContext) -> Bool {
         guard context.credit > 0, context.isLive, let session = context.session else { return false }
         guard session.connection.hasRoomForOutput else {
             parkPump(context)
@@ -319,7 +296,9 @@ extension Broker {
         }
         context.credit -= 1
         let callID = context.callID
-        session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: item, to: &$0) }
+        session.connection.send { buffer in
+            rows.withUnsafeBufferPointer { Sample.appendPage(callID: callID, rows: $0, to: &buffer) }
+        }
         return true
     }
 

@@ -39,10 +39,10 @@ final class QueryPager {
         remaining = query.limit == 0 ? nil : Int(query.limit)
     }
 
-    /// Converted pages read but not yet queued (the connection had no room), as the stream items
-    /// they go out as, each with its sample count and whether it is the last; every one holds a
+    /// Converted pages read but not yet queued (the connection had no room), as the rows they go
+    /// out as, each with its sample count and whether it is the last; every one holds a
     /// store-read slot until it is queued.
-    private var ready: [(item: Proto.StreamItem, count: Int, last: Bool)] = []
+    private var ready: [(rows: [Sample], count: Int, last: Bool)] = []
 
     /// Queues what is ready while there is room, then fetches the next page if none is being
     /// fetched, the call is live, it has credit and the connection a store-read slot.
@@ -50,7 +50,7 @@ final class QueryPager {
         guard let broker, let context, context.isLive, !done else { return }
         while let page = ready.first {
             if page.count > 0 {
-                guard broker.send(page.item, on: context) else { return }
+                guard broker.send(page: page.rows, on: context) else { return }
                 delivered += page.count
             }
             ready.removeFirst()
@@ -113,26 +113,18 @@ final class QueryPager {
             // This page takes one credit; fetch ahead only if another is left for the next (and
             // the connection has room and a second slot).
             if !last, context.credit > UInt32(ready.count + 1), broker.beginStoreRead(context) { fetch() }
-            // Each store row goes straight to the generated message it is written from: no page of
-            // model samples, no model stream item or frame in between.
-            // The rows are read in place (a for-in loop would copy each sample, retaining and then
-            // releasing every string and array in it).
-            var samples: [Proto.Sample] = []
-            samples.reserveCapacity(page.samples.count)
-            try page.samples.withUnsafeBufferPointer { rows throws(BrokerError) in
+            // The store's rows go out as they are, written in place by the generated row writer
+            // (`Proto.SampleFields`): no `Proto.Sample` per row, no model stream item or frame in
+            // between. Only rows whose quantity is not in the unit asked for are replaced.
+            var rows = page.samples
+            if let converter {
+                let unit = converter.unit
                 for index in rows.indices {
-                    if let converter {
-                        samples.append(try SampleValidator.presenting(rows[index], with: converter, descriptor: descriptor).proto)
-                    } else {
-                        samples.append(rows[index].proto)
-                    }
+                    guard case .quantity(let quantity) = rows[index].value, quantity.unit != unit else { continue }
+                    rows[index] = try SampleValidator.presenting(rows[index], with: converter, descriptor: descriptor)
                 }
             }
-            var samplePage = Proto.SamplePage()
-            samplePage.samples = samples
-            var item = Proto.StreamItem()
-            item.item = .samples(samplePage)
-            ready.append((item, samples.count, last))
+            ready.append((rows, rows.count, last))
             pump()
         } catch {
             done = true

@@ -11,9 +11,13 @@ extension BrokerStore {
     /// correlation (a sample is an object of at most one). Writes one "write" access-log row for the
     /// correlation type counting the new correlations. Each new correlation takes the next position
     /// of the change sequence after `sequence` (the last one the batch used), which it advances.
+    ///
+    /// `rows` are the batch's sample rows and `rowSequences` the seq each was inserted as by this
+    /// batch (0 for a row already stored): a member inserted here is linked from what the batch
+    /// knows (seq, type code, end), one already stored is looked up by uuid.
     func saveCorrelations(
-        _ correlations: [SaveRequest.PendingCorrelation], typeCodes: [Int64], appCode: Int64, sourceAppID: String,
-        method: String, batchID: String, now: Int64, sequence changeSequence: inout Int64
+        _ correlations: [SaveRequest.PendingCorrelation], typeCodes: [Int64], rows: SampleTable.NewRows, rowSequences: [Int64],
+        appCode: Int64, sourceAppID: String, method: String, batchID: String, now: Int64, sequence changeSequence: inout Int64
     ) throws(BrokerError) -> (saved: [Sample], unchanged: Int) {
         var saved: [ObjectType: Int] = [:]
         var new: [Sample] = []
@@ -38,6 +42,16 @@ extension BrokerStore {
             }
             changeSequence += 1
             for (memberIndex, uuid) in correlation.memberUUIDs.enumerated() {
+                let position = correlation.memberPositions[memberIndex]
+                if position < rowSequences.count, rowSequences[position] > 0 {
+                    guard try correlationTable.link(
+                        member: rowSequences[position], to: sequence, typeCode: rows.typeCodes[position], appCode: appCode,
+                        endMicros: rows.samples[position].endMicros)
+                    else {
+                        throw .internal("samples[\(correlation.index)]: objects[\(memberIndex)]: the sample with uuid \"\(uuid)\" was inserted but is linked already")
+                    }
+                    continue
+                }
                 guard let (member, location) = try sampleTable.locate(appCode: appCode, uuid: uuid),
                       let memberType = try sampleTable.types.code(of: location.type.identifier)
                 else {

@@ -107,7 +107,11 @@ extension BrokerStore {
         var tally = TypeTally()
         for sample in samples { tally.add(sample.type) }
         var long: [Int] = []
-        func record(_ index: Int) {
+        // The seq each row of the batch was inserted as (0: not inserted, already stored), kept
+        // only when correlations link members: a member inserted here needs no lookup by uuid.
+        var rowSequences: [Int64] = save.correlations.isEmpty ? [] : Array(repeating: 0, count: samples.count)
+        func record(_ index: Int, sequence rowSequence: Int64) {
+            if !rowSequences.isEmpty { rowSequences[index] = rowSequence }
             let duration = Self.duration(samples[index])
             tally.add(samples[index].type, count: 1, duration: duration)
             if duration > LongSpanTable.threshold { long.append(index) }
@@ -129,7 +133,7 @@ extension BrokerStore {
             }
             guard inserted else { throw .internal("samples[\(index)]: uuid \"\(sample.uuid)\" was neither inserted nor found") }
             sequence += 1
-            record(index)
+            record(index, sequence: sequence)
         }
         /// Adds rows `range` in chunks of `SampleTable.chunkSizes[level]`; what does not fill one, or
         /// a chunk that did not go in whole (a uuid already stored or repeated), goes to the next
@@ -144,7 +148,7 @@ extension BrokerStore {
             while range.upperBound - index >= size {
                 let chunk = index..<(index + size)
                 if try addChunk(rows, range: chunk, appCode: appCode, firstSequence: sequence + 1, now: now) {
-                    for row in chunk { record(row) }
+                    for row in chunk { record(row, sequence: sequence + 1 + Int64(row - chunk.lowerBound)) }
                     sequence += Int64(size)
                 } else {
                     try add(chunk, level: level + 1)
@@ -157,8 +161,8 @@ extension BrokerStore {
         var correlationsSaved: [Sample] = []
         if !save.correlations.isEmpty {
             let (newCorrelations, sameCorrelations) = try saveCorrelations(
-                save.correlations, typeCodes: save.correlationTypeCodes, appCode: appCode, sourceAppID: sourceAppID,
-                method: save.method, batchID: save.batchID, now: now, sequence: &sequence)
+                save.correlations, typeCodes: save.correlationTypeCodes, rows: rows, rowSequences: rowSequences, appCode: appCode,
+                sourceAppID: sourceAppID, method: save.method, batchID: save.batchID, now: now, sequence: &sequence)
             correlationsSaved = newCorrelations
             unchanged += sameCorrelations
         }

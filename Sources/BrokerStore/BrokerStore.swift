@@ -57,7 +57,7 @@ public final class BrokerStore: @unchecked Sendable {
     /// The background checkpoint thread, once started.
     private var checkpointer: Checkpointer?
     /// The cap `limitPageCount` set, if any.
-    private var pageLimit: Int?
+    private(set) var pageLimit: Int?
     /// How many transactions have committed writes through this store since it opened.
     ///
     /// Read it on the store's thread after a job: a `WALSyncer` holds that job's result back until

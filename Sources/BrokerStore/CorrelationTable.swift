@@ -132,7 +132,8 @@ final class CorrelationTable {
             try statement.bind(changeSequence, at: 8)
             try statement.execute()
             guard database.changedRowCount == 1 else { return nil }
-            return try row(appCode: appCode, uuid: uuid)?.sequence
+            // seq is the table's rowid: the row just inserted, no lookup by uuid.
+            return database.lastInsertedRowID
         }
     }
 

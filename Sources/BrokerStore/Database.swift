@@ -192,6 +192,14 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// The first column of the first row `sql` returns, as an integer (0 when there is no row): for
+    /// counts and pragmas.
+    func integer(_ sql: String) throws(BrokerError) -> Int64 {
+        try withTemporaryStatement(sql) { statement throws(BrokerError) in
+            try statement.step() ? statement.int64(at: 0) : 0
+        }
+    }
+
     /// `PRAGMA integrity_check`'s first line: "ok" for a sound database.
     public func integrityCheck() throws(BrokerError) -> String {
         try withTemporaryStatement("PRAGMA integrity_check") { statement throws(BrokerError) in
@@ -223,6 +231,11 @@ public final class Database: @unchecked Sendable {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE on this connection.
     public var changedRowCount: Int64 {
         handle.map { sqlite3_changes64($0) } ?? 0
+    }
+
+    /// The rowid of the most recent successful INSERT on this connection (0 before any).
+    public var lastInsertedRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
     }
 
     /// Calls `body` after every commit on this connection, on the committing thread, with the WAL's length in pages.

@@ -28,6 +28,8 @@ public struct SaveRequest: Sendable {
         let sample: Sample
         /// Its members' uuids, in the order given.
         let memberUUIDs: [String]
+        /// Its members' positions in `samples` (the flattened batch), in the same order.
+        let memberPositions: [Int]
     }
 
     /// A batch of `samples` saved as `sourceAppID` by the call `method`, part of import `batchID` when not empty.
@@ -44,8 +46,10 @@ public struct SaveRequest: Sendable {
                     flat.append(sample)
                     continue
                 }
+                let first = flat.count
                 flat.append(contentsOf: members)
-                correlations.append(PendingCorrelation(index: index, sample: sample, memberUUIDs: members.map(\.uuid)))
+                correlations.append(PendingCorrelation(
+                    index: index, sample: sample, memberUUIDs: members.map(\.uuid), memberPositions: Array(first..<flat.count)))
             }
         }
         self.correlations = correlations

@@ -1,3 +1,4 @@
+import BrokerModel
 import BrokerWire
 
 /// The fuzz target's third property: on every frame, the generated strict reader and protobuf-c
@@ -13,7 +14,29 @@ enum ProtoDifferential {
         payload.withUnsafeBufferPointer { bytes in
             compare(Proto.ClientFrame.self, bytes, "ClientFrame")
             compare(Proto.ServerFrame.self, bytes, "ServerFrame")
+            compareRowWriter(bytes)
         }
+    }
+
+    /// When protobuf-c reads a sample page whose samples all map to model samples, the generated row
+    /// writer (`Proto.SampleFields`: how the broker writes Query pages from its store rows) writes
+    /// those samples to protobuf-c's packing of the frame holding their `Sample.proto`.
+    static func compareRowWriter(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let frame = Proto.ServerFrame.unpacked(bytes), case .streamItem(let item)? = frame.response,
+              case .samples(let page)? = item.item, let rows = try? Sample.samples(proto: page.samples) else { return }
+        var written: [UInt8] = []
+        rows.withUnsafeBufferPointer {
+            Proto.ServerFrame.appendFrame(callID: frame.callID, status: frame.status, streamItemSamples: $0, to: &written)
+        }
+        var rebuilt = frame
+        var samples = Proto.SamplePage()
+        samples.samples = Sample.proto(rows)
+        var rebuiltItem = Proto.StreamItem()
+        rebuiltItem.item = .samples(samples)
+        rebuilt.response = .streamItem(rebuiltItem)
+        FrameFuzzHarness.check(
+            Array(written.dropFirst(FrameDecoder.headerSize)) == rebuilt.repackedByProtobufC(),
+            "the generated sample row writer and protobuf-c's pack wrote different bytes")
     }
 
     /// Compares the strict reader with protobuf-c, and the generated encoder with protobuf-c's pack.

@@ -194,10 +194,35 @@ enum SeedFrames {
             .credit(callID: UInt64.max, items: UInt32.max),
         ]
         frames.append(.call(Call(callID: 9, request: .delete(uuids: ["x"], type: oddType, predicate: predicates[3]))))
+        // The empty request of every method the frames above leave out (a method added since), from
+        // the generated method table: a new method is seeded without editing this list. Last, so the
+        // seeds before keep their names.
+        let seeded = Set(frames.compactMap { frame -> ProtoMethod? in
+            guard case .call(let call) = frame else { return nil }
+            return call.request?.method
+        })
+        for method in ProtoMethod.allCases where !seeded.contains(method) {
+            frames.append(.call(Call(callID: UInt64(1_000 + method.rawValue), request: method.defaultRequest)))
+        }
         return frames
     }()
 
-    static let serverFrames: [ServerFrame] = [
+    /// The server frames: those listed below, then the empty answer of every unary method whose
+    /// response case they leave out (a method added since), from the generated method table, so a
+    /// new method is seeded without editing the list. Added last, so the listed seeds keep their names.
+    static let serverFrames: [ServerFrame] = {
+        let seeded = Set(listedServerFrames.compactMap { $0.response.map(caseLabel) })
+        return listedServerFrames + ProtoMethod.allCases
+            .filter { !$0.isServerStreaming && !seeded.contains(caseLabel($0.defaultResponse)) }
+            .map { ServerFrame(callID: UInt64(1_000 + $0.rawValue), response: $0.defaultResponse) }
+    }()
+
+    /// A response's case name (the oneof field's, lower camel case).
+    private static func caseLabel(_ response: Proto.ServerFrame.Response) -> String {
+        Mirror(reflecting: response).children.first?.label ?? String(describing: response)
+    }
+
+    private static let listedServerFrames: [ServerFrame] = [
         ServerFrame(
             callID: 1,
             response: .hello(HelloResponse(

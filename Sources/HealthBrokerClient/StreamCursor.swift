@@ -30,8 +30,23 @@ final class StreamCursor: @unchecked Sendable {
         if let core, callID != 0, !finished { core.cancel(callID) }
     }
 
-    /// The next item; starts the call first if needed. After the end or an error: nil.
+    /// The next item, mapped to the model; starts the call first if needed. After the end or an error: nil.
     func next() async throws(BrokerError) -> StreamItem? {
+        guard let item = try await nextProto() else { return nil }
+        // Mapped here, on the consumer's thread, not on the connection's loop. An item the model
+        // cannot take (no case this build knows, a sample without a value) ends this call only.
+        do throws(BrokerError) {
+            return try StreamItem(proto: item)
+        } catch {
+            finished = true
+            core?.cancel(callID)
+            throw .malformedReply(error)
+        }
+    }
+
+    /// The next item as the broker sent it (generated, not mapped); starts the call first if needed.
+    /// After the end or an error: nil.
+    func nextProto() async throws(BrokerError) -> Proto.StreamItem? {
         guard !finished else { return nil }
         let core: ConnectionCore
         if let started = self.core {
@@ -54,15 +69,7 @@ final class StreamCursor: @unchecked Sendable {
         switch await core.nextStreamEvent(callID) {
         case .item(let item, let grant):
             if grant > 0 { core.grant(callID, items: grant) }
-            // Mapped here, on the consumer's thread, not on the connection's loop. An item the model
-            // cannot take (no case this build knows, a sample without a value) ends this call only.
-            do throws(BrokerError) {
-                return try StreamItem(proto: item)
-            } catch {
-                finished = true
-                core.cancel(callID)
-                throw .malformedReply(error)
-            }
+            return item
         case .end:
             finished = true
             return nil

@@ -1042,6 +1042,96 @@ void   healthbroker__v1__admin_broker_info_response__free_unpacked
   assert(message->base.descriptor == &healthbroker__v1__admin_broker_info_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   healthbroker__v1__admin_store_info_request__init
+                     (Healthbroker__V1__AdminStoreInfoRequest         *message)
+{
+  static const Healthbroker__V1__AdminStoreInfoRequest init_value = HEALTHBROKER__V1__ADMIN_STORE_INFO_REQUEST__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_store_info_request__get_packed_size
+                     (const Healthbroker__V1__AdminStoreInfoRequest *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_store_info_request__pack
+                     (const Healthbroker__V1__AdminStoreInfoRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_store_info_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminStoreInfoRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminStoreInfoRequest *
+       healthbroker__v1__admin_store_info_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminStoreInfoRequest *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_store_info_request__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_store_info_request__free_unpacked
+                     (Healthbroker__V1__AdminStoreInfoRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   healthbroker__v1__admin_store_info_response__init
+                     (Healthbroker__V1__AdminStoreInfoResponse         *message)
+{
+  static const Healthbroker__V1__AdminStoreInfoResponse init_value = HEALTHBROKER__V1__ADMIN_STORE_INFO_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t healthbroker__v1__admin_store_info_response__get_packed_size
+                     (const Healthbroker__V1__AdminStoreInfoResponse *message)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t healthbroker__v1__admin_store_info_response__pack
+                     (const Healthbroker__V1__AdminStoreInfoResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t healthbroker__v1__admin_store_info_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminStoreInfoResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Healthbroker__V1__AdminStoreInfoResponse *
+       healthbroker__v1__admin_store_info_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Healthbroker__V1__AdminStoreInfoResponse *)
+     protobuf_c_message_unpack (&healthbroker__v1__admin_store_info_response__descriptor,
+                                allocator, len, data);
+}
+void   healthbroker__v1__admin_store_info_response__free_unpacked
+                     (Healthbroker__V1__AdminStoreInfoResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &healthbroker__v1__admin_store_info_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   healthbroker__v1__request_authorization_request__init
                      (Healthbroker__V1__RequestAuthorizationRequest         *message)
 {
@@ -4410,7 +4500,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__client_frame__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__client_frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[39] =
+static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[40] =
 {
   {
     "call_id",
@@ -4845,6 +4935,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_store_info",
+    123,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__Call, request_case),
+    offsetof(Healthbroker__V1__Call, admin_store_info),
+    &healthbroker__v1__admin_store_info_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -4882,15 +4984,15 @@ static const ProtobufCFieldDescriptor healthbroker__v1__call__field_descriptors[
   },
 };
 static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
-  38,   /* field[38] = admin_access_log */
+  39,   /* field[39] = admin_access_log */
   18,   /* field[18] = admin_add_app */
   24,   /* field[24] = admin_answer_prompt */
   32,   /* field[32] = admin_backup */
   22,   /* field[22] = admin_broker_info */
   25,   /* field[25] = admin_cancel_prompt */
   30,   /* field[30] = admin_explain */
-  37,   /* field[37] = admin_export */
-  36,   /* field[36] = admin_import */
+  38,   /* field[38] = admin_export */
+  37,   /* field[37] = admin_import */
   19,   /* field[19] = admin_list_apps */
   26,   /* field[26] = admin_list_grants */
   35,   /* field[35] = admin_list_source_priority */
@@ -4902,6 +5004,7 @@ static const unsigned healthbroker__v1__call__field_indices_by_name[] = {
   31,   /* field[31] = admin_set_grant */
   34,   /* field[34] = admin_set_source_priority */
   33,   /* field[33] = admin_statistics */
+  36,   /* field[36] = admin_store_info */
   23,   /* field[23] = admin_watch_prompts */
   15,   /* field[15] = anchored_query */
   7,   /* field[7] = authorization_status */
@@ -4930,8 +5033,8 @@ static const ProtobufCIntRange healthbroker__v1__call__number_ranges[7 + 1] =
   { 50, 12 },
   { 100, 18 },
   { 110, 23 },
-  { 150, 36 },
-  { 0, 39 }
+  { 150, 37 },
+  { 0, 40 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
 {
@@ -4941,7 +5044,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__call__descriptor =
   "Healthbroker__V1__Call",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__Call),
-  39,
+  40,
   healthbroker__v1__call__field_descriptors,
   healthbroker__v1__call__field_indices_by_name,
   7,  healthbroker__v1__call__number_ranges,
@@ -5037,7 +5140,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__credit__descriptor =
   (ProtobufCMessageInit) healthbroker__v1__credit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[33] =
+static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_descriptors[34] =
 {
   {
     "call_id",
@@ -5412,6 +5515,18 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "admin_store_info",
+    123,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Healthbroker__V1__ServerFrame, response_case),
+    offsetof(Healthbroker__V1__ServerFrame, admin_store_info),
+    &healthbroker__v1__admin_store_info_response__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "admin_import",
     150,
     PROTOBUF_C_LABEL_NONE,
@@ -5437,14 +5552,14 @@ static const ProtobufCFieldDescriptor healthbroker__v1__server_frame__field_desc
   },
 };
 static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = {
-  32,   /* field[32] = admin_access_log */
+  33,   /* field[33] = admin_access_log */
   14,   /* field[14] = admin_add_app */
   19,   /* field[19] = admin_answer_prompt */
   27,   /* field[27] = admin_backup */
   18,   /* field[18] = admin_broker_info */
   20,   /* field[20] = admin_cancel_prompt */
   25,   /* field[25] = admin_explain */
-  31,   /* field[31] = admin_import */
+  32,   /* field[32] = admin_import */
   15,   /* field[15] = admin_list_apps */
   21,   /* field[21] = admin_list_grants */
   30,   /* field[30] = admin_list_source_priority */
@@ -5456,6 +5571,7 @@ static const unsigned healthbroker__v1__server_frame__field_indices_by_name[] = 
   26,   /* field[26] = admin_set_grant */
   29,   /* field[29] = admin_set_source_priority */
   28,   /* field[28] = admin_statistics */
+  31,   /* field[31] = admin_store_info */
   6,   /* field[6] = authorization_status */
   0,   /* field[0] = call_id */
   12,   /* field[12] = delete */
@@ -5480,9 +5596,9 @@ static const ProtobufCIntRange healthbroker__v1__server_frame__number_ranges[9 +
   { 54, 13 },
   { 100, 14 },
   { 111, 19 },
-  { 150, 31 },
-  { 152, 32 },
-  { 0, 33 }
+  { 150, 32 },
+  { 152, 33 },
+  { 0, 34 }
 };
 const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
 {
@@ -5492,7 +5608,7 @@ const ProtobufCMessageDescriptor healthbroker__v1__server_frame__descriptor =
   "Healthbroker__V1__ServerFrame",
   "healthbroker.v1",
   sizeof(Healthbroker__V1__ServerFrame),
-  33,
+  34,
   healthbroker__v1__server_frame__field_descriptors,
   healthbroker__v1__server_frame__field_indices_by_name,
   9,  healthbroker__v1__server_frame__number_ranges,
@@ -6652,6 +6768,153 @@ const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__d
   healthbroker__v1__admin_broker_info_response__field_indices_by_name,
   1,  healthbroker__v1__admin_broker_info_response__number_ranges,
   (ProtobufCMessageInit) healthbroker__v1__admin_broker_info_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define healthbroker__v1__admin_store_info_request__field_descriptors NULL
+#define healthbroker__v1__admin_store_info_request__field_indices_by_name NULL
+#define healthbroker__v1__admin_store_info_request__number_ranges NULL
+const ProtobufCMessageDescriptor healthbroker__v1__admin_store_info_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminStoreInfoRequest",
+  "AdminStoreInfoRequest",
+  "Healthbroker__V1__AdminStoreInfoRequest",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminStoreInfoRequest),
+  0,
+  healthbroker__v1__admin_store_info_request__field_descriptors,
+  healthbroker__v1__admin_store_info_request__field_indices_by_name,
+  0,  healthbroker__v1__admin_store_info_request__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_store_info_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor healthbroker__v1__admin_store_info_response__field_descriptors[8] =
+{
+  {
+    "schema_version",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, schema_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "database_bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, database_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "free_bytes",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, free_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wal_bytes",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, wal_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_database_bytes",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, max_database_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "samples",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, samples),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "tombstones",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, tombstones),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "apps",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Healthbroker__V1__AdminStoreInfoResponse, apps),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned healthbroker__v1__admin_store_info_response__field_indices_by_name[] = {
+  7,   /* field[7] = apps */
+  1,   /* field[1] = database_bytes */
+  2,   /* field[2] = free_bytes */
+  4,   /* field[4] = max_database_bytes */
+  5,   /* field[5] = samples */
+  0,   /* field[0] = schema_version */
+  6,   /* field[6] = tombstones */
+  3,   /* field[3] = wal_bytes */
+};
+static const ProtobufCIntRange healthbroker__v1__admin_store_info_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor healthbroker__v1__admin_store_info_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "healthbroker.v1.AdminStoreInfoResponse",
+  "AdminStoreInfoResponse",
+  "Healthbroker__V1__AdminStoreInfoResponse",
+  "healthbroker.v1",
+  sizeof(Healthbroker__V1__AdminStoreInfoResponse),
+  8,
+  healthbroker__v1__admin_store_info_response__field_descriptors,
+  healthbroker__v1__admin_store_info_response__field_indices_by_name,
+  1,  healthbroker__v1__admin_store_info_response__number_ranges,
+  (ProtobufCMessageInit) healthbroker__v1__admin_store_info_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor healthbroker__v1__request_authorization_request__field_descriptors[2] =
@@ -11206,7 +11469,7 @@ void healthbroker__v1__app_service__init (Healthbroker__V1__AppService_Service *
                                      &healthbroker__v1__app_service__descriptor,
                                      (ProtobufCServiceDestroy) destroy);
 }
-static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[21] =
+static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_descriptors[22] =
 {
   { "AdminAddApp", &healthbroker__v1__admin_add_app_request__descriptor, &healthbroker__v1__admin_add_app_response__descriptor },
   { "AdminListApps", &healthbroker__v1__admin_list_apps_request__descriptor, &healthbroker__v1__admin_list_apps_response__descriptor },
@@ -11226,20 +11489,21 @@ static const ProtobufCMethodDescriptor healthbroker__v1__admin_service__method_d
   { "AdminStatistics", &healthbroker__v1__admin_statistics_request__descriptor, &healthbroker__v1__admin_statistics_response__descriptor },
   { "AdminSetSourcePriority", &healthbroker__v1__admin_set_source_priority_request__descriptor, &healthbroker__v1__admin_set_source_priority_response__descriptor },
   { "AdminListSourcePriority", &healthbroker__v1__admin_list_source_priority_request__descriptor, &healthbroker__v1__admin_list_source_priority_response__descriptor },
+  { "AdminStoreInfo", &healthbroker__v1__admin_store_info_request__descriptor, &healthbroker__v1__admin_store_info_response__descriptor },
   { "AdminImport", &healthbroker__v1__admin_import_request__descriptor, &healthbroker__v1__admin_import_response__descriptor },
   { "AdminExport", &healthbroker__v1__admin_export_request__descriptor, &healthbroker__v1__sample_page__descriptor },
   { "AdminAccessLog", &healthbroker__v1__admin_access_log_request__descriptor, &healthbroker__v1__admin_access_log_response__descriptor },
 };
 const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
-  20,        /* AdminAccessLog */
+  21,        /* AdminAccessLog */
   0,        /* AdminAddApp */
   6,        /* AdminAnswerPrompt */
   14,        /* AdminBackup */
   4,        /* AdminBrokerInfo */
   7,        /* AdminCancelPrompt */
   12,        /* AdminExplain */
-  19,        /* AdminExport */
-  18,        /* AdminImport */
+  20,        /* AdminExport */
+  19,        /* AdminImport */
   1,        /* AdminListApps */
   8,        /* AdminListGrants */
   17,        /* AdminListSourcePriority */
@@ -11251,6 +11515,7 @@ const unsigned healthbroker__v1__admin_service__method_indices_by_name[] = {
   13,        /* AdminSetGrant */
   16,        /* AdminSetSourcePriority */
   15,        /* AdminStatistics */
+  18,        /* AdminStoreInfo */
   5         /* AdminWatchPrompts */
 };
 const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
@@ -11260,7 +11525,7 @@ const ProtobufCServiceDescriptor healthbroker__v1__admin_service__descriptor =
   "AdminService",
   "Healthbroker__V1__AdminService",
   "healthbroker.v1",
-  21,
+  22,
   healthbroker__v1__admin_service__method_descriptors,
   healthbroker__v1__admin_service__method_indices_by_name
 };
@@ -11408,13 +11673,21 @@ void healthbroker__v1__admin_service__admin_list_source_priority(ProtobufCServic
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
   service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void healthbroker__v1__admin_service__admin_store_info(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminStoreInfoRequest *input,
+                                                       Healthbroker__V1__AdminStoreInfoResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminExportRequest *input,
@@ -11422,7 +11695,7 @@ void healthbroker__v1__admin_service__admin_export(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service,
                                                        const Healthbroker__V1__AdminAccessLogRequest *input,
@@ -11430,7 +11703,7 @@ void healthbroker__v1__admin_service__admin_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &healthbroker__v1__admin_service__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Service *service,
                                             Healthbroker__V1__AdminService_ServiceDestroy destroy)

@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerPolicy
 import CommandLineSupport
 import Foundation
 import HealthBrokerClient
@@ -63,10 +64,12 @@ enum AppleHealthImport {
         }
     }
 
-    /// Samples per call unless --batch says: bigger calls cost the broker less per sample (fewer
-    /// transactions, index pages written fewer times), and memory stays bounded (`AppleHealthParser`
-    /// keeps at most four batches' worth across sources, the feed two ahead, two calls in flight).
-    static let defaultBatchSize = 5_000
+    /// Samples per call unless --batch says: the most one call may carry. Bigger calls cost the
+    /// broker less per sample (fewer transactions and checkpoints, index pages written fewer times:
+    /// 10,000 rather than 5,000 took its CPU per record from 13-15 µs to 10-11 µs, SCENARIOS.md),
+    /// and memory stays bounded (`AppleHealthParser` keeps at most four batches' worth across
+    /// sources, the feed two ahead, two calls in flight).
+    static let defaultBatchSize = SampleValidator.maxBatch
 
     /// The environment variable that makes the import read and check the export without sending
     /// anything (no broker needed): the benchmark's measure of the reading side alone.

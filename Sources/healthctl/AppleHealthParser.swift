@@ -392,6 +392,7 @@ final class AppleHealthParser: XMLSAXHandler {
         }
         sources[index].batch.samples.append(sample)
         sources[index].samples += 1
+        sources[index].bytes += Self.wireBytes(of: sample)
         pendingSamples += 1
         flushIfFull(index)
     }
@@ -399,7 +400,7 @@ final class AppleHealthParser: XMLSAXHandler {
     /// Hands out source `index`'s batch when it is full (correlation objects count), or the fullest
     /// batch when all of them together hold too much.
     private func flushIfFull(_ index: Int) {
-        if sources[index].size >= batchSize {
+        if sources[index].size >= batchSize || sources[index].bytes >= Self.batchBytes {
             flush(index)
         } else if pendingSamples >= pendingLimit,
                   let fullest = sources.indices.max(by: { sources[$0].size < sources[$1].size }) {
@@ -476,8 +477,28 @@ final class AppleHealthParser: XMLSAXHandler {
         sources[index].batch.samples.append(correlation)
         sources[index].batchedObjects += members.count
         sources[index].samples += 1 + members.count
+        sources[index].bytes += Self.wireBytes(of: correlation)
         pendingSamples += 1 + members.count
         flushIfFull(index)
+    }
+
+    /// The most bytes (estimated) a batch may take in a call before it is handed out, whatever its
+    /// count: half the broker's default frame limit (4 MiB), so a batch of records with long
+    /// metadata still fits in one frame.
+    static let batchBytes = 2 << 20
+
+    /// An upper estimate of the bytes `sample` takes in an import call: its strings plus a fixed
+    /// allowance for field tags, lengths, dates and the value; a correlation's members included.
+    static func wireBytes(of sample: Sample) -> Int {
+        var bytes = 48 + sample.uuid.utf8.count + sample.type.identifier.utf8.count
+        for (key, value) in sample.metadata { bytes += 8 + key.utf8.count + value.utf8.count }
+        switch sample.value {
+        case .quantity(let quantity): bytes += quantity.unit.utf8.count
+        case .workout(let details): bytes += 64 + details.activityType.utf8.count
+        case .correlation(let members): for member in members { bytes += wireBytes(of: member) }
+        case .category: break
+        }
+        return bytes
     }
 
     /// The most samples waiting in all sources' batches together (memory stays bounded however many sources an export has).
@@ -528,6 +549,7 @@ final class AppleHealthParser: XMLSAXHandler {
         newSources = []
         pendingSamples -= chunk.batch.samples.count + sources[index].batchedObjects
         sources[index].batchedObjects = 0
+        sources[index].bytes = 0
         sources[index].seen.removeAll(keepingCapacity: true)
         deliver(chunk)
     }
@@ -562,6 +584,8 @@ struct AppleHealthPendingSource {
     var dropped: [Int] = []
     /// Objects of the correlations in `batch`: the broker's batch limit counts them too.
     var batchedObjects = 0
+    /// About how many bytes `batch` takes in a call (`AppleHealthParser.wireBytes`), dropped samples included.
+    var bytes = 0
 
     /// The samples (and correlations) the batch will send: without the dropped ones.
     var sendCount: Int { batch.samples.count - dropped.count }

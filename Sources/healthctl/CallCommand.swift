@@ -4,19 +4,23 @@ import Glibc
 import BrokerModel
 import BrokerWire
 import CommandLineSupport
+import HealthBrokerClient
 
 /// `healthctl call METHOD [JSON]`: one call by name, the request from JSON, the reply as JSON.
+///
+/// It goes through the client library's connection (`BrokerAdmin`'s, or `HealthStore`'s for an app
+/// method) at its `package` level, which carries the generated request and response as they are:
+/// nothing is mapped to model values (which would drop or refuse what the model cannot hold, and a
+/// caller by hand wants to see it), and no generated type reaches the client's public API.
 enum CallCommand {
-    /// The request's call id (after Hello's, on the app socket).
-    private static let callID: UInt64 = 2
-    /// Stream items granted back at a time; the broker starts with its default window of 64.
-    private static let creditBatch: UInt32 = 32
+    /// Stream items the broker may send ahead of the printing (its default window).
+    private static let streamWindow: UInt32 = 64
 
     /// Runs the call; bad input is an `ArgumentError` (exit 64), a broker error a `CommandFailure` (exit 1).
-    static func run(_ command: ParsedCommand, context: CommandContext) throws {
+    static func run(_ command: ParsedCommand, context: CommandContext) async throws {
         let name = command.positional("METHOD") ?? ""
         guard let method = method(named: name) else {
-            throw ArgumentError(.invalidValue, "unknown method '\(name)' ('healthctl describe' lists them)", command: "healthctl call")
+            throw ArgumentError(.invalidValue, unknownMethodMessage(name), command: "healthctl call")
         }
         let text = try requestText(command.positional("JSON"))
         let request: Proto.Call.Request
@@ -25,36 +29,46 @@ enum CallCommand {
         } catch {
             throw ArgumentError(.invalidValue, "bad \(method.name) request JSON: \(error)", command: "healthctl call")
         }
-        var call = Proto.Call()
-        call.callID = callID
-        call.request = request
-        if let timeout = command.string("timeout") {
-            guard let seconds = Double(timeout), seconds > 0, seconds < 1e9 else {
-                throw ArgumentError(.invalidValue, "--timeout wants a positive number of seconds, not '\(timeout)'", command: "healthctl call")
+        var timeout: Duration?
+        if let text = command.string("timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds < 1e9 else {
+                throw ArgumentError(.invalidValue, "--timeout wants a positive number of seconds, not '\(text)'", command: "healthctl call")
             }
-            call.timeoutMicros = Int64(seconds * 1e6)
+            timeout = .microseconds(Int64(seconds * 1e6))
         }
         let app = command.string("app")
         let useApp = method.socket == .app || (method.socket == .both && app != nil)
-        let path = useApp ? try command.requiredString("socket") : context.adminSocket
         let compact = command.flag("compact")
         let token = command.string("token")
         if useApp, app == nil || token == nil {
-            throw ArgumentError(.missingOption, "\(method.name) is an app method: give --app and --token", command: "healthctl call")
+            throw ArgumentError(
+                .missingOption, "\(method.name) is an app method (served on the app socket only): give --app and --token",
+                command: "healthctl call")
         }
-        let socket: WireSocket
-        do {
-            socket = try WireSocket(path: path)
-        } catch {
-            throw CommandFailure(connecting: error, socket: path)
+        let connection: BrokerConnection
+        let close: () -> Void
+        if useApp, let app, let token {
+            let path = try command.requiredString("socket")
+            do {
+                let store = try await HealthStore.connect(socketPath: path, appID: app, appToken: token)
+                (connection, close) = (store.connection, store.close)
+            } catch {
+                // A refused Hello (wrong token, unknown app) is the broker's answer, not a missing broker.
+                throw error.code == .unavailable ? CommandFailure(connecting: error, socket: path) : CommandFailure([error.description])
+            }
+        } else {
+            let admin = try await context.connectAdmin()
+            (connection, close) = (admin.connection, admin.close)
         }
+        defer { close() }
         do throws(BrokerError) {
-            if useApp, let app, let token { try hello(socket, app: app, token: token) }
-            try socket.send(frame(.call(call)))
             if method.isServerStreaming {
-                try readStream(socket)
+                try await connection.rawStream(request, timeout: timeout, window: streamWindow) { item in
+                    Console.output((item.item?.valueJSON ?? .object([])).text(pretty: false))
+                }
             } else {
-                Console.output(try readUnary(socket).text(pretty: !compact))
+                let response = try await connection.unary(request, timeout: timeout)
+                Console.output(response.valueJSON.text(pretty: !compact))
             }
         } catch {
             throw CommandFailure([error.description])
@@ -64,6 +78,17 @@ enum CallCommand {
     /// The method named `name` in the .proto, in any case.
     static func method(named name: String) -> ProtoMethod? {
         ProtoMethod.allCases.first { $0.name == name } ?? ProtoMethod.allCases.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// Names the methods there are, by socket, after saying `name` is none of them.
+    static func unknownMethodMessage(_ name: String) -> String {
+        func names(_ socket: MethodSocket) -> String {
+            ProtoMethod.allCases.filter { $0.socket == socket }.map(\.name).joined(separator: " ")
+        }
+        return """
+            unknown method '\(name)'; the admin socket serves: \(names(.admin)); the app socket \
+            (--app, --token): \(names(.app)); either: \(names(.both)) ('healthctl describe METHOD' shows one)
+            """
     }
 
     /// The JSON text `argument` stands for: itself, a file's contents (`@FILE`), standard input (`-`); none is `{}`.
@@ -91,63 +116,5 @@ enum CallCommand {
             throw ArgumentError(.invalidValue, "\(path) is not UTF-8 text", command: "healthctl call")
         }
         return text
-    }
-
-    /// Opens the app session: Hello as `app` with `token` (call id 1).
-    private static func hello(_ socket: WireSocket, app: String, token: String) throws(BrokerError) {
-        var hello = Proto.HelloRequest()
-        hello.appID = app
-        hello.appToken = token
-        hello.protocolVersion = 1
-        var call = Proto.Call()
-        call.callID = 1
-        call.request = .hello(hello)
-        try socket.send(frame(.call(call)))
-        let reply = try socket.receive()
-        try check(reply)
-    }
-
-    /// Reads frames until the call's reply: its response as JSON, or its error thrown.
-    private static func readUnary(_ socket: WireSocket) throws(BrokerError) -> ProtoJSON {
-        while true {
-            let reply = try socket.receive()
-            try check(reply)
-            guard reply.callID == callID else { continue }
-            return reply.response?.valueJSON ?? .object([])
-        }
-    }
-
-    /// Prints each stream item as one JSON line until the final status; an error status is thrown.
-    private static func readStream(_ socket: WireSocket) throws(BrokerError) {
-        var taken: UInt32 = 0
-        while true {
-            let reply = try socket.receive()
-            try check(reply)
-            guard reply.callID == callID else { continue }
-            guard case .streamItem(let item)? = reply.response else { return }  // the final OK status
-            Console.output((item.item?.valueJSON ?? .object([])).text(pretty: false))
-            taken += 1
-            if taken == creditBatch {
-                var credit = Proto.Credit()
-                credit.callID = callID
-                credit.items = taken
-                try socket.send(frame(.credit(credit)))
-                taken = 0
-            }
-        }
-    }
-
-    /// Throws the status a frame carries when it is not OK (a connection-level one too).
-    private static func check(_ reply: Proto.ServerFrame) throws(BrokerError) {
-        guard let status = reply.status, status.code != .ok else { return }
-        throw BrokerError(
-            code: StatusCode(wireValue: status.code.rawValue), domain: DomainCode(wireValue: status.domain.rawValue),
-            message: status.message)
-    }
-
-    private static func frame(_ kind: Proto.ClientFrame.Kind) -> Proto.ClientFrame {
-        var frame = Proto.ClientFrame()
-        frame.kind = kind
-        return frame
     }
 }

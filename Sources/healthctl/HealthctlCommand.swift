@@ -28,7 +28,7 @@ enum HealthctlCommand {
         case ["backup"]: try await BackupCommand.run(command, context: context)
         case ["access-log"]: try await AccessLogCommand.run(command, context: context)
         case ["stats"]: try await StatsCommand.run(command, context: context)
-        case ["call"]: try CallCommand.run(command, context: context)
+        case ["call"]: try await CallCommand.run(command, context: context)
         case ["describe"]: try DescribeCommand.run(command)
         case ["demo-data"]: try await DemoDataCommand.run(command, context: context)
         default: preconditionFailure("no handler for '\(command.commandName)'")

@@ -7,16 +7,20 @@ extension HealthctlSpec {
         "call",
         summary: "Call any method by name with a JSON request and print the reply as JSON (like grpcurl).",
         discussion: """
-            The request is protobuf's canonical JSON of the method's request message ('healthctl describe \
+            Every method of the .proto is callable here as soon as the broker serves it, a new admin \
+            method included: no command of its own is needed ('healthctl describe' lists them). The \
+            request is protobuf's canonical JSON of the method's request message ('healthctl describe \
             METHOD' shows it): lowerCamelCase or .proto field names, 64-bit integers as strings or \
             numbers, bytes as base64, enums by name. JSON is the text itself, @FILE for a file's \
             contents, or - for standard input; none means {}. Admin methods go to the admin socket; app \
-            methods need --app and --token (a Hello opens the session on the app socket first); Ping and \
-            PingStream use the app socket when --app is given. A unary reply prints as one JSON object \
-            (indented unless --compact); a stream prints each item as one JSON line. A broker error \
-            prints as 'healthctl: CODE (domain): message' with exit status 1; an unknown method or bad \
-            JSON exits with 64.
+            methods are served on the app socket only and are refused without --app and --token (a \
+            Hello opens the session there first); Ping and PingStream use the app socket when --app is \
+            given. A unary reply prints as one JSON object (indented unless --compact); a stream prints \
+            each item as one JSON line. A broker error prints as 'healthctl: CODE (domain): message' \
+            with exit status 1; an unknown method (the message lists the methods) or bad JSON (the \
+            message names where, as a JSON path) exits with 64.
               healthctl call AdminListApps '{}'
+              healthctl call AdminStoreInfo
               healthctl call EarliestPermittedSampleDate --app com.example.steps --token "$TOKEN"
               healthctl call PingStream '{"count": 3}'
             """,

@@ -36,7 +36,8 @@ extension HealthctlSpec {
         options: [
             .option("app", value: "APP_ID", help: "The source app the samples are recorded as (required without --keep-sources; not with apple-health)."),
             .flag("keep-sources", help: "Record each JSON line under the app its \"source\" names (as export writes it), --app for lines without one. Every source must be registered: the import stops before sending anything, listing those that are not."),
-            .option("batch", value: "N", help: "Samples per call (1-10000; an Apple Health export: 5000 unless given).", default: "1000"),
+            // No default here: one would always be given, and an Apple Health export's own (10000) never used.
+            .option("batch", value: "N", help: "Samples per call (1-10000; default 1000, an Apple Health export 10000)."),
             .option("format", value: "FORMAT", help: "jsonl, csv or apple-health (default: from the file's extension)."),
         ],
         positionals: [PositionalSpec("FILE", help: "The file to import; '-' reads standard input (give --format).")]

@@ -15,13 +15,12 @@ enum ImportCommand {
                     .invalidValue, "--format apple-health reads FILE (export.zip or export.xml) and imports each of its sources as an app of its own: give no --app, and a file, not '-'",
                     command: command.commandName)
             }
-            let batchSize = try command.int("batch", in: 1...SampleValidator.maxBatch) ?? AppleHealthImport.defaultBatchSize
-            try await AppleHealthImport.run(path: path, batchSize: batchSize, context: context)
+            try await AppleHealthImport.run(path: path, batchSize: try batchSize(command, appleHealth: true), context: context)
             return
         }
         let keepSources = command.flag("keep-sources")
         let appID = keepSources ? command.string("app") : try command.requiredString("app")
-        let batchSize = try command.int("batch", in: 1...SampleValidator.maxBatch) ?? 1_000
+        let batchSize = try batchSize(command, appleHealth: false)
         let format = try fileFormat(command, path: path)
         if keepSources { try checkKeepSources(command, path: path, format: format) }
         let reader = SampleFileReader(lines: try LineReader(path: path), format: format)
@@ -45,6 +44,11 @@ enum ImportCommand {
             throw ImportFailureText.badLine(
                 file: path, badLine, batchFirstLine: reader.batchFirstLine, imported: importer.tally.imported)
         }
+    }
+
+    /// Samples per call: --batch, else 1000 for lines and `AppleHealthImport.defaultBatchSize` for an export.
+    static func batchSize(_ command: ParsedCommand, appleHealth: Bool) throws(ArgumentError) -> Int {
+        try command.int("batch", in: 1...SampleValidator.maxBatch) ?? (appleHealth ? AppleHealthImport.defaultBatchSize : 1_000)
     }
 
     /// Sends every batch; returns the first bad line (after the batch before it was answered), or nil when all went in.

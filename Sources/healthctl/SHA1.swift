@@ -72,29 +72,30 @@ enum SHA1 {
             index += 1
         }
         var (a, b, c, d, e) = state
-        index = 0
-        while index < 80 {
-            let mixed: UInt32
-            let constant: UInt32
-            if index < 20 {
-                mixed = (b & c) | (~b & d)
-                constant = 0x5A82_7999
-            } else if index < 40 {
-                mixed = b ^ c ^ d
-                constant = 0x6ED9_EBA1
-            } else if index < 60 {
-                mixed = (b & c) | (b & d) | (c & d)
-                constant = 0x8F1B_BCDC
-            } else {
-                mixed = b ^ c ^ d
-                constant = 0xCA62_C1D6
-            }
-            let next = (a << 5 | a >> 27) &+ mixed &+ e &+ constant &+ words[index]
+        // Four loops of 20 rounds, one per round function: no branch per round.
+        @inline(__always) func round(_ mixed: UInt32, _ constant: UInt32, _ word: UInt32) {
+            let next = (a << 5 | a >> 27) &+ mixed &+ e &+ constant &+ word
             e = d
             d = c
             c = b << 30 | b >> 2
             b = a
             a = next
+        }
+        index = 0
+        while index < 20 {
+            round((b & c) | (~b & d), 0x5A82_7999, words[index])
+            index += 1
+        }
+        while index < 40 {
+            round(b ^ c ^ d, 0x6ED9_EBA1, words[index])
+            index += 1
+        }
+        while index < 60 {
+            round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, words[index])
+            index += 1
+        }
+        while index < 80 {
+            round(b ^ c ^ d, 0xCA62_C1D6, words[index])
             index += 1
         }
         state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e)

@@ -1,4 +1,5 @@
 import BrokerModel
+import BrokerPolicy
 
 extension TextOutput {
     /// The grants of one app: TYPE, SHARE, READ, LIMITED FROM, DECIDED, BY (instants as `time`
@@ -118,7 +119,13 @@ extension TextOutput {
         }
         rows.append(["  store floor", time.instant(explanation.earliestPermittedMicros)])
         rows.append(["  reads from", explanation.effectiveReadFromMicros.map { time.instant($0) } ?? "-"])
-        return [TableFormatter.singleLine(explanation.text), "", TableFormatter.render(rows: rows)].joined(separator: "\n")
+        // The broker words its paragraph in UTC; the same rules word it again here in the person's
+        // zone (or UTC with --utc), so the paragraph and the table under it show the same times.
+        let text = AuthorizationPolicy.explain(
+            type: type, grant: explanation.grant, earliestPermitted: explanation.earliestPermittedMicros,
+            format: { time.instant($0) }
+        ).text
+        return [TableFormatter.singleLine(text), "", TableFormatter.render(rows: rows)].joined(separator: "\n")
     }
 
     /// `set dateOfBirth to 1990-04-01` or `cleared bloodType`.

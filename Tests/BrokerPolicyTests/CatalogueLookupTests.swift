@@ -143,6 +143,38 @@ struct CatalogueLookupTests {
         }
     }
 
+    /// The catalogue-index form (the broker's EASD path) calls back for the same types, dates and
+    /// order as the list form of the types at those indexes.
+    @Test func indexFormOfEarliestDatesMatchesTheListForm() {
+        let set = AppGrants([
+            Grant(type: .stepCount, read: .limited(fromMicros: 5), decidedMicros: 1, decidedBy: "a"),
+            Grant(type: .heartRate, read: .limited(fromMicros: 1_700_000_000_000_000), decidedMicros: 1, decidedBy: "a"),
+            Grant(type: .bodyMass, read: .full, decidedMicros: 1, decidedBy: "a"),
+            Grant(type: .sleepAnalysis, read: .deny, decidedMicros: 1, decidedBy: "a"),
+            Grant(type: .dateOfBirth, read: .limited(fromMicros: 5), decidedMicros: 1, decidedBy: "a"),
+        ])
+        let lists: [[ObjectType]] = [
+            [], [.stepCount], [.stepCount, .heartRate, .bodyMass, .dateOfBirth, .workout, .sleepAnalysis],
+            [.heartRate, .stepCount, .heartRate, Self.kelvinStepCount], TypeCatalogue.all.map(\.type),
+            TypeCatalogue.all.map(\.type).reversed(),
+        ]
+        for types in lists {
+            var listed: [(Int, Int64)] = []
+            AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(forCatalogued: types, grants: set, earliestPermitted: 100) {
+                listed.append(($0.catalogueIndex, $1))
+            }
+            let indexes = types.map { Int32($0.catalogueIndex) }
+            var indexed: [(Int, Int64)] = []
+            indexes.withUnsafeBufferPointer {
+                AuthorizationPolicy.forEachEarliestAuthorizedSampleDate(forCatalogueIndexes: $0, grants: set, earliestPermitted: 100) {
+                    indexed.append(($0, $1))
+                }
+            }
+            #expect(indexed.map(\.0) == listed.map(\.0))
+            #expect(indexed.map(\.1) == listed.map(\.1))
+        }
+    }
+
     private func thrown(_ body: () throws(BrokerError) -> Void) -> BrokerError? {
         do {
             try body()

@@ -69,6 +69,35 @@ struct CorrelationStoreTests {
         }
     }
 
+    /// A batch links a member it inserted itself from what it knows (seq, type, end) and a member
+    /// stored before by looking it up: both kinds read back alike, by type and by end date.
+    @Test func membersInsertedByTheBatchAndMembersStoredBeforeAreLinkedAlike() throws {
+        try F.withStore { store, _ throws in
+            let early = Self.pressure(1, F.base), late = Self.pressure(2, F.base + 3 * F.hour, 130, 85)
+            // The late correlation's systolic member is stored first, alone; a plain sample moves the seqs on.
+            guard case .correlation(let lateMembers) = late.value else { return }
+            #expect(try store.saveSamples([lateMembers[0]], sourceAppID: F.app, now: 1).saved == 1)
+            let step = Sample(uuid: F.uuid(500), type: .stepCount, startMicros: F.base, endMicros: F.base + F.minute, value: .quantity(Quantity(10, "count")))
+            let outcome = try store.saveSamples([step, early, late], sourceAppID: F.app, now: 2)
+            #expect(outcome.saved == 1 + 3 + 2 && outcome.unchanged == 1)
+            let full = Self.bothScopes(.from(.min), .from(.min))
+            #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(11), F.uuid(12)], [F.uuid(21), F.uuid(22)]])
+            // By member type: each link carries its member's type.
+            #expect(try Self.read(store, Self.bothScopes(.from(.min), .notDetermined)).map(Self.memberUUIDs) == [[F.uuid(11)], [F.uuid(21)]])
+            #expect(try Self.read(store, Self.bothScopes(.notDetermined, .from(.min))).map(Self.memberUUIDs) == [[F.uuid(12)], [F.uuid(22)]])
+            // By end date (another app reading from a date): each link carries its member's end.
+            let floor = F.base + F.hour
+            #expect(try Self.read(store, Self.bothScopes(.from(floor), .from(floor)), appID: F.other).map(Self.memberUUIDs) == [[F.uuid(21), F.uuid(22)]])
+            // Deleting a member inserted by the batch unlinks it, as for one stored before.
+            #expect(try store.deleteSamples(uuids: [F.uuid(12), F.uuid(21)], appID: F.app, now: 3).count == 2)
+            #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(11)], [F.uuid(22)]])
+            // A later batch with a stored sample and a new correlation: only the new rows are linked.
+            let again = try store.saveSamples([step, Self.pressure(3, F.base + 5 * F.hour)], sourceAppID: F.app, now: 4)
+            #expect(again.saved == 3 && again.unchanged == 1)
+            #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(11)], [F.uuid(22)], [F.uuid(31), F.uuid(32)]])
+        }
+    }
+
     @Test func aReadDeniedReadersCorrelationReadsCostTheSameAmongOthersAsAlone() throws {
         try F.withStore { crowded, _ throws in
             try F.withStore { alone, _ throws in

@@ -194,6 +194,7 @@ enum Samples {
         .call(Call(callID: 171, request: .adminSetSourcePriority(type: emptyType, appIDs: []))),
         .call(Call(callID: 172, request: .adminListSourcePriority(type: .distanceWalkingRunning))),
         .call(Call(callID: 173, request: .adminListSourcePriority(type: emptyType))),
+        .call(Call(callID: 174, request: .adminStoreInfo(.init()))),
         .call(Call(callID: 133, initialCredit: 2, request: .adminExport(type: nil, appID: nil))),
         .call(Call(callID: 134, request: .adminExport(type: .heartRate, appID: "com.example.心"))),
         .call(Call(callID: 135, request: .adminExport(type: oddType, appID: nil))),
@@ -364,6 +365,16 @@ enum Samples {
         ServerFrame(callID: 170, response: .adminSetSourcePriority),
         ServerFrame(callID: 172, response: .adminListSourcePriority(appIDs: ["com.example.watch", "com.example.phone"])),
         ServerFrame(callID: 173, response: .adminListSourcePriority(appIDs: [])),
+        ServerFrame(
+            callID: 174,
+            response: .adminStoreInfo(StoreInfo(
+                schemaVersion: 14, databaseBytes: 1 << 40, freeBytes: 4_096, walBytes: UInt64.max, maxDatabaseBytes: 64 << 20,
+                samples: 12_345_678_901, tombstones: 0, apps: UInt32.max).proto)),
+        ServerFrame(
+            callID: 175,
+            response: .adminStoreInfo(StoreInfo(
+                schemaVersion: 0, databaseBytes: 0, freeBytes: 0, walBytes: 0, maxDatabaseBytes: nil, samples: 0, tombstones: 1,
+                apps: 0).proto)),
         ServerFrame(callID: 57, response: .streamItem(.observed(type: .stepCount, changedMicros: 1_700_000_000_000_000))),
         ServerFrame(callID: 57, response: .streamItem(.observed(type: oddType, changedMicros: -1))),
         ServerFrame(callID: 57, response: .streamItem(.observed(type: emptyType, changedMicros: 0))),

@@ -30,6 +30,7 @@ struct CallCommandTests {
 
         let missingToken = try await SetGrantTests.healthctl(daemon, ["call", "EarliestPermittedSampleDate"])
         #expect(missingToken.status == 64)
+        #expect(missingToken.errors.contains("app socket only"), "\(missingToken.errors)")
 
         let wrongToken = try await SetGrantTests.healthctl(
             daemon, ["call", "EarliestPermittedSampleDate", "--app", credentials.app.appID, "--token", "nope",
@@ -61,6 +62,9 @@ struct CallCommandTests {
         let unknownMethod = try await SetGrantTests.healthctl(daemon, ["call", "NoSuchMethod", "{}"])
         #expect(unknownMethod.status == 64)
         #expect(unknownMethod.errors.contains("unknown method 'NoSuchMethod'"))
+        for method in ProtoMethod.allCases {
+            #expect(unknownMethod.errors.contains(" \(method.name)"), "the list names \(method.name)")
+        }
 
         let badJSON = try await SetGrantTests.healthctl(daemon, ["call", "AdminListGrants", #"{"app": 1}"#])
         #expect(badJSON.status == 64)
@@ -71,6 +75,29 @@ struct CallCommandTests {
         let fromFile = try await SetGrantTests.healthctl(daemon, ["call", "AdminListGrants", "@" + file])
         #expect(fromFile.status == 1)
         #expect(fromFile.errors.hasPrefix("healthctl: NOT_FOUND"))
+    }
+
+    /// Every admin method of the generated method table is callable by name, a new one included,
+    /// with no command of its own: each `{}` request reaches the broker and comes back as a JSON
+    /// reply (exit 0) or as the broker's error (exit 1), never as healthctl's usage error (64).
+    @Test func everyAdminMethodIsCallableByName() async throws {
+        let daemon = try await DaemonProcess()
+        _ = try await daemon.registerApp("com.example.caller")
+        for method in ProtoMethod.allCases where method.socket == .admin {
+            // A consent agent's stream does not end by itself: its deadline ends it.
+            let timeout = method == .adminWatchPrompts ? ["--timeout", "0.5"] : []
+            let result = try await SetGrantTests.healthctl(daemon, ["call", method.name, "{}", "--compact"] + timeout)
+            #expect(result.status == 0 || result.status == 1, "\(method.name): \(result.status) \(result.errors)")
+            if result.status == 0 {
+                for line in result.output.split(separator: "\n") {
+                    #expect(throws: Never.self, "\(method.name)") { _ = try ProtoJSON.parse(String(line)) }
+                }
+            } else {
+                #expect(result.errors.hasPrefix("healthctl: "), "\(method.name): \(result.errors)")
+                #expect(result.output.isEmpty, "\(method.name)")
+            }
+        }
+        #expect(try await SetGrantTests.healthctl(daemon, ["call", "AdminListApps"]).output.contains("com.example.caller"))
     }
 
     @Test func describeListsEveryMethodAndShowsShapes() async throws {

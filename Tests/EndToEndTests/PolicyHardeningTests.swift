@@ -75,46 +75,21 @@ struct PolicyHardeningTests {
 
     // MARK: 6. Every method on its own socket only
 
-    /// One request of every app method (Ping and PingStream are served on both sockets).
-    static let appRequests: [Proto.Call.Request] = [
-        .requestAuthorization(share: [], read: [.stepCount]),
-        .authorizationStatus(.stepCount),
-        .requestStatus(share: [], read: [.stepCount]),
-        .earliestAuthorizedSampleDate([.stepCount]),
-        .earliestPermittedSampleDate,
-        .readCharacteristics([.dateOfBirth]),
-        .save([stepSample(base, base + 1)]),
-        .delete(uuids: ["00000000-0000-0000-0000-000000000000"], type: nil, predicate: nil),
-        .query(SampleQuery(type: .stepCount)),
-        .anchoredQuery(AnchoredQuery(type: .stepCount)),
-        .statistics(StatisticsQuery(type: .stepCount, predicate: .all, options: .sum)),
-        .observe([.stepCount]),
-    ]
+    /// One request of every app method but Hello (Ping and PingStream are served on both sockets):
+    /// each method's empty request, from the generated method table, so a new method is covered
+    /// without editing a list. Empty is enough and stricter: the socket is checked before the
+    /// arguments, so any other answer (INVALID_ARGUMENT, or a reply) fails the test.
+    static let appRequests: [Proto.Call.Request] = ProtoMethod.allCases
+        .filter { $0.socket == .app && $0 != .hello }.map(\.defaultRequest)
 
-    /// One request of every admin method.
-    static let adminRequests: [Proto.Call.Request] = [
-        .adminAddApp(AppRegistration(appID: "com.example.sneaky", name: "Sneaky")),
-        .adminListApps,
-        .adminRemoveApp(appID: "com.example.app", deleteData: false),
-        .adminRotateToken(appID: "com.example.app"),
-        .adminBrokerInfo,
-        .adminWatchPrompts,
-        .adminAnswerPrompt(promptID: 1, decisions: []),
-        .adminCancelPrompt(promptID: 1),
-        .adminListGrants(appID: "com.example.app"),
-        .adminRevoke(appID: "com.example.app", types: []),
-        .adminListSources,
-        .adminSetCharacteristic(CharacteristicValue(type: .dateOfBirth, value: "1990-01-01")),
-        .adminExplain(appID: "com.example.app", type: .stepCount),
-        .adminSetGrant(appID: "com.example.app", decision: TypeDecision(type: .stepCount, read: .full)),
-        .adminBackup(path: "/tmp/healthbroker-policy-hardening-never-written.sqlite"),
-        .adminStatistics(StatisticsQuery(type: .stepCount, predicate: .all, options: .sum)),
-        .adminSetSourcePriority(type: .stepCount, appIDs: ["com.example.watch"]),
-        .adminListSourcePriority(type: .stepCount),
-        .adminImport(appID: "com.example.app", samples: [stepSample(base, base + 1)], batchID: "policy-hardening"),
-        .adminExport(type: nil, appID: nil),
-        .adminAccessLog(appID: nil, limit: 10),
-    ]
+    /// One request of every admin method, as `appRequests`.
+    static let adminRequests: [Proto.Call.Request] = ProtoMethod.allCases.filter { $0.socket == .admin }.map(\.defaultRequest)
+
+    @Test func theMethodListsComeFromTheMethodTable() {
+        #expect(Self.appRequests.count + Self.adminRequests.count + 3 == ProtoMethod.allCases.count)  // + Hello, Ping, PingStream
+        #expect(Self.adminRequests.map(\.method).contains(.adminListApps))
+        #expect(Self.appRequests.map(\.method).contains(.earliestAuthorizedSampleDate))
+    }
 
     @Test func everyAppMethodOnTheAdminSocketIsPermissionDeniedAtOnce() async throws {
         let daemon = try await DaemonProcess(extraArguments: ["--shutdown-grace-ms", "10000"])

@@ -68,9 +68,22 @@ struct ProtocolErrorTests {
         // A whole ping call written one byte per write; the reply must match call id 1000.
         var frame: [UInt8] = []
         WireCodec.append(ClientFrame.call(Call(callID: 1_000, request: .ping(PingRequest(payload: [8])))), to: &frame)
-        for byte in frame {
-            try store.connection.sendRaw([byte])
-            try await Task.sleep(for: .milliseconds(1))
+        // The trickle runs on a thread of its own: 1 ms sleeps on the cooperative pool, crowded by the
+        // parallel suite, resumed late enough to pass the broker's 10 s limit for one frame.
+        let connection = store.connection
+        let bytes = frame
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread {
+                do {
+                    for byte in bytes {
+                        try connection.sendRaw([byte])
+                        usleep(1_000)
+                    }
+                    done.resume()
+                } catch {
+                    done.resume(throwing: error)
+                }
+            }.start()
         }
         // The connection stays healthy and answers normal calls too.
         #expect(try await store.ping(payload: [6]).payload == [6])

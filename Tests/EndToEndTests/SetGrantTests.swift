@@ -189,6 +189,12 @@ struct SetGrantTests {
         let explained = try await Self.healthctl(daemon, ["explain", Self.readerID, "stepCount"], timeZone: "Asia/Tokyo")
         #expect(explained.output.contains("limited from    2026-06-03") || explained.output.range(of: #"limited from\s+2026-06-03\n"#, options: .regularExpression) != nil,
                 "\(explained.output)")
+        // The paragraph above the table words the same instants in the same zone.
+        let paragraph = explained.output.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(paragraph.contains("limited from 2026-06-03 00:00:00 JST"), "\(explained.output)")
+        #expect(!paragraph.contains("2026-06-02T15:00:00Z"), "\(explained.output)")
+        let explainedUTC = try await Self.healthctl(daemon, ["--utc", "explain", Self.readerID, "stepCount"], timeZone: "Asia/Tokyo")
+        #expect(explainedUTC.output.split(separator: "\n").first?.contains("limited from 2026-06-02T15:00:00Z") == true, "\(explainedUTC.output)")
         // The access log takes --utc after its subcommand too, as before.
         #expect(try await Self.healthctl(daemon, ["access-log", "--utc"]).status == 0)
     }

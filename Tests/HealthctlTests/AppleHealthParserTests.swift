@@ -280,6 +280,31 @@ import Testing
         #expect(result.chunks.map(\.batch.samples.count) == [10, 10, 5])
     }
 
+    /// Records with long metadata: a batch is handed out once its estimated call size reaches
+    /// `batchBytes`, well before its count does, so it fits in one frame; nothing is lost or reordered.
+    @Test func batchesAreCutByTheirSizeInBytesToo() {
+        let long = String(repeating: "x", count: 1_000)
+        var body = ""
+        for minute in 0..<700 {
+            let stamp = "2019-05-14 \(10 + minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60):00 +0000"
+            var record = Self.record("HKQuantityTypeIdentifierStepCount", "\(minute)", start: stamp, end: stamp)
+            record.removeLast(3) // "/>\n"
+            record += ">\n"
+            for key in 0..<4 { record += "  <MetadataEntry key=\"note\(key)\" value=\"\(minute)\(long)\"/>\n" }
+            body += record + " </Record>\n"
+        }
+        let result = Self.parse(body, batchSize: 10_000)
+        #expect(result.ok)
+        let sizes = result.chunks.map { $0.batch.samples.map(AppleHealthParser.wireBytes(of:)) }
+        #expect(result.chunks.count >= 2)
+        #expect(sizes.allSatisfy { $0.reduce(0, +) <= AppleHealthParser.batchBytes + ($0.max() ?? 0) })
+        #expect(sizes.dropLast().allSatisfy { $0.reduce(0, +) >= AppleHealthParser.batchBytes })
+        let values = Self.samples(result.chunks).map { sample -> Double in
+            if case .quantity(let quantity) = sample.value { quantity.value } else { -1 }
+        }
+        #expect(values == (0..<700).map(Double.init))
+    }
+
     @Test func anExportThatStopsEarlyIsAFailure() {
         var chunks: [AppleHealthChunk] = []
         let parser = AppleHealthParser(batchSize: 10) { chunks.append($0) }

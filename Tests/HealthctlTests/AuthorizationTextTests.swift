@@ -100,7 +100,9 @@ import Testing
             grant: Self.grants[1], earliestPermittedMicros: 0, effectiveReadFromMicros: Self.newYear,
             text: "HKQuantityTypeIdentifierStepCount: limited from 2026-01-01T00:00:00Z.")
         let lines = TextOutput.explanation(appID: "a", type: .stepCount, explanation).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[0] == "HKQuantityTypeIdentifierStepCount: limited from 2026-01-01T00:00:00Z.")
+        // The paragraph is worded here again from the grant (the broker's text is UTC only).
+        #expect(lines[0] == "HKQuantityTypeIdentifierStepCount: limited from 2026-01-01T00:00:00Z (chosen start 2026-01-01T00:00:00Z; "
+            + "store floor 1970-01-01T00:00:00Z); sharing authorized. Decided by agent at 2025-06-01T10:00:01Z.")
         #expect(lines[1] == "")
         let fields = Dictionary(uniqueKeysWithValues: lines.dropFirst(2).map { line in
             let cells = Self.cells(line)

@@ -17,6 +17,17 @@ import Testing
         #expect(some.positionals("TYPE") == ["stepCount", "heartrate"])
     }
 
+    /// Without --batch, lines go 1000 to a call and an Apple Health export 10000 (the option has no
+    /// default of its own, which would always be given and hide the export's).
+    @Test func importBatchSizesDefaultPerFormat() throws {
+        let plain = try Self.parse(["import", "export.zip"])
+        #expect(try ImportCommand.batchSize(plain, appleHealth: false) == 1_000)
+        #expect(try ImportCommand.batchSize(plain, appleHealth: true) == 10_000)
+        let given = try Self.parse(["import", "export.zip", "--batch", "250"])
+        #expect(try ImportCommand.batchSize(given, appleHealth: true) == 250)
+        #expect(throws: ArgumentError.self) { try ImportCommand.batchSize(try Self.parse(["import", "a.jsonl", "--batch", "10001"]), appleHealth: false) }
+    }
+
     @Test func characteristicsSetAndClear() throws {
         let set = try Self.parse(["characteristics", "set", "dateOfBirth", "1990-04-01"])
         #expect(set.path == ["characteristics", "set"])

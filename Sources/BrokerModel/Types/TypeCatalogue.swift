@@ -59,6 +59,12 @@ public enum TypeCatalogue {
     /// Whether the type at each index is a characteristic.
     private static let characteristicFlags: [Bool] = byIndex.map(\.isCharacteristic)
 
+    /// Whether the catalogued type at `index` is a characteristic (`isCharacteristic(_:)` of it).
+    @inline(__always)
+    package static func isCharacteristic(index: Int) -> Bool {
+        characteristicFlags[index]
+    }
+
     /// Whether `type` is a catalogued characteristic (`descriptor(for:)?.isCharacteristic == true`),
     /// without copying a descriptor.
     @inline(__always)

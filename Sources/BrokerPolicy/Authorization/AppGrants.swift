@@ -56,6 +56,12 @@ public struct AppGrants: Sendable, Hashable {
         return index < partsByIndex.count ? partsByIndex[index].share : nil
     }
 
+    /// The read part of the grant of the catalogued type at `index` (`read(for:)` of that type).
+    @inline(__always)
+    package func read(forCatalogueIndex index: Int) -> ReadDecision? {
+        index < partsByIndex.count ? partsByIndex[index].read : nil
+    }
+
     /// The read part of the type's grant; nil when reading was never decided (`self[type]?.read`).
     @inline(__always)
     public func read(for type: ObjectType) -> ReadDecision? {

@@ -122,6 +122,31 @@ public enum AuthorizationPolicy {
         }
     }
 
+    /// `forEachEarliestAuthorizedSampleDate` of catalogued types given by their catalogue indexes
+    /// (each in 0..<`TypeCatalogue.count`), `body` getting each qualifying type's index: the same
+    /// calls in the same order as for the types at those indexes, with no `ObjectType` made.
+    @inline(__always)
+    package static func forEachEarliestAuthorizedSampleDate(
+        forCatalogueIndexes indexes: UnsafeBufferPointer<Int32>, grants: AppGrants, earliestPermitted: Int64,
+        _ body: (Int, Int64) -> Void
+    ) {
+        let words = (TypeCatalogue.count + 63) / 64
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { answered in
+            answered.initialize(repeating: 0)
+            for raw in indexes {
+                let index = Int(raw)
+                precondition(index >= 0 && index < TypeCatalogue.count, "catalogue index \(index) out of range")
+                let word = index / 64
+                let bit: UInt64 = 1 << UInt64(index % 64)
+                guard answered[word] & bit == 0, !TypeCatalogue.isCharacteristic(index: index) else { continue }
+                if case .limited(let from)? = grants.read(forCatalogueIndex: index) {
+                    answered[word] |= bit
+                    body(index, max(from, earliestPermitted))
+                }
+            }
+        }
+    }
+
     /// full → .from(earliestPermitted); limited(D) → .from(max(D, earliestPermitted)); deny → .ownSamplesOnly; never asked → .notDetermined
     public static func readScope(for type: ObjectType, grants: AppGrants, earliestPermitted: Int64) -> ReadScope {
         switch grants.read(for: type) {
@@ -188,8 +213,17 @@ public enum AuthorizationPolicy {
 
     /// For the operator: "never asked", "read denied: the app sees only samples it saved itself", "limited from <ISO date> (person chose X; store floor Y)", "full access from the store floor", plus the share status, who decided and when.
     public static func explain(type: ObjectType, grants: AppGrants, earliestPermitted: Int64) -> Explanation {
-        let floor = ISODate.format(earliestPermitted)
-        guard let grant = grants[type] else {
+        explain(type: type, grant: grants[type], earliestPermitted: earliestPermitted)
+    }
+
+    /// The same explanation of one recorded grant (nil: never asked), its instants written by
+    /// `format` (UTC ISO-8601 by default), so a tool can word it again in the person's time zone.
+    public static func explain(
+        type: ObjectType, grant: Grant?, earliestPermitted: Int64,
+        format: (Int64) -> String = { ISODate.format($0) }
+    ) -> Explanation {
+        let floor = format(earliestPermitted)
+        guard let grant else {
             return Explanation(
                 grant: nil, earliestPermittedMicros: earliestPermitted, effectiveReadFromMicros: nil,
                 text: "\(type.identifier): never asked; sharing and reading are not determined, "
@@ -213,7 +247,7 @@ public enum AuthorizationPolicy {
         case .limited(let from):
             let effective = max(from, earliestPermitted)
             readFrom = effective
-            readText = "limited from \(ISODate.format(effective)) (chosen start \(ISODate.format(from)); store floor \(floor))"
+            readText = "limited from \(format(effective)) (chosen start \(format(from)); store floor \(floor))"
                 + (isCharacteristic ? ", though no time window applies to characteristics" : "")
         }
         let shareText = switch grant.share {
@@ -222,7 +256,7 @@ public enum AuthorizationPolicy {
         case .allow: "sharing authorized"
         }
         let text = "\(type.identifier): \(readText); \(shareText). "
-            + "Decided by \(grant.decidedBy) at \(ISODate.format(grant.decidedMicros))."
+            + "Decided by \(grant.decidedBy) at \(format(grant.decidedMicros))."
         return Explanation(grant: grant, earliestPermittedMicros: earliestPermitted, effectiveReadFromMicros: readFrom, text: text)
     }
 

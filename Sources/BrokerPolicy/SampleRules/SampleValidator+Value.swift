@@ -55,7 +55,14 @@ extension SampleValidator {
 
     /// `quantity` in `descriptor`'s canonical unit, after checking it is finite, of the type's dimension and (if asked) not negative.
     static func canonicalQuantity(_ quantity: Quantity, descriptor: TypeDescriptor, nonNegative: Bool, field: String) throws(BrokerError) -> Quantity {
-        try canonicalQuantity(quantity, nonNegative: nonNegative, field: field) { () throws(BrokerError) in
+        // The usual save: a finite value already in the type's canonical unit. The converter would
+        // be the identity (scale 1: `value * 1 / 1` is `value`, -0.0 included) and every check
+        // below would pass, so give its result without making one (Save's loop thread, PROFILE.md).
+        if quantity.unit == descriptor.canonicalUnit, descriptor.dimension != .none, quantity.value.isFinite,
+           !(nonNegative && quantity.value < 0) {
+            return Quantity(quantity.value, descriptor.canonicalUnit)
+        }
+        return try canonicalQuantity(quantity, nonNegative: nonNegative, field: field) { () throws(BrokerError) in
             try UnitConverter(quantity.unit, for: descriptor)
         }
     }

@@ -356,6 +356,13 @@ extension Proto.Call {
                 var value = Proto.AdminListSourcePriorityRequest()
                 guard value.mergeStrict(&nested) else { return false }
                 self.request = .adminListSourcePriority(value)
+            case 986:  // admin_store_info
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminStoreInfoRequest()
+                guard value.mergeStrict(&nested) else { return false }
+                self.request = .adminStoreInfo(value)
             case 1202:  // admin_import
                 guard seen & 0x8 == 0 else { return false }
                 seen |= 0x8
@@ -683,6 +690,13 @@ extension Proto.ServerFrame {
                 var value = Proto.AdminListSourcePriorityResponse()
                 guard value.mergeStrict(&nested) else { return false }
                 self.response = .adminListSourcePriority(value)
+            case 986:  // admin_store_info
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard var nested = reader.nested() else { return false }
+                var value = Proto.AdminStoreInfoResponse()
+                guard value.mergeStrict(&nested) else { return false }
+                self.response = .adminStoreInfo(value)
             case 1202:  // admin_import
                 guard seen & 0x4 == 0 else { return false }
                 seen |= 0x4
@@ -1417,6 +1431,94 @@ extension Proto.AdminBrokerInfoResponse {
                 var value = Proto.Prompt()
                 guard value.mergeStrict(&nested) else { return false }
                 self.prompts.append(value)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension Proto.AdminStoreInfoRequest {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        return reader.isAtEnd
+    }
+}
+
+extension Proto.AdminStoreInfoResponse {
+    /// Reads the whole of `reader` strictly; nil when protobuf-c might read it differently.
+    @inline(__always)
+    public init?(strict reader: inout ProtoReader) {
+        var message = Self()
+        guard message.mergeStrict(&reader) else { return nil }
+        self = message
+    }
+
+    /// Reads the whole of `reader` strictly into `self` (an empty message); false when protobuf-c
+    /// might read it differently. In place, so nested messages are not copied through optionals.
+    public mutating func mergeStrict(_ reader: inout ProtoReader) -> Bool {
+        var seen: UInt64 = 0
+        while !reader.isAtEnd {
+            guard let key = reader.key(), key <= 0xFFFF_FFFF else { return false }
+            switch key {
+            case 8:  // schema_version
+                guard seen & 0x1 == 0 else { return false }
+                seen |= 0x1
+                guard let raw = reader.varint() else { return false }
+                let value = UInt32(truncatingIfNeeded: raw)
+                self.schemaVersion = value
+            case 16:  // database_bytes
+                guard seen & 0x2 == 0 else { return false }
+                seen |= 0x2
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.databaseBytes = value
+            case 24:  // free_bytes
+                guard seen & 0x4 == 0 else { return false }
+                seen |= 0x4
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.freeBytes = value
+            case 32:  // wal_bytes
+                guard seen & 0x8 == 0 else { return false }
+                seen |= 0x8
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.walBytes = value
+            case 40:  // max_database_bytes
+                guard seen & 0x10 == 0 else { return false }
+                seen |= 0x10
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.maxDatabaseBytes = value
+            case 48:  // samples
+                guard seen & 0x20 == 0 else { return false }
+                seen |= 0x20
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.samples = value
+            case 56:  // tombstones
+                guard seen & 0x40 == 0 else { return false }
+                seen |= 0x40
+                guard let raw = reader.varint() else { return false }
+                let value = raw
+                self.tombstones = value
+            case 64:  // apps
+                guard seen & 0x80 == 0 else { return false }
+                seen |= 0x80
+                guard let raw = reader.varint() else { return false }
+                let value = UInt32(truncatingIfNeeded: raw)
+                self.apps = value
             default:
                 return false
             }

@@ -340,6 +340,8 @@ extension Proto.Call: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminStoreInfo(let value):
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminImport(let value):
             do {
                 let slot = sizes.reserve()
@@ -445,6 +447,8 @@ extension Proto.Call: ProtoMessage {
             writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminListSourcePriority(let value):
             writer.byte(0xD2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminStoreInfo(let value):
+            writer.byte(0xDA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
         case .adminExport(let value):
@@ -681,6 +685,8 @@ extension Proto.ServerFrame: ProtoMessage {
                 sizes[slot] = count
                 size += 2 + ProtoWriter.varintSize(count) + count
             }
+        case .adminStoreInfo(let value):
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminImport(let value):
             do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
         case .adminAccessLog(let value):
@@ -763,6 +769,8 @@ extension Proto.ServerFrame: ProtoMessage {
             writer.byte(0xCA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminListSourcePriority(let value):
             writer.byte(0xD2); writer.byte(0x07); writer.varint(UInt64(sizes.next())); value.write(&writer, &sizes)
+        case .adminStoreInfo(let value):
+            writer.byte(0xDA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminImport(let value):
             writer.byte(0xB2); writer.byte(0x09); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
         case .adminAccessLog(let value):
@@ -1901,6 +1909,49 @@ extension Proto.ServerFrame: ProtoMessage {
         }
     }
 
+    /// Appends a ServerFrame frame whose response is `admin_store_info`, byte for byte as `appendFrame` of that
+    /// message would, without building its oneof.
+    public static func appendFrame(callID: UInt64, status: Proto.Status?, adminStoreInfo value: Proto.AdminStoreInfoResponse, to buffer: inout [UInt8]) {
+        if status == nil {
+            var size = 0
+            if callID != 0 {
+                size += 1 + ProtoWriter.varintSize(UInt64(callID))
+            }
+            do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+            ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+                if callID != 0 {
+                    writer.byte(0x08); writer.varint(UInt64(callID))
+                }
+                writer.byte(0xDA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+            }
+            return
+        }
+        var sizes = ProtoSizes()
+        var size = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do { let count = value.packedSize; size += 2 + ProtoWriter.varintSize(count) + count }
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0xDA); writer.byte(0x07); writer.varint(UInt64(value.packedSize)); value.writeFields(&writer)
+        }
+    }
+
     /// Appends a ServerFrame frame whose response is `admin_import`, byte for byte as `appendFrame` of that
     /// message would, without building its oneof.
     public static func appendFrame(callID: UInt64, status: Proto.Status?, adminImport value: Proto.AdminImportResponse, to buffer: inout [UInt8]) {
@@ -2756,6 +2807,103 @@ extension Proto.AdminBrokerInfoResponse: ProtoMessage {
                 writer.byte(0x72); writer.varint(UInt64(sizes.next())); elements[index].write(&writer, &sizes)
             }
         }
+    }
+}
+
+extension Proto.AdminStoreInfoRequest: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int { 0 }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
+    }
+}
+
+extension Proto.AdminStoreInfoResponse: ProtoMessage {
+    /// The packed size (a leaf message keeps nothing in `ProtoSizes`).
+    @inline(__always)
+    public var packedSize: Int {
+        var size = 0
+        if self.schemaVersion != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.schemaVersion))
+        }
+        if self.databaseBytes != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.databaseBytes))
+        }
+        if self.freeBytes != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.freeBytes))
+        }
+        if self.walBytes != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.walBytes))
+        }
+        if self.maxDatabaseBytes != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.maxDatabaseBytes))
+        }
+        if self.samples != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.samples))
+        }
+        if self.tombstones != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.tombstones))
+        }
+        if self.apps != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(self.apps))
+        }
+        return size
+    }
+
+    /// Writes the fields (a leaf message needs no `ProtoSizes`).
+    @inline(__always)
+    public func writeFields(_ writer: inout ProtoWriter) {
+        if self.schemaVersion != 0 {
+            writer.byte(0x08); writer.varint(UInt64(self.schemaVersion))
+        }
+        if self.databaseBytes != 0 {
+            writer.byte(0x10); writer.varint(UInt64(self.databaseBytes))
+        }
+        if self.freeBytes != 0 {
+            writer.byte(0x18); writer.varint(UInt64(self.freeBytes))
+        }
+        if self.walBytes != 0 {
+            writer.byte(0x20); writer.varint(UInt64(self.walBytes))
+        }
+        if self.maxDatabaseBytes != 0 {
+            writer.byte(0x28); writer.varint(UInt64(self.maxDatabaseBytes))
+        }
+        if self.samples != 0 {
+            writer.byte(0x30); writer.varint(UInt64(self.samples))
+        }
+        if self.tombstones != 0 {
+            writer.byte(0x38); writer.varint(UInt64(self.tombstones))
+        }
+        if self.apps != 0 {
+            writer.byte(0x40); writer.varint(UInt64(self.apps))
+        }
+    }
+
+    /// The packed size; keeps in `sizes` the size of every nested message and the byte count of
+    /// every string, in write order.
+    public func measure(_ sizes: inout ProtoSizes) -> Int {
+        packedSize
+    }
+
+    /// Writes the fields, taking nested sizes and string counts from `sizes` in the order `measure`
+    /// kept them.
+    public func write(_ writer: inout ProtoWriter, _ sizes: inout ProtoSizes) {
+        writeFields(&writer)
     }
 }
 

@@ -368,6 +368,7 @@ extension Proto.Call: ProtoJSONMessage {
         if case .adminStatistics(let value)? = self.request { members.append(ProtoJSON.Member("adminStatistics", value.json())) }
         if case .adminSetSourcePriority(let value)? = self.request { members.append(ProtoJSON.Member("adminSetSourcePriority", value.json())) }
         if case .adminListSourcePriority(let value)? = self.request { members.append(ProtoJSON.Member("adminListSourcePriority", value.json())) }
+        if case .adminStoreInfo(let value)? = self.request { members.append(ProtoJSON.Member("adminStoreInfo", value.json())) }
         if case .adminImport(let value)? = self.request { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminExport(let value)? = self.request { members.append(ProtoJSON.Member("adminExport", value.json())) }
         if case .adminAccessLog(let value)? = self.request { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
@@ -486,6 +487,9 @@ extension Proto.Call: ProtoJSONMessage {
             case "adminListSourcePriority", "admin_list_source_priority":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminListSourcePriority(try Proto.AdminListSourcePriorityRequest(json: member.value, path: path))
+            case "adminStoreInfo", "admin_store_info":
+                guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
+                self.request = .adminStoreInfo(try Proto.AdminStoreInfoRequest(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.request == nil else { throw ProtoJSONError(path, "a second field of oneof request") }
                 self.request = .adminImport(try Proto.AdminImportRequest(json: member.value, path: path))
@@ -539,6 +543,7 @@ extension Proto.Call.Request {
         case .adminStatistics(let value): value.json()
         case .adminSetSourcePriority(let value): value.json()
         case .adminListSourcePriority(let value): value.json()
+        case .adminStoreInfo(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminExport(let value): value.json()
         case .adminAccessLog(let value): value.json()
@@ -632,6 +637,7 @@ extension Proto.ServerFrame: ProtoJSONMessage {
         if case .adminStatistics(let value)? = self.response { members.append(ProtoJSON.Member("adminStatistics", value.json())) }
         if case .adminSetSourcePriority(let value)? = self.response { members.append(ProtoJSON.Member("adminSetSourcePriority", value.json())) }
         if case .adminListSourcePriority(let value)? = self.response { members.append(ProtoJSON.Member("adminListSourcePriority", value.json())) }
+        if case .adminStoreInfo(let value)? = self.response { members.append(ProtoJSON.Member("adminStoreInfo", value.json())) }
         if case .adminImport(let value)? = self.response { members.append(ProtoJSON.Member("adminImport", value.json())) }
         if case .adminAccessLog(let value)? = self.response { members.append(ProtoJSON.Member("adminAccessLog", value.json())) }
         return .object(members)
@@ -735,6 +741,9 @@ extension Proto.ServerFrame: ProtoJSONMessage {
             case "adminListSourcePriority", "admin_list_source_priority":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminListSourcePriority(try Proto.AdminListSourcePriorityResponse(json: member.value, path: path))
+            case "adminStoreInfo", "admin_store_info":
+                guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
+                self.response = .adminStoreInfo(try Proto.AdminStoreInfoResponse(json: member.value, path: path))
             case "adminImport", "admin_import":
                 guard self.response == nil else { throw ProtoJSONError(path, "a second field of oneof response") }
                 self.response = .adminImport(try Proto.AdminImportResponse(json: member.value, path: path))
@@ -781,6 +790,7 @@ extension Proto.ServerFrame.Response {
         case .adminStatistics(let value): value.json()
         case .adminSetSourcePriority(let value): value.json()
         case .adminListSourcePriority(let value): value.json()
+        case .adminStoreInfo(let value): value.json()
         case .adminImport(let value): value.json()
         case .adminAccessLog(let value): value.json()
         }
@@ -1330,6 +1340,71 @@ extension Proto.AdminBrokerInfoResponse: ProtoJSONMessage {
                 }
             default:
                 throw ProtoJSONError(path, "unknown field of AdminBrokerInfoResponse")
+            }
+        }
+    }
+}
+
+extension Proto.AdminStoreInfoRequest: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        return .object([])
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminStoreInfoRequest")
+            }
+        }
+    }
+}
+
+extension Proto.AdminStoreInfoResponse: ProtoJSONMessage {
+    /// The message in protobuf's canonical JSON mapping (default values left out).
+    public func json() -> ProtoJSON {
+        var members: [ProtoJSON.Member] = []
+        if self.schemaVersion != 0 { members.append(ProtoJSON.Member("schemaVersion", ProtoJSON.uint32(self.schemaVersion))) }
+        if self.databaseBytes != 0 { members.append(ProtoJSON.Member("databaseBytes", ProtoJSON.uint64(self.databaseBytes))) }
+        if self.freeBytes != 0 { members.append(ProtoJSON.Member("freeBytes", ProtoJSON.uint64(self.freeBytes))) }
+        if self.walBytes != 0 { members.append(ProtoJSON.Member("walBytes", ProtoJSON.uint64(self.walBytes))) }
+        if self.maxDatabaseBytes != 0 { members.append(ProtoJSON.Member("maxDatabaseBytes", ProtoJSON.uint64(self.maxDatabaseBytes))) }
+        if self.samples != 0 { members.append(ProtoJSON.Member("samples", ProtoJSON.uint64(self.samples))) }
+        if self.tombstones != 0 { members.append(ProtoJSON.Member("tombstones", ProtoJSON.uint64(self.tombstones))) }
+        if self.apps != 0 { members.append(ProtoJSON.Member("apps", ProtoJSON.uint32(self.apps))) }
+        return .object(members)
+    }
+
+    /// Reads the message from canonical JSON (see `ProtoJSONMessage`); null fields keep their default.
+    public init(json: ProtoJSON, path: String = "$") throws(ProtoJSONError) {
+        self.init()
+        for member in try json.members(at: path) {
+            let path = path + "." + member.key
+            if case .null = member.value { continue }
+            switch member.key {
+            case "schemaVersion", "schema_version":
+                self.schemaVersion = try member.value.integer(UInt32.self, at: path)
+            case "databaseBytes", "database_bytes":
+                self.databaseBytes = try member.value.integer(UInt64.self, at: path)
+            case "freeBytes", "free_bytes":
+                self.freeBytes = try member.value.integer(UInt64.self, at: path)
+            case "walBytes", "wal_bytes":
+                self.walBytes = try member.value.integer(UInt64.self, at: path)
+            case "maxDatabaseBytes", "max_database_bytes":
+                self.maxDatabaseBytes = try member.value.integer(UInt64.self, at: path)
+            case "samples":
+                self.samples = try member.value.integer(UInt64.self, at: path)
+            case "tombstones":
+                self.tombstones = try member.value.integer(UInt64.self, at: path)
+            case "apps":
+                self.apps = try member.value.integer(UInt32.self, at: path)
+            default:
+                throw ProtoJSONError(path, "unknown field of AdminStoreInfoResponse")
             }
         }
     }
@@ -3492,6 +3567,7 @@ extension ProtoMethod {
         case .adminStatistics: .adminStatistics(try Proto.AdminStatisticsRequest(json: json))
         case .adminSetSourcePriority: .adminSetSourcePriority(try Proto.AdminSetSourcePriorityRequest(json: json))
         case .adminListSourcePriority: .adminListSourcePriority(try Proto.AdminListSourcePriorityRequest(json: json))
+        case .adminStoreInfo: .adminStoreInfo(try Proto.AdminStoreInfoRequest(json: json))
         case .adminImport: .adminImport(try Proto.AdminImportRequest(json: json))
         case .adminExport: .adminExport(try Proto.AdminExportRequest(json: json))
         case .adminAccessLog: .adminAccessLog(try Proto.AdminAccessLogRequest(json: json))

@@ -133,6 +133,7 @@ extension Proto.Call {
         case 120: if let value = c.admin_statistics { self.request = .adminStatistics(Proto.AdminStatisticsRequest(unpacked: value)) }
         case 121: if let value = c.admin_set_source_priority { self.request = .adminSetSourcePriority(Proto.AdminSetSourcePriorityRequest(unpacked: value)) }
         case 122: if let value = c.admin_list_source_priority { self.request = .adminListSourcePriority(Proto.AdminListSourcePriorityRequest(unpacked: value)) }
+        case 123: if let value = c.admin_store_info { self.request = .adminStoreInfo(Proto.AdminStoreInfoRequest(unpacked: value)) }
         case 150: if let value = c.admin_import { self.request = .adminImport(Proto.AdminImportRequest(unpacked: value)) }
         case 151: if let value = c.admin_export { self.request = .adminExport(Proto.AdminExportRequest(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.request = .adminAccessLog(Proto.AdminAccessLogRequest(unpacked: value)) }
@@ -258,6 +259,7 @@ extension Proto.ServerFrame {
         case 120: if let value = c.admin_statistics { self.response = .adminStatistics(Proto.AdminStatisticsResponse(unpacked: value)) }
         case 121: if let value = c.admin_set_source_priority { self.response = .adminSetSourcePriority(Proto.AdminSetSourcePriorityResponse(unpacked: value)) }
         case 122: if let value = c.admin_list_source_priority { self.response = .adminListSourcePriority(Proto.AdminListSourcePriorityResponse(unpacked: value)) }
+        case 123: if let value = c.admin_store_info { self.response = .adminStoreInfo(Proto.AdminStoreInfoResponse(unpacked: value)) }
         case 150: if let value = c.admin_import { self.response = .adminImport(Proto.AdminImportResponse(unpacked: value)) }
         case 152: if let value = c.admin_access_log { self.response = .adminAccessLog(Proto.AdminAccessLogResponse(unpacked: value)) }
         default: break
@@ -833,6 +835,69 @@ extension Proto.AdminBrokerInfoResponse {
             ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_broker_info_response__unpack, free: healthbroker__v1__admin_broker_info_response__free_unpacked) { message in
                 message.map { message in
                     ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_broker_info_response__get_packed_size, pack: healthbroker__v1__admin_broker_info_response__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminStoreInfoRequest {
+    /// Copies protobuf-c's unpacked AdminStoreInfoRequest.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminStoreInfoRequest>) {
+        self.init()
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_store_info_request__unpack, free: healthbroker__v1__admin_store_info_request__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_store_info_request__unpack, free: healthbroker__v1__admin_store_info_request__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_store_info_request__get_packed_size, pack: healthbroker__v1__admin_store_info_request__pack)
+                }
+            }
+        }
+    }
+}
+
+extension Proto.AdminStoreInfoResponse {
+    /// Copies protobuf-c's unpacked AdminStoreInfoResponse.
+    init(unpacked pointer: UnsafePointer<Healthbroker__V1__AdminStoreInfoResponse>) {
+        self.init()
+        let c = pointer.pointee
+        self.schemaVersion = c.schema_version
+        self.databaseBytes = c.database_bytes
+        self.freeBytes = c.free_bytes
+        self.walBytes = c.wal_bytes
+        self.maxDatabaseBytes = c.max_database_bytes
+        self.samples = c.samples
+        self.tombstones = c.tombstones
+        self.apps = c.apps
+    }
+
+    /// Decodes `bytes` with protobuf-c (the codec of record); nil when protobuf-c cannot.
+    public static func unpacked(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_store_info_response__unpack, free: healthbroker__v1__admin_store_info_response__free_unpacked) {
+            $0.map { Self(unpacked: $0) }
+        }
+    }
+
+    /// Packs `self` through protobuf-c's own packer, via protobuf-c's unpack of the generated
+    /// bytes: the bytes protobuf-c writes for the same message (tests and the fuzzer compare).
+    public func repackedByProtobufC() -> [UInt8]? {
+        let encoded = self.encoded()
+        return encoded.withUnsafeBufferPointer { bytes in
+            ProtoUnpacked.withUnpacked(bytes, unpack: healthbroker__v1__admin_store_info_response__unpack, free: healthbroker__v1__admin_store_info_response__free_unpacked) { message in
+                message.map { message in
+                    ProtoUnpacked.pack(message, packedSize: healthbroker__v1__admin_store_info_response__get_packed_size, pack: healthbroker__v1__admin_store_info_response__pack)
                 }
             }
         }

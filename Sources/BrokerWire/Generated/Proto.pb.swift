@@ -345,6 +345,8 @@ extension Proto {
             indirect case adminSetSourcePriority(Proto.AdminSetSourcePriorityRequest)
             /// admin_list_source_priority = 122.
             case adminListSourcePriority(Proto.AdminListSourcePriorityRequest)
+            /// admin_store_info = 123.
+            case adminStoreInfo(Proto.AdminStoreInfoRequest)
             /// admin_import = 150.
             indirect case adminImport(Proto.AdminImportRequest)
             /// admin_export = 151.
@@ -454,6 +456,8 @@ extension Proto {
             case adminSetSourcePriority(Proto.AdminSetSourcePriorityResponse)
             /// admin_list_source_priority = 122.
             case adminListSourcePriority(Proto.AdminListSourcePriorityResponse)
+            /// admin_store_info = 123.
+            indirect case adminStoreInfo(Proto.AdminStoreInfoResponse)
             /// admin_import = 150.
             case adminImport(Proto.AdminImportResponse)
             /// admin_access_log = 152.
@@ -719,6 +723,40 @@ extension Proto {
         public var openPrompts: UInt32 = 0
         /// those prompts, oldest first (as AdminWatchPrompts' backlog)
         public var prompts: [Proto.Prompt] = []
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The store at a glance, for the person running the broker: how large the database is and how much
+/// of it is free, the WAL beside it, the cap --max-db-pages sets, and how many samples, deleted-sample
+/// records (tombstones, kept for anchored queries) and apps it holds. Read on the store worker.
+extension Proto {
+    public struct AdminStoreInfoRequest: Hashable, Sendable {
+        /// An empty message: every field at its default.
+        public init() {}
+    }
+}
+
+/// The .proto message AdminStoreInfoResponse.
+extension Proto {
+    public struct AdminStoreInfoResponse: Hashable, Sendable {
+        /// the schema migrations applied (PRAGMA user_version)
+        public var schemaVersion: UInt32 = 0
+        /// the main file: page count × page size
+        public var databaseBytes: UInt64 = 0
+        /// free pages in it (reused by later writes; a backup leaves them out)
+        public var freeBytes: UInt64 = 0
+        /// the -wal file beside it now (0 when there is none)
+        public var walBytes: UInt64 = 0
+        /// the cap on the main file (--max-db-pages × page size); 0: none
+        public var maxDatabaseBytes: UInt64 = 0
+        /// stored samples, every app's
+        public var samples: UInt64 = 0
+        /// deleted samples still remembered for anchored queries
+        public var tombstones: UInt64 = 0
+        /// registered apps
+        public var apps: UInt32 = 0
         /// An empty message: every field at its default.
         public init() {}
     }

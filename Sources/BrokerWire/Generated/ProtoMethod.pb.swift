@@ -81,6 +81,8 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
     case adminSetSourcePriority = 121
     /// AdminService.AdminListSourcePriority (admin socket).
     case adminListSourcePriority = 122
+    /// AdminService.AdminStoreInfo (admin socket).
+    case adminStoreInfo = 123
     /// AdminService.AdminImport (admin socket).
     case adminImport = 150
     /// AdminService.AdminExport (admin socket, server stream).
@@ -124,6 +126,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminStatistics: "AdminStatistics"
         case .adminSetSourcePriority: "AdminSetSourcePriority"
         case .adminListSourcePriority: "AdminListSourcePriority"
+        case .adminStoreInfo: "AdminStoreInfo"
         case .adminImport: "AdminImport"
         case .adminExport: "AdminExport"
         case .adminAccessLog: "AdminAccessLog"
@@ -135,7 +138,7 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         switch self {
         case .hello, .requestAuthorization, .authorizationStatus, .requestStatus, .earliestAuthorizedSampleDate, .earliestPermittedSampleDate, .readCharacteristics, .save, .delete, .query, .anchoredQuery, .statistics, .observe:
             .app
-        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminStatistics, .adminSetSourcePriority, .adminListSourcePriority, .adminImport, .adminExport, .adminAccessLog:
+        case .adminAddApp, .adminListApps, .adminRemoveApp, .adminRotateToken, .adminBrokerInfo, .adminWatchPrompts, .adminAnswerPrompt, .adminCancelPrompt, .adminListGrants, .adminRevoke, .adminListSources, .adminSetCharacteristic, .adminExplain, .adminSetGrant, .adminBackup, .adminStatistics, .adminSetSourcePriority, .adminListSourcePriority, .adminStoreInfo, .adminImport, .adminExport, .adminAccessLog:
             .admin
         case .ping, .pingStream:
             .both
@@ -186,9 +189,106 @@ public enum ProtoMethod: Int, Sendable, CaseIterable {
         case .adminStatistics: 120
         case .adminSetSourcePriority: 121
         case .adminListSourcePriority: 122
+        case .adminStoreInfo: 123
         case .adminImport: 150
         case .adminExport: 52
         case .adminAccessLog: 152
+        }
+    }
+}
+
+extension ProtoMethod {
+    /// Its request with every field at its default: the Call.request case that calls it (tests
+    /// and fuzzer seeds cover every method from here).
+    public var defaultRequest: Proto.Call.Request {
+        switch self {
+        case .ping: .ping(Proto.PingRequest())
+        case .pingStream: .pingStream(Proto.PingStreamRequest())
+        case .hello: .hello(Proto.HelloRequest())
+        case .requestAuthorization: .requestAuthorization(Proto.RequestAuthorizationRequest())
+        case .authorizationStatus: .authorizationStatus(Proto.AuthorizationStatusRequest())
+        case .requestStatus: .requestStatus(Proto.RequestStatusRequest())
+        case .earliestAuthorizedSampleDate: .earliestAuthorizedSampleDate(Proto.EarliestAuthorizedSampleDateRequest())
+        case .earliestPermittedSampleDate: .earliestPermittedSampleDate(Proto.EarliestPermittedSampleDateRequest())
+        case .readCharacteristics: .readCharacteristics(Proto.ReadCharacteristicsRequest())
+        case .save: .save(Proto.SaveRequest())
+        case .delete: .delete(Proto.DeleteRequest())
+        case .query: .query(Proto.QueryRequest())
+        case .anchoredQuery: .anchoredQuery(Proto.AnchoredQueryRequest())
+        case .statistics: .statistics(Proto.StatisticsRequest())
+        case .observe: .observe(Proto.ObserveRequest())
+        case .adminAddApp: .adminAddApp(Proto.AdminAddAppRequest())
+        case .adminListApps: .adminListApps(Proto.AdminListAppsRequest())
+        case .adminRemoveApp: .adminRemoveApp(Proto.AdminRemoveAppRequest())
+        case .adminRotateToken: .adminRotateToken(Proto.AdminRotateTokenRequest())
+        case .adminBrokerInfo: .adminBrokerInfo(Proto.AdminBrokerInfoRequest())
+        case .adminWatchPrompts: .adminWatchPrompts(Proto.AdminWatchPromptsRequest())
+        case .adminAnswerPrompt: .adminAnswerPrompt(Proto.AdminAnswerPromptRequest())
+        case .adminCancelPrompt: .adminCancelPrompt(Proto.AdminCancelPromptRequest())
+        case .adminListGrants: .adminListGrants(Proto.AdminListGrantsRequest())
+        case .adminRevoke: .adminRevoke(Proto.AdminRevokeRequest())
+        case .adminListSources: .adminListSources(Proto.AdminListSourcesRequest())
+        case .adminSetCharacteristic: .adminSetCharacteristic(Proto.AdminSetCharacteristicRequest())
+        case .adminExplain: .adminExplain(Proto.AdminExplainRequest())
+        case .adminSetGrant: .adminSetGrant(Proto.AdminSetGrantRequest())
+        case .adminBackup: .adminBackup(Proto.AdminBackupRequest())
+        case .adminStatistics: .adminStatistics(Proto.AdminStatisticsRequest())
+        case .adminSetSourcePriority: .adminSetSourcePriority(Proto.AdminSetSourcePriorityRequest())
+        case .adminListSourcePriority: .adminListSourcePriority(Proto.AdminListSourcePriorityRequest())
+        case .adminStoreInfo: .adminStoreInfo(Proto.AdminStoreInfoRequest())
+        case .adminImport: .adminImport(Proto.AdminImportRequest())
+        case .adminExport: .adminExport(Proto.AdminExportRequest())
+        case .adminAccessLog: .adminAccessLog(Proto.AdminAccessLogRequest())
+        }
+    }
+
+    /// Its answer with every field at its default: the ServerFrame.response case, or for a stream
+    /// a StreamItem of its item case.
+    public var defaultResponse: Proto.ServerFrame.Response {
+        switch self {
+        case .ping: .ping(Proto.PingResponse())
+        case .pingStream:
+            .streamItem(Proto.StreamItem.with { $0.item = .ping(Proto.PingResponse()) })
+        case .hello: .hello(Proto.HelloResponse())
+        case .requestAuthorization: .requestAuthorization(Proto.RequestAuthorizationResponse())
+        case .authorizationStatus: .authorizationStatus(Proto.AuthorizationStatusResponse())
+        case .requestStatus: .requestStatus(Proto.RequestStatusResponse())
+        case .earliestAuthorizedSampleDate: .earliestAuthorizedSampleDate(Proto.EarliestAuthorizedSampleDateResponse())
+        case .earliestPermittedSampleDate: .earliestPermittedSampleDate(Proto.EarliestPermittedSampleDateResponse())
+        case .readCharacteristics: .readCharacteristics(Proto.ReadCharacteristicsResponse())
+        case .save: .save(Proto.SaveResponse())
+        case .delete: .delete(Proto.DeleteResponse())
+        case .query:
+            .streamItem(Proto.StreamItem.with { $0.item = .samples(Proto.SamplePage()) })
+        case .anchoredQuery:
+            .streamItem(Proto.StreamItem.with { $0.item = .anchoredPage(Proto.AnchoredPage()) })
+        case .statistics: .statistics(Proto.StatisticsResponse())
+        case .observe:
+            .streamItem(Proto.StreamItem.with { $0.item = .observed(Proto.ObserveEvent()) })
+        case .adminAddApp: .adminAddApp(Proto.AdminAddAppResponse())
+        case .adminListApps: .adminListApps(Proto.AdminListAppsResponse())
+        case .adminRemoveApp: .adminRemoveApp(Proto.AdminRemoveAppResponse())
+        case .adminRotateToken: .adminRotateToken(Proto.AdminRotateTokenResponse())
+        case .adminBrokerInfo: .adminBrokerInfo(Proto.AdminBrokerInfoResponse())
+        case .adminWatchPrompts:
+            .streamItem(Proto.StreamItem.with { $0.item = .promptEvent(Proto.PromptEvent()) })
+        case .adminAnswerPrompt: .adminAnswerPrompt(Proto.AdminAnswerPromptResponse())
+        case .adminCancelPrompt: .adminCancelPrompt(Proto.AdminCancelPromptResponse())
+        case .adminListGrants: .adminListGrants(Proto.AdminListGrantsResponse())
+        case .adminRevoke: .adminRevoke(Proto.AdminRevokeResponse())
+        case .adminListSources: .adminListSources(Proto.AdminListSourcesResponse())
+        case .adminSetCharacteristic: .adminSetCharacteristic(Proto.AdminSetCharacteristicResponse())
+        case .adminExplain: .adminExplain(Proto.AdminExplainResponse())
+        case .adminSetGrant: .adminSetGrant(Proto.AdminSetGrantResponse())
+        case .adminBackup: .adminBackup(Proto.AdminBackupResponse())
+        case .adminStatistics: .adminStatistics(Proto.AdminStatisticsResponse())
+        case .adminSetSourcePriority: .adminSetSourcePriority(Proto.AdminSetSourcePriorityResponse())
+        case .adminListSourcePriority: .adminListSourcePriority(Proto.AdminListSourcePriorityResponse())
+        case .adminStoreInfo: .adminStoreInfo(Proto.AdminStoreInfoResponse())
+        case .adminImport: .adminImport(Proto.AdminImportResponse())
+        case .adminExport:
+            .streamItem(Proto.StreamItem.with { $0.item = .samples(Proto.SamplePage()) })
+        case .adminAccessLog: .adminAccessLog(Proto.AdminAccessLogResponse())
         }
     }
 }
@@ -230,6 +330,7 @@ extension Proto.Call.Request {
         case .adminStatistics: .adminStatistics
         case .adminSetSourcePriority: .adminSetSourcePriority
         case .adminListSourcePriority: .adminListSourcePriority
+        case .adminStoreInfo: .adminStoreInfo
         case .adminImport: .adminImport
         case .adminExport: .adminExport
         case .adminAccessLog: .adminAccessLog

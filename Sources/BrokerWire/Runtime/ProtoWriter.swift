@@ -28,12 +28,17 @@ public struct ProtoWriter {
     /// A varint: 7 bits a byte, low bits first.
     @inline(__always)
     public mutating func varint(_ value: UInt64) {
+        // Through a local pointer: the cursor is stored once, not once a byte (a page's timestamps
+        // are 8-byte varints, three a sample).
         var value = value
+        var next = cursor
         while value >= 0x80 {
-            byte(UInt8(truncatingIfNeeded: value) | 0x80)
+            next.pointee = UInt8(truncatingIfNeeded: value) | 0x80
+            next += 1
             value >>= 7
         }
-        byte(UInt8(truncatingIfNeeded: value))
+        next.pointee = UInt8(truncatingIfNeeded: value)
+        cursor = next + 1
     }
 
     /// A fixed64 (wire type 1) value: 8 bytes, little-endian.

@@ -38,6 +38,8 @@ typedef struct Healthbroker__V1__AdminRotateTokenRequest Healthbroker__V1__Admin
 typedef struct Healthbroker__V1__AdminRotateTokenResponse Healthbroker__V1__AdminRotateTokenResponse;
 typedef struct Healthbroker__V1__AdminBrokerInfoRequest Healthbroker__V1__AdminBrokerInfoRequest;
 typedef struct Healthbroker__V1__AdminBrokerInfoResponse Healthbroker__V1__AdminBrokerInfoResponse;
+typedef struct Healthbroker__V1__AdminStoreInfoRequest Healthbroker__V1__AdminStoreInfoRequest;
+typedef struct Healthbroker__V1__AdminStoreInfoResponse Healthbroker__V1__AdminStoreInfoResponse;
 typedef struct Healthbroker__V1__RequestAuthorizationRequest Healthbroker__V1__RequestAuthorizationRequest;
 typedef struct Healthbroker__V1__RequestAuthorizationResponse Healthbroker__V1__RequestAuthorizationResponse;
 typedef struct Healthbroker__V1__AuthorizationStatusRequest Healthbroker__V1__AuthorizationStatusRequest;
@@ -333,6 +335,7 @@ typedef enum {
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_STATISTICS = 120,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_SET_SOURCE_PRIORITY = 121,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_LIST_SOURCE_PRIORITY = 122,
+  HEALTHBROKER__V1__CALL__REQUEST_ADMIN_STORE_INFO = 123,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_EXPORT = 151,
   HEALTHBROKER__V1__CALL__REQUEST_ADMIN_ACCESS_LOG = 152
@@ -389,6 +392,7 @@ struct  Healthbroker__V1__Call
     Healthbroker__V1__AdminStatisticsRequest *admin_statistics;
     Healthbroker__V1__AdminSetSourcePriorityRequest *admin_set_source_priority;
     Healthbroker__V1__AdminListSourcePriorityRequest *admin_list_source_priority;
+    Healthbroker__V1__AdminStoreInfoRequest *admin_store_info;
     Healthbroker__V1__AdminImportRequest *admin_import;
     Healthbroker__V1__AdminExportRequest *admin_export;
     Healthbroker__V1__AdminAccessLogRequest *admin_access_log;
@@ -457,6 +461,7 @@ typedef enum {
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_STATISTICS = 120,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_SET_SOURCE_PRIORITY = 121,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_LIST_SOURCE_PRIORITY = 122,
+  HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_STORE_INFO = 123,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_IMPORT = 150,
   HEALTHBROKER__V1__SERVER_FRAME__RESPONSE_ADMIN_ACCESS_LOG = 152
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(HEALTHBROKER__V1__SERVER_FRAME__RESPONSE__CASE)
@@ -507,6 +512,7 @@ struct  Healthbroker__V1__ServerFrame
     Healthbroker__V1__AdminStatisticsResponse *admin_statistics;
     Healthbroker__V1__AdminSetSourcePriorityResponse *admin_set_source_priority;
     Healthbroker__V1__AdminListSourcePriorityResponse *admin_list_source_priority;
+    Healthbroker__V1__AdminStoreInfoResponse *admin_store_info;
     Healthbroker__V1__AdminImportResponse *admin_import;
     Healthbroker__V1__AdminAccessLogResponse *admin_access_log;
   };
@@ -797,6 +803,61 @@ struct  Healthbroker__V1__AdminBrokerInfoResponse
 #define HEALTHBROKER__V1__ADMIN_BROKER_INFO_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_broker_info_response__descriptor) \
     , (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0,NULL }
+
+
+/*
+ * The store at a glance, for the person running the broker: how large the database is and how much
+ * of it is free, the WAL beside it, the cap --max-db-pages sets, and how many samples, deleted-sample
+ * records (tombstones, kept for anchored queries) and apps it holds. Read on the store worker.
+ */
+struct  Healthbroker__V1__AdminStoreInfoRequest
+{
+  ProtobufCMessage base;
+};
+#define HEALTHBROKER__V1__ADMIN_STORE_INFO_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_store_info_request__descriptor) \
+     }
+
+
+struct  Healthbroker__V1__AdminStoreInfoResponse
+{
+  ProtobufCMessage base;
+  /*
+   * the schema migrations applied (PRAGMA user_version)
+   */
+  uint32_t schema_version;
+  /*
+   * the main file: page count × page size
+   */
+  uint64_t database_bytes;
+  /*
+   * free pages in it (reused by later writes; a backup leaves them out)
+   */
+  uint64_t free_bytes;
+  /*
+   * the -wal file beside it now (0 when there is none)
+   */
+  uint64_t wal_bytes;
+  /*
+   * the cap on the main file (--max-db-pages × page size); 0: none
+   */
+  uint64_t max_database_bytes;
+  /*
+   * stored samples, every app's
+   */
+  uint64_t samples;
+  /*
+   * deleted samples still remembered for anchored queries
+   */
+  uint64_t tombstones;
+  /*
+   * registered apps
+   */
+  uint32_t apps;
+};
+#define HEALTHBROKER__V1__ADMIN_STORE_INFO_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&healthbroker__v1__admin_store_info_response__descriptor) \
+    , 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 /*
@@ -2367,6 +2428,44 @@ Healthbroker__V1__AdminBrokerInfoResponse *
 void   healthbroker__v1__admin_broker_info_response__free_unpacked
                      (Healthbroker__V1__AdminBrokerInfoResponse *message,
                       ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminStoreInfoRequest methods */
+void   healthbroker__v1__admin_store_info_request__init
+                     (Healthbroker__V1__AdminStoreInfoRequest         *message);
+size_t healthbroker__v1__admin_store_info_request__get_packed_size
+                     (const Healthbroker__V1__AdminStoreInfoRequest   *message);
+size_t healthbroker__v1__admin_store_info_request__pack
+                     (const Healthbroker__V1__AdminStoreInfoRequest   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_store_info_request__pack_to_buffer
+                     (const Healthbroker__V1__AdminStoreInfoRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminStoreInfoRequest *
+       healthbroker__v1__admin_store_info_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_store_info_request__free_unpacked
+                     (Healthbroker__V1__AdminStoreInfoRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Healthbroker__V1__AdminStoreInfoResponse methods */
+void   healthbroker__v1__admin_store_info_response__init
+                     (Healthbroker__V1__AdminStoreInfoResponse         *message);
+size_t healthbroker__v1__admin_store_info_response__get_packed_size
+                     (const Healthbroker__V1__AdminStoreInfoResponse   *message);
+size_t healthbroker__v1__admin_store_info_response__pack
+                     (const Healthbroker__V1__AdminStoreInfoResponse   *message,
+                      uint8_t             *out);
+size_t healthbroker__v1__admin_store_info_response__pack_to_buffer
+                     (const Healthbroker__V1__AdminStoreInfoResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Healthbroker__V1__AdminStoreInfoResponse *
+       healthbroker__v1__admin_store_info_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   healthbroker__v1__admin_store_info_response__free_unpacked
+                     (Healthbroker__V1__AdminStoreInfoResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Healthbroker__V1__RequestAuthorizationRequest methods */
 void   healthbroker__v1__request_authorization_request__init
                      (Healthbroker__V1__RequestAuthorizationRequest         *message);
@@ -3806,6 +3905,12 @@ typedef void (*Healthbroker__V1__AdminBrokerInfoRequest_Closure)
 typedef void (*Healthbroker__V1__AdminBrokerInfoResponse_Closure)
                  (const Healthbroker__V1__AdminBrokerInfoResponse *message,
                   void *closure_data);
+typedef void (*Healthbroker__V1__AdminStoreInfoRequest_Closure)
+                 (const Healthbroker__V1__AdminStoreInfoRequest *message,
+                  void *closure_data);
+typedef void (*Healthbroker__V1__AdminStoreInfoResponse_Closure)
+                 (const Healthbroker__V1__AdminStoreInfoResponse *message,
+                  void *closure_data);
 typedef void (*Healthbroker__V1__RequestAuthorizationRequest_Closure)
                  (const Healthbroker__V1__RequestAuthorizationRequest *message,
                   void *closure_data);
@@ -4260,6 +4365,10 @@ struct Healthbroker__V1__AdminService_Service
                                      const Healthbroker__V1__AdminListSourcePriorityRequest *input,
                                      Healthbroker__V1__AdminListSourcePriorityResponse_Closure closure,
                                      void *closure_data);
+  void (*admin_store_info)(Healthbroker__V1__AdminService_Service *service,
+                           const Healthbroker__V1__AdminStoreInfoRequest *input,
+                           Healthbroker__V1__AdminStoreInfoResponse_Closure closure,
+                           void *closure_data);
   void (*admin_import)(Healthbroker__V1__AdminService_Service *service,
                        const Healthbroker__V1__AdminImportRequest *input,
                        Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -4298,6 +4407,7 @@ void healthbroker__v1__admin_service__init (Healthbroker__V1__AdminService_Servi
       function_prefix__ ## admin_statistics,\
       function_prefix__ ## admin_set_source_priority,\
       function_prefix__ ## admin_list_source_priority,\
+      function_prefix__ ## admin_store_info,\
       function_prefix__ ## admin_import,\
       function_prefix__ ## admin_export,\
       function_prefix__ ## admin_access_log  }
@@ -4373,6 +4483,10 @@ void healthbroker__v1__admin_service__admin_list_source_priority(ProtobufCServic
                                                                  const Healthbroker__V1__AdminListSourcePriorityRequest *input,
                                                                  Healthbroker__V1__AdminListSourcePriorityResponse_Closure closure,
                                                                  void *closure_data);
+void healthbroker__v1__admin_service__admin_store_info(ProtobufCService *service,
+                                                       const Healthbroker__V1__AdminStoreInfoRequest *input,
+                                                       Healthbroker__V1__AdminStoreInfoResponse_Closure closure,
+                                                       void *closure_data);
 void healthbroker__v1__admin_service__admin_import(ProtobufCService *service,
                                                    const Healthbroker__V1__AdminImportRequest *input,
                                                    Healthbroker__V1__AdminImportResponse_Closure closure,
@@ -4420,6 +4534,8 @@ extern const ProtobufCMessageDescriptor healthbroker__v1__admin_rotate_token_req
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_rotate_token_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__admin_broker_info_response__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_store_info_request__descriptor;
+extern const ProtobufCMessageDescriptor healthbroker__v1__admin_store_info_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__request_authorization_request__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__request_authorization_response__descriptor;
 extern const ProtobufCMessageDescriptor healthbroker__v1__authorization_status_request__descriptor;
