@@ -5,62 +5,64 @@ import BrokerWire
 
 extension ConnectionCore {
     /// Registers a unary call and queues its frame (suspending while the outbox is full); returns its
-    /// id, and whether it was the only call in flight (a solo call, which may hold: see
-    /// `ConnectionCore+Hold`). The caller collects the result with `awaitUnary`.
-    func startUnary(_ request: Proto.Call.Request, timeout: Duration?) async throws(BrokerError) -> (id: UInt64, solo: Bool) {
+    /// id, and whether its caller holds (reads the socket for the reply itself, see
+    /// `ConnectionCore+Hold`: only when `mayHold`, nothing else is in flight and the call qualifies).
+    /// The caller collects the result with `awaitUnary`, passing `holds` on.
+    func startUnary(_ request: Proto.Call.Request, timeout: Duration?, mayHold: Bool = false) async throws(BrokerError) -> (id: UInt64, holds: Bool) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let (result, solo) = table.withLock { table in
-            let result = table.openUnary(deadline: deadline, waiter: nil)
-            return (result, table.count == 1)
-        }
+        let hold = mayHold && mayHoldNow()
+        let result = table.withLock { $0.openUnary(deadline: deadline, waiter: nil, mayHold: hold) }
         let opened = try result.get()
         if opened.wakeLoop { wakeLoop() }
-        try await send(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
-        return (opened.id, solo)
+        guard opened.holds else {
+            try await send(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
+            return (opened.id, false)
+        }
+        // The caller reads the socket from now on: it ends that before its task could suspend (its
+        // frame must park) and when its send fails, so nobody waits for a reader that is not there.
+        do throws(BrokerError) {
+            try await send(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline) {
+                self.endHold(opened.id)
+            }
+        } catch {
+            endHold(opened.id)
+            throw error
+        }
+        return (opened.id, true)
     }
 
     /// Registers a unary call whose result goes to `waiter`, and queues its frame without waiting
     /// (a task waits for room on its behalf if the outbox is full).
     func startUnary(_ request: Proto.Call.Request, timeout: Duration?, waiter: CallWaiter) throws(BrokerError) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        // The waiter is attached now: the loop must read for it (see `ReaderToken`).
-        let (result, claimed) = table.withLock { table in
-            let result = table.openUnary(deadline: deadline, waiter: waiter)
-            return (result, readerToken.claimForLoop())
-        }
+        let result = table.withLock { $0.openUnary(deadline: deadline, waiter: waiter) }
         let opened = try result.get()
-        if opened.wakeLoop || claimed { wakeLoop() }
+        if opened.wakeLoop { wakeLoop() }
         sendDetached(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
     }
 
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
     ///
-    /// A `solo` call (the only one in flight when it started) may first wait for its reply on its
-    /// own thread (`holdForReply`); otherwise, or when that hold ends without the reply, the task
-    /// suspends until the reader (usually the loop's thread) resumes it.
-    func awaitUnary(_ id: UInt64, solo: Bool = false) async -> CallEvent {
+    /// A caller that `holds` first reads the socket for its reply on its own thread (`hold`), which
+    /// ends the hold whatever happens; otherwise, or when that hold ends without the reply, the task
+    /// suspends until the reader (the loop's thread, or another call's holder) resumes it.
+    func awaitUnary(_ id: UInt64, holds: Bool = false) async -> CallEvent {
         await withTaskCancellationHandler {
-            let began = solo && !loop.isCurrent ? HoldBudget.now() : 0
-            if began != 0, let held = holdForReply(id) {
+            let began = holds ? HoldBudget.now() : 0
+            if holds, let held = hold(id) {
                 holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: true)
                 return held
             }
             var resumedHere = false
             let event = await withUnsafeContinuation { (continuation: UnsafeContinuation<CallEvent, Never>) in
-                let (ready, claimed) = table.withLock { table -> (CallEvent?, Bool) in
-                    if let ready = table.attach(id, waiter: .task(continuation)) { return (ready, false) }
-                    // The waiter is attached: the loop must read for it (see `ReaderToken`).
-                    return (nil, readerToken.claimForLoop())
-                }
-                if claimed { wakeLoop() }
-                if let ready {
+                if let ready = table.withLock({ $0.attach(id, waiter: .task(continuation)) }) {
                     resumedHere = true
                     continuation.resume(returning: ready)
                 }
             }
             // This task runs again: one resumed task fewer waiting to (`resume` counted it).
             if !resumedHere { resumedTasks.subtract(1, ordering: .relaxed) }
-            if began != 0 { holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: false) }
+            if holds { holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: false) }
             return event
         } onCancel: {
             self.cancel(id)
@@ -74,13 +76,10 @@ extension ConnectionCore {
         // for items the broker will not send before it grants again.
         let credit = min(window == 0 ? Call.defaultStreamCredit : window, Call.maxStreamCredit)
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        // Items may come at any time from now on: the loop must read for them (see `ReaderToken`).
-        let (result, claimed) = table.withLock { table in
-            let result = table.openStream(deadline: deadline, window: credit)
-            return (result, readerToken.claimForLoop())
-        }
+        // Items may come at any time from now on: the loop reads for them (`openStream` sees to it).
+        let result = table.withLock { $0.openStream(deadline: deadline, window: credit) }
         let opened = try result.get()
-        if opened.wakeLoop || claimed { wakeLoop() }
+        if opened.wakeLoop { wakeLoop() }
         try await send(.call(Self.call(opened.id, wireMicros, credit: credit, request: request)), callID: opened.id, deadline: deadline)
         return opened.id
     }

@@ -5,12 +5,12 @@ import BrokerModel
 import Synchronization
 import BrokerWire
 
-/// A connection's read-side state, used only by the thread that holds its `ReaderToken` (the loop's
+/// A connection's read-side state, used only by the socket's reader (`CallTable.reader`: the loop's
 /// thread, or a solo call's caller during a hold), except `expired`, the loop's alone.
 ///
 /// Confinement: `decoder`, `scratch`, `frames` and `deliveries` are touched only in `readReady`,
-/// which runs only while its thread holds the token (taken and given up with acquiring and releasing
-/// atomics, so each reader sees the last one's writes); `expired` only in `expireDeadlines`, on the
+/// which runs only on the reader's thread (readers change under the connection's lock, so each
+/// reader sees the last one's writes); `expired` only in `expireDeadlines`, on the
 /// loop's thread. That makes the `@unchecked Sendable` sound. For the same reason its properties opt
 /// out of Swift's run-time exclusivity checks, which every read of the socket would otherwise pay
 /// several times.
@@ -37,13 +37,14 @@ extension ConnectionCore {
 
     /// Reads what the socket has, decodes every whole frame and routes replies to their calls.
     /// Returns false once the connection has ended: EOF, a read error, a bad frame or a
-    /// connection-level error (call id 0) fail everything pending. Only while holding the reader
-    /// token (`onLoop`: the loop's thread, which gives the token up once no call is in flight, so the
-    /// next solo call's caller can take it); socket readable.
+    /// connection-level error (call id 0) fail everything pending. Only by the socket's reader
+    /// (`onLoop`: the loop's thread, which stops reading once no call is in flight, so the next solo
+    /// call's caller may read for its reply; else a holder); socket readable.
     ///
     /// Frames of one read are applied under one lock acquisition and their waiters resumed after
     /// unlocking.
     func readReady(onLoop: Bool) -> Bool {
+        assert(readerToken.current == (onLoop ? .loop : .held), "a read by \(onLoop ? "the loop" : "a holder") while the reader is \(readerToken.current)")
         let count = reader.scratch.withUnsafeMutableBytes { read(socketFD, $0.baseAddress, $0.count) }
         if count <= 0 {
             let code = count < 0 ? errno : 0
@@ -93,7 +94,7 @@ extension ConnectionCore {
         reader.frames.removeAll(keepingCapacity: true)
         deliver(&reader.deliveries)
         guard stop else {
-            if onLoop && emptied { loopGoesIdleIfNothingInFlight() }
+            if onLoop && emptied { loopStopsReadingIfIdle() }
             return true
         }
         closeOutbox()
@@ -102,19 +103,23 @@ extension ConnectionCore {
         return false
     }
 
-    /// Gives the reader token up when no call is in flight (loop thread, holding it, done with
-    /// `ReaderState`): nobody need read until a waiter is attached (which hands the token back to the
-    /// loop) or a solo call's caller takes it for a hold; the loop keeps watching for a hang-up.
-    /// Under the table's lock, so no waiter can be attached between the check and the hand-over.
+    /// Stops reading when no call is in flight (loop thread, the reader, done with `ReaderState`):
+    /// nobody need read until a call is registered (its caller then reads for it, or the loop again);
+    /// the loop keeps watching for a hang-up. Under the table's lock (`loopStopsReading` checks that
+    /// nothing is registered), so no call can be registered between the check and the change.
     ///
     /// Only when at most one task it resumed is still to run (a solo caller's): when many tasks
     /// call at once and one read answered them all, they are about to call again, none will hold,
-    /// and handing the token back would cost the first of them a write to the loop's wake pipe.
-    private func loopGoesIdleIfNothingInFlight() {
+    /// and stopping would cost the first of them a write to the loop's wake pipe.
+    private func loopStopsReadingIfIdle() {
         guard holdBudget.enabled.load(ordering: .relaxed), resumedTasks.load(ordering: .relaxed) <= 1 else { return }
-        table.withLock { table in
-            if table.count == 0, table.closedError == nil { readerToken.loopGoesIdle() }
-        }
+        table.withLock { $0.loopStopsReading() }
+    }
+
+    /// True when the loop may read the socket now: it is the reader, or it takes over from nobody
+    /// (false: a solo call's caller holds it, and reads, or ends the connection, itself). Loop thread.
+    func loopMayRead() -> Bool {
+        readerToken.current == .loop || table.withLock { $0.loopReadsAgain() }
     }
 
     /// Waits up to `milliseconds` (-1: no limit) for the socket to be readable (or, with
@@ -124,8 +129,8 @@ extension ConnectionCore {
         var one = pollfd(fd: socketFD, events: Int16(POLLIN) | (orWritable ? Int16(POLLOUT) : 0), revents: 0)
         guard poll(&one, 1, milliseconds) > 0, one.revents & ~Int16(POLLOUT) != 0 else { return }
         guard table.withLock({ $0.closedError }) == nil else { return }
-        // A solo call's caller holding the token reads (and ends the connection) itself.
-        guard readerToken.loopMayRead() else {
+        // A solo call's caller holding the socket reads (and ends the connection) itself.
+        guard loopMayRead() else {
             _ = poll(nil, 0, milliseconds)
             return
         }

@@ -11,7 +11,7 @@ import BrokerWire
 ///
 /// Threads: the loop's thread (`ClientLoop`) expires deadlines, and reads the socket and resumes
 /// most waiters, except while the caller of a solo unary call reads it for its own reply (a hold:
-/// `ReaderToken`, `ConnectionCore+Hold`). Callers' threads register calls and hand their frames to
+/// `CallTable+Reader`, `ConnectionCore+Hold`). Callers' threads register calls and hand their frames to
 /// the `outbox`: a frame is written at once (non-blocking) only when nothing is queued and the
 /// socket takes it whole; the rest is written by the loop when the socket is writable. The socket
 /// is non-blocking, so no thread ever waits in `send(2)`, and the loop reads however full the
@@ -39,8 +39,8 @@ final class ConnectionCore: Sendable {
     let loop: ClientLoop
     /// The read side's buffers, used on the loop's thread only.
     let reader = ReaderState()
-    /// Every call in flight.
-    let table = Locked(CallTable<CallWaiter>())
+    /// Every call in flight, and who reads the socket (`CallTable+Reader`).
+    let table: Locked<CallTable<CallWaiter>>
     /// Frames waiting for the socket, and callers waiting for room (see `ConnectionCore+Sending`).
     /// Change it only through `withOutbox`, which keeps `outboxNeedsLoop` current.
     let outbox = Locked(Outbox<RoomWaiter>())
@@ -49,8 +49,8 @@ final class ConnectionCore: Sendable {
     let outboxNeedsLoop = Atomic<Bool>(false)
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
-    /// Who reads the socket now: the loop, a solo call's caller, or nobody (see `ReaderToken`).
-    let readerToken = ReaderToken()
+    /// Who reads the socket now, readable without the lock (the table's `reader`, published).
+    let readerToken: ReaderToken
     /// How long a solo call's caller may wait in `poll(2)` for its reply (see `ConnectionCore+Hold`).
     let holdBudget = HoldBudget()
     /// Tests only: runs on the holder's thread once a hold has taken the token, before it polls.
@@ -67,6 +67,9 @@ final class ConnectionCore: Sendable {
         self.socketPath = socketPath
         self.socketFD = socketFD
         self.loop = loop
+        let token = ReaderToken()
+        readerToken = token
+        table = Locked(CallTable(readerToken: token))
     }
 
     deinit {

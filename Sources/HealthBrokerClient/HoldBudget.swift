@@ -26,11 +26,12 @@ final class HoldBudget: Sendable {
     /// Solo calls whose wait was recorded, and how many of them took their reply in a hold.
     let soloCalls = Atomic<Int>(0)
     let takenInHold = Atomic<Int>(0)
-    /// Whether this connection's solo calls may hold at all (and its loop give the reader token up
-    /// when idle). Off unless `HEALTHBROKER_CLIENT_HOLDS=1`: under the full client test filter a
-    /// waiting call was once left with nobody reading its socket (benchmarks/PROFILE.md, "A solo
-    /// call's caller reads its own reply"), not yet explained; tests turn it on per connection.
-    let enabled = Atomic<Bool>(ProcessInfo.processInfo.environment["HEALTHBROKER_CLIENT_HOLDS"] == "1")
+    /// Whether this connection's solo calls may hold at all (and its loop stop reading when nothing
+    /// is in flight). On unless `HEALTHBROKER_CLIENT_HOLDS=0` (then the loop always reads, as before
+    /// holds; for A/B measurements); tests may turn it off or on per connection.
+    let enabled = Atomic<Bool>(HoldBudget.enabledByEnvironment)
+    /// False when `HEALTHBROKER_CLIENT_HOLDS=0`.
+    static let enabledByEnvironment = ProcessInfo.processInfo.environment["HEALTHBROKER_CLIENT_HOLDS"] != "0"
     /// A budget (ns) that replaces the adaptive one when ≥ 0 (tests; 0 turns holds off).
     let forcedNanos = Atomic<Int64>(HoldBudget.environmentNanos)
     /// `HEALTHBROKER_CLIENT_HOLD_NANOS` when set (≥ 0, at most `maxBudgetNanos`): a fixed budget

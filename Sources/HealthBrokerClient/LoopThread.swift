@@ -7,7 +7,7 @@ import BrokerModel
 import BrokerSupport
 
 /// The client loop's thread: `poll(2)` over a wake pipe and the attached sockets, reads (whenever
-/// it holds a socket's `ReaderToken`), the writes callers queued (`Outbox`: polled for `POLLOUT` while it has a backlog), deadlines, and the
+/// it is a socket's reader, `CallTable+Reader`), the writes callers queued (`Outbox`: polled for `POLLOUT` while it has a backlog), deadlines, and the
 /// executor's jobs.
 ///
 /// Confinement: `cores`, `pollSet` and `running` are touched only by the loop's own thread (`run`);
@@ -184,12 +184,16 @@ final class LoopThread: @unchecked Sendable {
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
         for core in cores {
-            // Without the reader token, no POLLIN: a reply then wakes only the solo caller that
-            // holds it (or, with nobody holding it, nothing is in flight); `poll` still reports a
-            // hang-up or an error, and the loop then takes an idle token back (`loopMayRead`).
-            let reads = core.readerToken.current == .loop
-            let events = (reads ? Int16(POLLIN) : 0) | (core.wantsWritable ? Int16(POLLOUT) : 0)
-            pollSet.append(pollfd(fd: core.socketFD, events: events, revents: 0))
+            // POLLIN only while the loop is the socket's reader (`CallTable+Reader`): a reply then
+            // wakes only the solo caller that holds it. With nobody reading (nothing in flight),
+            // `poll` still reports a hang-up or an error, and the loop then reads (`loopMayRead`).
+            // While a caller holds, the socket is left out unless the outbox needs it (the holder
+            // sees a hang-up itself, and the loop is woken when the hold ends).
+            let reader = core.readerToken.current
+            let writes = core.wantsWritable
+            let events = (reader == .loop ? Int16(POLLIN) : 0) | (writes ? Int16(POLLOUT) : 0)
+            let watched = reader != .held || writes
+            pollSet.append(pollfd(fd: watched ? core.socketFD : -1, events: events, revents: 0))
         }
         let ready = poll(&pollSet, nfds_t(pollSet.count), timeout)
         let code = errno
@@ -213,8 +217,8 @@ final class LoopThread: @unchecked Sendable {
         for (index, core) in cores.enumerated() where pollSet[index + 1].revents != 0 {
             let revents = pollSet[index + 1].revents
             // Read first: replies free the broker to read what the outbox writes next. A hang-up
-            // while a solo caller holds the token is the holder's to read (within its short hold).
-            if revents & ~Int16(POLLOUT) != 0, core.readerToken.loopMayRead(), !core.readReady(onLoop: true) {
+            // while a solo caller holds the socket is the holder's to read (within its short hold).
+            if revents & ~Int16(POLLOUT) != 0, core.loopMayRead(), !core.readReady(onLoop: true) {
                 ended.append(ObjectIdentifier(core))
                 continue
             }
