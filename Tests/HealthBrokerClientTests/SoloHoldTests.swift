@@ -11,7 +11,7 @@ import Testing
 /// A solo unary call's caller may read the socket itself for its reply (a hold: the call table's
 /// `reader` is the caller). These tests make a hold happen by construction (the call is the only
 /// one, the token is idle, the budget is forced) and act from inside it through the test hook,
-/// which runs on the holder's thread after it took the token and before it polls; so what they
+/// which runs on the holder's thread after it became the reader and before it polls; so what they
 /// check never depends on how fast anything runs.
 @Suite("Solo calls reading their own replies")
 struct SoloHoldTests {
@@ -30,6 +30,11 @@ struct SoloHoldTests {
         #expect(await waitUntil { core.readerToken.current == .idle }, "the loop kept the token with nothing in flight")
         return (peer, core)
     }
+
+    /// The deadline of a call that only a hold's hook answers (or ends): if the call did not hold,
+    /// the test fails when it passes instead of waiting for ever. (The first version of this suite
+    /// had none, and once a call did not hold, the test filter never finished.)
+    static let hookAnswered: Duration = .seconds(60)
 
     /// Installs `hook` to run inside the next hold.
     static func onHold(_ core: ConnectionCore, _ hook: @escaping @Sendable (UInt64) -> Void) {
@@ -57,7 +62,7 @@ struct SoloHoldTests {
             heldID.withLock { $0 = id }
             peer.send(Self.pong(id, [1]))
         }
-        let reply = try await peer.connection.unary(ProtoFrames.ping([1]), timeout: nil)
+        let reply = try await peer.connection.unary(ProtoFrames.ping([1]), timeout: Self.hookAnswered)
         #expect(reply == ProtoFrames.pong(PingResponse(payload: [1])))
         #expect(heldID.current != 0, "the call did not hold")
         #expect(core.readerToken.holds.load(ordering: .relaxed) == 1)
@@ -90,7 +95,7 @@ struct SoloHoldTests {
             peer.send(Self.pong(id, [1]))
             peer.send(Self.pong(others[0], [2]))
         }
-        let reply = try await peer.connection.unary(ProtoFrames.ping([1]), timeout: nil)
+        let reply = try await peer.connection.unary(ProtoFrames.ping([1]), timeout: Self.hookAnswered)
         #expect(reply == ProtoFrames.pong(PingResponse(payload: [1])), "the holder got another call's reply")
         #expect(await waitUntil { delivered.current.count == 2 })
         let byPayload = delivered.current
@@ -111,7 +116,7 @@ struct SoloHoldTests {
             // The hook runs in the calling task: cancel it from inside its own hold.
             withUnsafeCurrentTask { $0?.cancel() }
         }
-        let call = Task { try await connection.unary(ProtoFrames.ping([4]), timeout: nil) }
+        let call = Task { try await connection.unary(ProtoFrames.ping([4]), timeout: Self.hookAnswered) }
         #expect(await Self.error(of: call)?.code == .cancelled)
         #expect(core.readerToken.holds.load(ordering: .relaxed) == 1)
         let frames = try #require(await peer.frames(2))
@@ -158,7 +163,7 @@ struct SoloHoldTests {
         let (peer, core) = try await Self.idlePeer()
         let connection = peer.connection
         Self.onHold(core) { _ in connection.close() }
-        let call = Task { try await connection.unary(ProtoFrames.ping([7]), timeout: nil) }
+        let call = Task { try await connection.unary(ProtoFrames.ping([7]), timeout: Self.hookAnswered) }
         #expect(await Self.error(of: call)?.code == .unavailable)
         #expect(core.readerToken.current == .loop, "a closed connection's token goes back to the loop, which drops it")
         let later = Task { try await connection.unary(ProtoFrames.ping([8]), timeout: nil) }
@@ -174,7 +179,7 @@ struct SoloHoldTests {
             peer.send(ServerFrame(callID: 0, status: status))
             peer.hangUp()
         }
-        let call = Task { try await connection.unary(ProtoFrames.ping([9]), timeout: nil) }
+        let call = Task { try await connection.unary(ProtoFrames.ping([9]), timeout: Self.hookAnswered) }
         let error = await Self.error(of: call)
         #expect(error?.code == .unauthenticated, "\(String(describing: error))")
         #expect(core.closedError?.code == .unauthenticated)
@@ -224,7 +229,7 @@ struct SoloHoldTests {
             held.withLock { $0 = true }
             peer.send(Self.pong(id, [3]))
         }
-        #expect(try await connection.unary(ProtoFrames.ping([3]), timeout: nil) == ProtoFrames.pong(PingResponse(payload: [3])))
+        #expect(try await connection.unary(ProtoFrames.ping([3]), timeout: Self.hookAnswered) == ProtoFrames.pong(PingResponse(payload: [3])))
         #expect(held.current, "a solo call with nothing queued did not hold")
     }
 
