@@ -34,12 +34,27 @@ struct SoloHoldTests {
         for attempt in 0..<20 where core.readerToken.current != .idle {
             let payload = [UInt8(attempt)]
             let call = Task { try? await peer.connection.unary(ProtoFrames.ping(payload), timeout: .seconds(60)) }
-            peer.echoPings(in: try #require(await peer.frames(1)))
+            // Every call frame that comes is answered, until this attempt's (so an earlier attempt's
+            // frame that came late cannot leave this one unanswered).
+            var answered = false
+            while !answered {
+                let frames = try #require(await peer.frames(1, timeout: Self.patience))
+                try #require(!frames.isEmpty, "no call came")
+                peer.echoPings(in: frames)
+                answered = frames.contains { frame in
+                    if case .call(let sent) = frame, case .ping(let ping) = sent.request { ping.payload == payload } else { false }
+                }
+            }
             #expect(await call.value == ProtoFrames.pong(PingResponse(payload: payload)))
             _ = await waitUntil(timeout: .seconds(2)) { core.readerToken.current == .idle }
         }
         try #require(core.readerToken.current == .idle, "the loop kept reading with nothing in flight")
     }
+
+    /// How long the peer waits for a call's frame: the call's task may not run for tens of seconds
+    /// in the full parallel suite on two cores (CPU-bound suites hold the pool), and a frame missed
+    /// here would leave its call unanswered.
+    static let patience: Duration = .seconds(300)
 
     /// The deadline of a call that only a hold's hook answers (or ends): if the call did not hold,
     /// the test fails when it passes instead of waiting for ever. (The first version of this suite
@@ -129,7 +144,7 @@ struct SoloHoldTests {
         let call = Task { try await connection.unary(ProtoFrames.ping([4]), timeout: Self.hookAnswered) }
         #expect(await Self.error(of: call)?.code == .cancelled)
         #expect(core.readerToken.holds.load(ordering: .relaxed) == 1)
-        let frames = try #require(await peer.frames(2))
+        let frames = try #require(await peer.frames(2, timeout: Self.patience))
         guard case .call(let sent) = frames.first, case .cancel(let cancelled) = frames.last else {
             Issue.record("expected the call, then its Cancel: \(frames)")
             return
@@ -138,7 +153,7 @@ struct SoloHoldTests {
         // The token went back: a next call (holding or not) gets its own reply.
         core.holdHookSet.store(false, ordering: .releasing)
         let next = Task { try await connection.unary(ProtoFrames.ping([5]), timeout: nil) }
-        peer.echoPings(in: try #require(await peer.frames(1)))
+        peer.echoPings(in: try #require(await peer.frames(1, timeout: Self.patience)))
         #expect(try await next.value == ProtoFrames.pong(PingResponse(payload: [5])))
         #expect(core.pendingCallCount == 0)
     }
@@ -202,7 +217,7 @@ struct SoloHoldTests {
         // A task on an executor of its own, waiting for its call's reply.
         let single = try ClientLoop()
         let waiting = Task(executorPreference: single) { try await connection.unary(ProtoFrames.ping([1]), timeout: nil) }
-        let first = try #require(await peer.frames(1))
+        let first = try #require(await peer.frames(1, timeout: Self.patience))
         #expect(await waitUntil { core.table.withLock { $0.unaryCalls.values.contains { $0.waiter != nil } } })
         // Its executor's one thread is kept busy, so once resumed the task cannot run on yet.
         let release = DispatchSemaphore(value: 0)
@@ -219,7 +234,7 @@ struct SoloHoldTests {
         let held = Shared(false)
         Self.onHold(core) { _ in held.withLock { $0 = true } }
         let second = Task { try await connection.unary(ProtoFrames.ping([2]), timeout: nil) }
-        peer.echoPings(in: try #require(await peer.frames(1)))
+        peer.echoPings(in: try #require(await peer.frames(1, timeout: Self.patience)))
         #expect(try await second.value == ProtoFrames.pong(PingResponse(payload: [2])))
         #expect(!held.current && core.readerToken.holds.load(ordering: .relaxed) == holdsBefore, "held while a resumed task was queued")
         // Once that task has run, a solo call holds again.
