@@ -8,15 +8,24 @@ extension ConnectionCore {
     /// id, and whether its caller holds (reads the socket for the reply itself, see
     /// `ConnectionCore+Hold`: only when `mayHold`, nothing else is in flight and the call qualifies).
     /// The caller collects the result with `awaitUnary`, passing `holds` on.
-    func startUnary(_ request: Proto.Call.Request, timeout: Duration?, mayHold: Bool = false) async throws(BrokerError) -> (id: UInt64, holds: Bool) {
+    /// `solo`: the call may hold by its caller and was alone when registered, so its wait teaches
+    /// the hold budget (`HoldBudget`), held or not.
+    func startUnary(_ request: Proto.Call.Request, timeout: Duration?, mayHold: Bool = false) async throws(BrokerError) -> (id: UInt64, holds: Bool, solo: Bool) {
         let (wireMicros, deadline) = try Self.deadline(for: timeout, now: timeout == nil ? 0 : Microseconds.monotonic())
-        let hold = mayHold && mayHoldNow()
-        let result = table.withLock { $0.openUnary(deadline: deadline, waiter: nil, mayHold: hold) }
+        let eligible = mayHold && mayHoldNow()
+        // No budget (none learnt yet, or replies too slow for a hold to catch): the caller does not
+        // become the reader, which would only make it wake the loop when it gives up.
+        let hold = eligible && holdBudget.nanos > 0
+        let (result, alone) = table.withLock { table in
+            let result = table.openUnary(deadline: deadline, waiter: nil, mayHold: hold)
+            return (result, table.count == 1)
+        }
         let opened = try result.get()
         if opened.wakeLoop { wakeLoop() }
+        let solo = eligible && alone
         guard opened.holds else {
             try await send(.call(Self.call(opened.id, wireMicros, request: request)), callID: opened.id, deadline: deadline)
-            return (opened.id, false)
+            return (opened.id, false, solo)
         }
         // The caller reads the socket from now on: it ends that before its task could suspend (its
         // frame must park) and when its send fails, so nobody waits for a reader that is not there.
@@ -28,7 +37,7 @@ extension ConnectionCore {
             endHold(opened.id)
             throw error
         }
-        return (opened.id, true)
+        return (opened.id, true, solo)
     }
 
     /// Registers a unary call whose result goes to `waiter`, and queues its frame without waiting
@@ -44,11 +53,11 @@ extension ConnectionCore {
     /// Waits for unary call `id`'s result; task cancellation cancels the call (CANCELLED at once).
     ///
     /// A caller that `holds` first reads the socket for its reply on its own thread (`hold`), which
-    /// ends the hold whatever happens; otherwise, or when that hold ends without the reply, the task
+    /// ends the hold whatever happens (a `solo` call's wait is learnt either way); otherwise, or when that hold ends without the reply, the task
     /// suspends until the reader (the loop's thread, or another call's holder) resumes it.
-    func awaitUnary(_ id: UInt64, holds: Bool = false) async -> CallEvent {
+    func awaitUnary(_ id: UInt64, holds: Bool = false, solo: Bool = false) async -> CallEvent {
         await withTaskCancellationHandler {
-            let began = holds ? HoldBudget.now() : 0
+            let began = holds || solo ? HoldBudget.now() : 0
             if holds, let held = hold(id) {
                 holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: true)
                 return held
@@ -62,7 +71,7 @@ extension ConnectionCore {
             }
             // This task runs again: one resumed task fewer waiting to (`resume` counted it).
             if !resumedHere { resumedTasks.subtract(1, ordering: .relaxed) }
-            if holds { holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: false) }
+            if began != 0 { holdBudget.record(waitedNanos: HoldBudget.now() - began, takenInHold: false) }
             return event
         } onCancel: {
             self.cancel(id)

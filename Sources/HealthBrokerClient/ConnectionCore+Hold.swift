@@ -38,8 +38,8 @@ extension ConnectionCore {
     /// Whether a unary call registered now may make its caller the reader: holds are on, this is not
     /// the loop's thread, and no task this connection resumed is waiting to run (with many tasks
     /// calling at once, the others are queued behind this one and will start calls of their own;
-    /// holding would keep this thread from them). Such a call is solo: its wait teaches the budget
-    /// (`HoldBudget`) even when there is none yet and `hold` does not wait.
+    /// holding would keep this thread from them). Such a call, alone when registered, is solo: its
+    /// wait teaches the budget (`HoldBudget`), which must also be > 0 for it to hold.
     func mayHoldNow() -> Bool {
         holdBudget.enabled.load(ordering: .relaxed) && UnixSocket.hasFinePoll && !loop.isCurrent
             && resumedTasks.load(ordering: .relaxed) <= 0

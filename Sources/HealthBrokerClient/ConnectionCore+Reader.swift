@@ -110,9 +110,10 @@ extension ConnectionCore {
     ///
     /// Only when at most one task it resumed is still to run (a solo caller's): when many tasks
     /// call at once and one read answered them all, they are about to call again, none will hold,
-    /// and stopping would cost the first of them a write to the loop's wake pipe.
+    /// and stopping would cost the first of them a write to the loop's wake pipe. Nor without a hold
+    /// budget (none learnt yet, or replies too slow for a hold): no caller would read.
     private func loopStopsReadingIfIdle() {
-        guard holdBudget.enabled.load(ordering: .relaxed), resumedTasks.load(ordering: .relaxed) <= 1 else { return }
+        guard holdBudget.enabled.load(ordering: .relaxed), resumedTasks.load(ordering: .relaxed) <= 1, holdBudget.nanos > 0 else { return }
         table.withLock { $0.loopStopsReading() }
     }
 
