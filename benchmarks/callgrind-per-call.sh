@@ -6,7 +6,7 @@
 #
 # usage: benchmarks/callgrind-per-call.sh HEALTHBROKERD [SECONDS] [OPS...]
 #   e.g. benchmarks/callgrind-per-call.sh /tmp/base/.build/release/healthbrokerd 6 ping easd status reqstatus query save
-# healthload comes from .build/release (HEALTHLOAD overrides); query streams 100 samples a call and
+# healthload comes from .build/release (HEALTHLOAD overrides); query (and anchored) streams 100 samples a call and
 # save writes 10 (healthload's defaults). Prints "op Ir calls Ir/call loop/call" per op, loop/call being
 # the event loop thread's share (EventLoop.run, inclusive: everything but the store thread's SQLite work
 # and its timers, which move Query and Save by 10-20 % between runs); KEEP=1 keeps the dumps.

@@ -9,17 +9,18 @@
 #        swift build -c release --product healthbrokerd; swift build -c release --product healthload
 #        benchmarks/codec-ab.sh /tmp/base/.build/release/healthbrokerd .build/release/healthbrokerd 5 3
 # healthload comes from .build/release (HEALTHLOAD overrides). OPS replaces the op list (default
-# "ping easd status reqstatus query save"; query streams 512 samples a call, save writes 100).
+# "ping easd status reqstatus query anchored save"; query and anchored (an AnchoredQuery without an
+# anchor) stream 512 samples a call, save writes 100).
 # Prints a line per run, then per op the median broker CPU µs per call of A and B and B/A, and the
 # B/A of each round's pair (their spread is this machine's noise).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 healthload="${HEALTHLOAD:-$here/../.build/release/healthload}"
-[ $# -ge 2 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 declare -A daemon=([A]="$1" [B]="$2")
 rounds="${3:-3}"
 seconds="${4:-3}"
-ops="${OPS:-ping easd status reqstatus query save}"
+ops="${OPS:-ping easd status reqstatus query anchored save}"
 for who in A B; do [ -x "${daemon[$who]}" ] || { echo "codec-ab: ${daemon[$who]} is not executable" >&2; exit 2; }; done
 [ -x "$healthload" ] || { echo "codec-ab: no $healthload (swift build -c release --product healthload)" >&2; exit 2; }
 results=$(mktemp /tmp/codec-ab.XXXXXX)
@@ -32,7 +33,7 @@ run() { # who op round
     --log-level warning 2>"$work/daemon.log" &
   pid=$!
   for _ in $(seq 1 100); do [ -S "$work/admin.sock" ] && break; sleep 0.1; done
-  case $op in query) extra=(--query-samples 512 --depth 4) ;; save) extra=(--batch 100 --depth 4) ;; *) extra=(--depth 32) ;; esac
+  case $op in query|anchored) extra=(--query-samples 512 --depth 4) ;; save) extra=(--batch 100 --depth 4) ;; *) extra=(--depth 32) ;; esac
   "$healthload" --socket "$work/app.sock" --admin-socket "$work/admin.sock" --broker-pid "$pid" --op "$op" \
     --connections 1 "${extra[@]}" --duration "$seconds" --warmup 1 --quiet --json "$work/report.json" >/dev/null 2>&1
   local cpu

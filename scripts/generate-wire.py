@@ -1101,9 +1101,12 @@ def emit_row_view(message):
 
 
 def emit_row_page_appenders(messages):
-    """For each frame message's case whose message has a oneof case holding one repeated field of a
-    ROW_VIEWS message (ServerFrame.stream_item → StreamItem.samples → SamplePage.samples): an
-    appender taking the rows as a buffer of sources, byte for byte as the appender of the built item."""
+    """For each frame message's case whose message has a oneof case holding a page of rows: a message
+    with one repeated field of a ROW_VIEWS message and otherwise fields of no message type
+    (ServerFrame.stream_item → StreamItem.samples → SamplePage.samples; StreamItem.anchored_page →
+    AnchoredPage.added beside its deleted uuids, anchor and done): an appender taking the rows as a
+    buffer of sources and the page's other fields as values, byte for byte as the appender of the
+    built item."""
     out = []
     for frame in messages:
         if frame.name not in FRAME_MESSAGES or len(frame.oneofs) != 1:
@@ -1119,9 +1122,15 @@ def emit_row_page_appenders(messages):
                 if inner.type != MESSAGE_T:
                     continue
                 page = messages_by_name[inner.type_name]
-                if len(page.fields) != 1 or not page.fields[0].repeated or page.fields[0].type_name not in ROW_VIEWS:
+                rows_fields = [f for f in page.fields if f.repeated and f.type == MESSAGE_T and f.type_name in ROW_VIEWS]
+                if len(rows_fields) != 1 or page.oneofs or any(
+                        f.type == MESSAGE_T for f in page.fields if f is not rows_fields[0]):
                     continue
-                entry = page.fields[0]
+                entry = rows_fields[0]
+                others = [f for f in page.fields if f is not entry]
+                names = [f.swift.strip("`") for f in plain + others]
+                if len(set(names)) != len(names):
+                    raise SystemExit("generate-wire: %s and %s have a field name in common" % (frame.name, page.name))
                 label = camel(outer.name) + camel(inner.name, upper_first=True)
                 params = []
                 for field in plain:
@@ -1132,10 +1141,19 @@ def emit_row_page_appenders(messages):
                         t = "%s?" % t
                     params.append("%s: %s" % (field.swift.strip("`"), t))
                 params.append("%s rows: UnsafeBufferPointer<Source>" % label)
+                for field in others:
+                    t = field.swift_type()
+                    params.append("%s: %s" % (field.swift.strip("`"), "[%s]" % t if field.repeated else t))
                 out.append("\nextension Proto.%s {\n" % frame.name)
-                out.append("    /// Appends a %s frame whose %s is a %s holding `%s`: `rows`, each written\n"
-                           "    /// through `Proto.%s.write(fields:)`, byte for byte as the appender of the built item.\n"
-                           % (frame.name, frame.oneofs[0], outer.name, inner.name, entry.type_name))
+                if others:
+                    out.append("    /// Appends a %s frame whose %s is a %s holding `%s`: its %s `rows`, each written\n"
+                               "    /// through `Proto.%s.write(fields:)`, and its other fields as given, byte for byte as the\n"
+                               "    /// appender of the built item.\n"
+                               % (frame.name, frame.oneofs[0], outer.name, inner.name, entry.name, entry.type_name))
+                else:
+                    out.append("    /// Appends a %s frame whose %s is a %s holding `%s`: `rows`, each written\n"
+                               "    /// through `Proto.%s.write(fields:)`, byte for byte as the appender of the built item.\n"
+                               % (frame.name, frame.oneofs[0], outer.name, inner.name, entry.type_name))
                 out.append("    package static func appendFrame<Source: Proto.%sFields>(%s, to buffer: inout [UInt8]) {\n"
                            % (entry.type_name, ", ".join(params)))
                 out.append("        var sizes = ProtoSizes()\n        var size = 0\n        var page = 0\n        var item = 0\n")
@@ -1143,13 +1161,20 @@ def emit_row_page_appenders(messages):
                 ke, ki, ko = len(key_bytes(entry.key)), len(key_bytes(inner.key)), len(key_bytes(outer.key))
                 for field in fields:
                     if field is outer:
-                        out.append("        if let base = rows.baseAddress {\n"
-                                   "            for index in 0..<rows.count {\n"
-                                   "                let slot = sizes.reserve()\n"
-                                   "                let count = Proto.%s.measure(fields: base + index, &sizes)\n"
-                                   "                sizes[slot] = count\n"
-                                   "                page += %d + ProtoWriter.varintSize(count) + count\n"
-                                   "            }\n        }\n" % (entry.type_name, ke))
+                        # The page's fields in number order, measured into their own `size`.
+                        out.append("        do {\n            var size = 0\n")
+                        for member in page.fields:
+                            if member is entry:
+                                out.append("            if let base = rows.baseAddress {\n"
+                                           "                for index in 0..<rows.count {\n"
+                                           "                    let slot = sizes.reserve()\n"
+                                           "                    let count = Proto.%s.measure(fields: base + index, &sizes)\n"
+                                           "                    sizes[slot] = count\n"
+                                           "                    size += %d + ProtoWriter.varintSize(count) + count\n"
+                                           "                }\n            }\n" % (entry.type_name, ke))
+                            else:
+                                out.append("\n".join(plain_measure_lines(member, member.swift, "            ", binding="present")) + "\n")
+                        out.append("            page = size\n        }\n")
                         out.append("        item = %d + ProtoWriter.varintSize(page) + page\n" % ki)
                         out.append("        size += %d + ProtoWriter.varintSize(item) + item\n" % ko)
                     else:
@@ -1160,10 +1185,14 @@ def emit_row_page_appenders(messages):
                     if field is outer:
                         out.append("            %s; writer.varint(UInt64(item))\n" % write_key(outer))
                         out.append("            %s; writer.varint(UInt64(page))\n" % write_key(inner))
-                        out.append("            if let base = rows.baseAddress {\n"
-                                   "                for index in 0..<rows.count {\n"
-                                   "                    %s; writer.varint(UInt64(sizes.next())); Proto.%s.write(fields: base + index, &writer, &sizes)\n"
-                                   "                }\n            }\n" % (write_key(entry), entry.type_name))
+                        for member in page.fields:
+                            if member is entry:
+                                out.append("            if let base = rows.baseAddress {\n"
+                                           "                for index in 0..<rows.count {\n"
+                                           "                    %s; writer.varint(UInt64(sizes.next())); Proto.%s.write(fields: base + index, &writer, &sizes)\n"
+                                           "                }\n            }\n" % (write_key(entry), entry.type_name))
+                            else:
+                                out.append("\n".join(plain_write_lines(member, member.swift, "            ", binding="present")) + "\n")
                     else:
                         out.append("\n".join(plain_write_lines(field, field.swift, "            ", binding="present")) + "\n")
                 out.append("        }\n    }\n}\n")

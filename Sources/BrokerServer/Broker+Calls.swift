@@ -280,8 +280,20 @@ extension Broker {
         }
         context.credit -= 1
         let callID = context.callID
-        let proto = item.proto
-        session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: proto, to: &$0) }
+        // Sample pages (the correlation Query's, AdminExport's) and AnchoredQuery pages go out
+        // through the generated row writer, straight from the model samples: the bytes of their
+        // `proto`, without a `Proto.Sample` per row.
+        switch item {
+        case .samples(let rows):
+            session.connection.send { buffer in
+                rows.withUnsafeBufferPointer { Sample.appendPage(callID: callID, rows: $0, to: &buffer) }
+            }
+        case .anchoredPage(let page):
+            session.connection.send { page.appendFrame(callID: callID, to: &$0) }
+        default:
+            let proto = item.proto
+            session.connection.send { Proto.ServerFrame.appendFrame(callID: callID, status: nil, streamItem: proto, to: &$0) }
+        }
         return true
     }
 

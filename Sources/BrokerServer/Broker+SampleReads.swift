@@ -136,10 +136,10 @@ extension Broker {
                 self.noteStoreResult(result)
                 do throws(BrokerError) {
                     let page = try result.get()
-                    let samples = try page.added.map { sample throws(BrokerError) in
-                        guard let converter else { return sample }
-                        return try SampleValidator.presenting(sample, with: converter, descriptor: descriptor)
-                    }
+                    // The store's rows go out as they are (the row writer writes them in place);
+                    // only rows whose quantity is not in the unit asked for are replaced.
+                    var samples = page.added
+                    if let converter { try SampleValidator.present(&samples, with: converter, descriptor: descriptor) }
                     position = page.lastSequence
                     if let left = remaining { remaining = left - samples.count }
                     let done = !page.hasMore || remaining == 0

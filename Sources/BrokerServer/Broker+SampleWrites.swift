@@ -108,7 +108,9 @@ extension Broker {
             self.noteStoreResult(result)
             switch result {
             case .success(let deleted):
-                self.reply(context, .delete(.with { $0.deleted = UInt32(clamping: deleted.count) }))
+                // What the caller named: a correlation gone with one of its objects is not counted.
+                let named = deleted.count(where: { !$0.deletedWithAnObject })
+                self.reply(context, .delete(.with { $0.deleted = UInt32(clamping: named) }))
                 for (type, gone) in Dictionary(grouping: deleted, by: \.type) {
                     if TypeCatalogue.descriptor(for: type)?.kind == .correlation {
                         self.notifyCorrelationObservers(type: type, changes: gone.map { gone in

@@ -341,6 +341,15 @@ extension Broker: PipeConnectionDelegate {
         didClose(connection, error: error)
     }
 
+    /// Logs the moment a peer that stopped reading is cut off: the close that reports the error comes
+    /// once the peer takes its final status, or up to the grace period later.
+    public func connection(_ connection: PipeConnection, cutsOffStalledPeerWith error: BrokerError) {
+        let label = (connection.context as? Session)?.label ?? "connection#\(connection.id)"
+        logger.warning("cutting off a peer that stopped reading", [
+            "session": label, "queued_bytes": connection.queuedOutputBytes, "error": error.description,
+        ])
+    }
+
     /// Decodes one client frame of `connection` and routes it.
     ///
     /// Inlined into the `PipeConnectionDelegate` method, so that a daemon's frame costs no extra

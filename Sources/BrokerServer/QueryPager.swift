@@ -117,13 +117,7 @@ final class QueryPager {
             // (`Proto.SampleFields`): no `Proto.Sample` per row, no model stream item or frame in
             // between. Only rows whose quantity is not in the unit asked for are replaced.
             var rows = page.samples
-            if let converter {
-                let unit = converter.unit
-                for index in rows.indices {
-                    guard case .quantity(let quantity) = rows[index].value, quantity.unit != unit else { continue }
-                    rows[index] = try SampleValidator.presenting(rows[index], with: converter, descriptor: descriptor)
-                }
-            }
+            if let converter { try SampleValidator.present(&rows, with: converter, descriptor: descriptor) }
             ready.append((rows, rows.count, last))
             pump()
         } catch {

@@ -3,7 +3,7 @@
 /// Instants are int64 microseconds since the Unix epoch (UTC), in columns ending `_us`.
 public enum BrokerSchema {
     /// Every migration, in order.
-    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12, version13, version14])
+    public static let migrations = Migrations(steps: [version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11, version12, version13, version14, version15])
 
     /// Version 1: the app registry and a key/value table for broker secrets such as a MAC key.
     static let version1 = """
@@ -589,5 +589,48 @@ public enum BrokerSchema {
             PRIMARY KEY (type, app, end_us)
         ) WITHOUT ROWID;
         CREATE INDEX correlation_prune_marks_by_type_end ON correlation_prune_marks (type, end_us);
+        """
+
+    /// Version 15: correlations that lost an object under an earlier build are deleted, and every
+    /// correlation records how many objects it was saved with (`object_count`).
+    ///
+    /// Deleting one object of a correlation now deletes the correlation (HKCorrelation is
+    /// immutable); builds before that rule (schema versions 12 to 14) dropped only the object's
+    /// link (the `samples_leave_correlations` trigger), leaving the correlation with fewer objects. Nothing
+    /// stored says how many a correlation had, so the ones known to have lost an object are those
+    /// the saving rules (`SampleValidator`, unchanged since version 12) say cannot be as saved: a
+    /// blood pressure correlation with fewer than its two objects (one systolic, one diastolic),
+    /// and any correlation with none. A food correlation that kept at least one object cannot be
+    /// told from one saved with that many; it stays, and its `object_count` is what it holds now.
+    ///
+    /// Each one found is deleted as a delete of the correlation is (`removeCorrelations`): a
+    /// tombstone under the correlation type at the next position of the change sequence, in
+    /// `correlation_tombstone_members` the type, source app and end of each object it still holds
+    /// (so exactly the readers who may see it now learn of its deletion, by the same scoped
+    /// indexes as its links), its links and row gone, its objects left as samples. No access-log
+    /// row is written (no app asked for it). The rule is spelled out here rather than read from the
+    /// catalogue so that this released step never changes.
+    static let version15 = """
+        CREATE TEMP TABLE lost_correlations AS
+        SELECT c.seq AS correlation,
+               (SELECT last_seq FROM change_sequence WHERE id = 1) + row_number() OVER (ORDER BY c.seq) AS tombstone
+        FROM correlations AS c JOIN type_codes AS t ON t.code = c.type
+        WHERE (SELECT count(*) FROM correlation_members AS m WHERE m.correlation = c.seq)
+              < CASE t.identifier WHEN 'HKCorrelationTypeIdentifierBloodPressure' THEN 2 ELSE 1 END;
+        INSERT INTO tombstones (seq, uuid, type, start_us, end_us, app, deleted_us)
+        SELECT l.tombstone, c.uuid, c.type, c.start_us, c.end_us, c.app,
+               CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
+        FROM lost_correlations AS l JOIN correlations AS c ON c.seq = l.correlation
+        ORDER BY l.tombstone;
+        INSERT INTO correlation_tombstone_members (seq, type, app, end_us)
+        SELECT l.tombstone, m.type, m.app, m.end_us
+        FROM lost_correlations AS l JOIN correlation_members AS m ON m.correlation = l.correlation
+        ORDER BY l.tombstone, m.member;
+        DELETE FROM correlation_members WHERE correlation IN (SELECT correlation FROM lost_correlations);
+        DELETE FROM correlations WHERE seq IN (SELECT correlation FROM lost_correlations);
+        UPDATE change_sequence SET last_seq = last_seq + (SELECT count(*) FROM lost_correlations) WHERE id = 1;
+        DROP TABLE lost_correlations;
+        ALTER TABLE correlations ADD COLUMN object_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE correlations SET object_count = (SELECT count(*) FROM correlation_members WHERE correlation = correlations.seq);
         """
 }

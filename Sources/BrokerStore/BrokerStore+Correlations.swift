@@ -28,7 +28,8 @@ extension BrokerStore {
             let metadata = MetadataText.encode(sample.metadata)
             guard let sequence = try correlationTable.add(
                 uuid: sample.uuid, typeCode: typeCode, startMicros: sample.startMicros, endMicros: sample.endMicros,
-                metadata: metadata, appCode: appCode, now: now, changeSequence: changeSequence + 1)
+                metadata: metadata, appCode: appCode, now: now, changeSequence: changeSequence + 1,
+                objectCount: correlation.memberUUIDs.count)
             else {
                 guard let stored = try correlationTable.row(appCode: appCode, uuid: sample.uuid),
                       stored.typeCode == typeCode, stored.startMicros == sample.startMicros, stored.endMicros == sample.endMicros,
@@ -141,6 +142,26 @@ extension BrokerStore {
         for row in try correlationTable.own(appCode: appCode, typeCode: typeCode)
         where PredicateRules.matches(predicate, startMicros: row.startMicros, endMicros: row.endMicros) {
             found.append((row.sequence, try deleted(row, appCode: appCode)))
+        }
+        return found
+    }
+
+    /// The correlations holding the sample rows `members` as objects (seq, as deleted with an object),
+    /// each once, read on the writer inside the caller's transaction.
+    ///
+    /// A correlation cannot change (`HKCorrelation` is immutable, and an anchored query reports
+    /// objects added or deleted, never changed): one that loses an object is deleted with it,
+    /// its tombstone remembering every object it held, the deleted one included, so each reader
+    /// that could see the correlation learns of its deletion. Its other objects stay as samples, as
+    /// they do when the correlation itself is deleted.
+    func locateCorrelations(holding members: [Int64]) throws(BrokerError) -> [(sequence: Int64, sample: DeletedSample)] {
+        var found: [(sequence: Int64, sample: DeletedSample)] = []
+        var seen = Set<Int64>()
+        for member in members {
+            guard let row = try correlationTable.holder(ofMember: member), seen.insert(row.sequence).inserted else { continue }
+            var sample = try deleted(row, appCode: row.appCode)
+            sample.deletedWithAnObject = true
+            found.append((row.sequence, sample))
         }
         return found
     }

@@ -226,7 +226,8 @@ extension BrokerStore {
             guard let location = try sampleTable.locate(appCode: appCode, uuid: uuid) else { continue }
             found.append(location)
         }
-        // A correlation's uuid deletes the correlation; its members stay unless their uuids are given too.
+        // A correlation's uuid deletes the correlation; its members stay unless their uuids are given
+        // too. A member's uuid deletes the member and the correlation holding it (`remove`).
         let correlations = try locateCorrelations(uuids: uuids, appCode: appCode)
         guard !found.isEmpty || !correlations.isEmpty else { return [] }
         return try reclaiming { () throws(BrokerError) in try database.transaction { () throws(BrokerError) -> [DeletedSample] in
@@ -476,8 +477,11 @@ extension BrokerStore {
     }
 
     /// Deletes the located rows of `appID`, each with a tombstone numbered from the change sequence, inside the caller's transaction.
+    /// A correlation holding one of them is deleted first (`locateCorrelations(holding:)`): it is
+    /// returned ahead of them, marked `deletedWithAnObject`.
     private func remove(_ found: [(sequence: Int64, sample: DeletedSample)], appID: String, now: Int64) throws(BrokerError) -> [DeletedSample] {
         guard !found.isEmpty else { return [] }
+        let holders = try removeCorrelations(try locateCorrelations(holding: found.map(\.sequence)), appID: appID, now: now)
         var sequence = try sequenceTable.current().last
         var tally = TypeTally()
         for row in found {
@@ -493,7 +497,7 @@ extension BrokerStore {
         for entry in tally.entries {
             try accessLogTable.append(appID: appID, operation: "delete", method: "Delete", type: entry.type, count: entry.count, now: now)
         }
-        return found.map(\.sample)
+        return holders + found.map(\.sample)
     }
 
     /// end − start of `sample`, saturating at `Int64.max`.

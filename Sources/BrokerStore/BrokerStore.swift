@@ -56,6 +56,8 @@ public final class BrokerStore: @unchecked Sendable {
     private let durability: Durability
     /// The background checkpoint thread, once started.
     private var checkpointer: Checkpointer?
+    /// The WAL lengths (pages of this file's size) of `Checkpointer.backgroundBytes` and `inlineBytes`.
+    private let checkpointPages: (background: Int32, inline: Int32)
     /// The cap `limitPageCount` set, if any.
     private(set) var pageLimit: Int?
     /// How many transactions have committed writes through this store since it opened.
@@ -130,6 +132,9 @@ public final class BrokerStore: @unchecked Sendable {
         self.dataDirectory = dataDirectory
         self.databasePath = path
         self.database = database
+        let pageSize = (try? database.pageSize()) ?? 4_096
+        checkpointPages = (Checkpointer.pages(Checkpointer.backgroundBytes, pageSize: pageSize),
+                           Checkpointer.pages(Checkpointer.inlineBytes, pageSize: pageSize))
         database.onCommit { [unowned self] pages in self.committed(walPages: pages) }
     }
 
@@ -207,7 +212,7 @@ public final class BrokerStore: @unchecked Sendable {
 
     /// Moves WAL checkpoints off the committing thread onto a background thread with its own connection.
     ///
-    /// Without it, the commit that takes the WAL past 1,000 pages copies the WAL back itself, as
+    /// Without it, the commit that takes the WAL past 4 MB (`Checkpointer.backgroundBytes`) copies the WAL back itself, as
     /// SQLite's automatic checkpoint would. Call once, before the store is handed to its worker;
     /// `close()` stops the thread.
     public func checkpointInBackground() throws(BrokerError) {
@@ -220,9 +225,9 @@ public final class BrokerStore: @unchecked Sendable {
     /// Counts a commit and checkpoints as its WAL length asks (SQLite's WAL hook; the committing thread).
     private func committed(walPages pages: Int32) {
         commits &+= 1
-        if pages >= Checkpointer.inlinePages {
+        if pages >= checkpointPages.inline {
             _ = try? database.checkpoint()
-        } else if pages >= Checkpointer.backgroundPages {
+        } else if pages >= checkpointPages.background {
             if let checkpointer {
                 checkpointer.request()
             } else {

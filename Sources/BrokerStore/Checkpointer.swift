@@ -5,15 +5,21 @@ import Foundation
 /// are copied back into the database file.
 ///
 /// The store's connection reports every commit's WAL length (`Database.onCommit`). From
-/// `backgroundPages` on, the commit wakes this thread, which runs a PASSIVE checkpoint (it never
+/// `backgroundBytes` on, the commit wakes this thread, which runs a PASSIVE checkpoint (it never
 /// blocks the writer; the writer starts the WAL over once a checkpoint has copied all of it).
-/// Should the WAL still reach `inlinePages` (the thread fell behind a slow disk), the committing
+/// Should the WAL still reach `inlineBytes` (the thread fell behind a slow disk), the committing
 /// thread checkpoints itself, as SQLite's automatic checkpoint would: the WAL stays bounded.
+/// The limits are bytes, so a store with 16 KiB pages checkpoints as often as one with 4 KiB pages.
 final class Checkpointer: @unchecked Sendable {
-    /// The WAL length (pages) from which a commit asks for a background checkpoint (SQLite's default auto-checkpoint).
-    static let backgroundPages: Int32 = 1_000
-    /// The WAL length (pages, 128 MiB at 4 KiB) from which the committing thread checkpoints itself.
-    static let inlinePages: Int32 = 32_768
+    /// The WAL length (bytes) from which a commit asks for a background checkpoint (SQLite's default auto-checkpoint: 1,000 pages of 4 KiB).
+    static let backgroundBytes: Int64 = 1_000 * 4_096
+    /// The WAL length (bytes) from which the committing thread checkpoints itself.
+    static let inlineBytes: Int64 = 128 << 20
+
+    /// `bytes` of WAL in pages of `pageSize` bytes (at least 1).
+    static func pages(_ bytes: Int64, pageSize: Int64) -> Int32 {
+        Int32(clamping: max(1, bytes / max(512, pageSize)))
+    }
 
     private let connection: Database
     private let condition = NSCondition()

@@ -28,6 +28,7 @@ final class CorrelationTable {
     private let exportRows: Statement
     private let selectAllMembers: Statement
     private let selectMembersBetween: Statement
+    private let selectHolder: Statement
 
     /// A stored correlation row (no members).
     struct Row {
@@ -60,8 +61,8 @@ final class CorrelationTable {
     init(database: Database, reader: Database) throws(BrokerError) {
         self.database = database
         insert = try database.prepare("""
-            INSERT INTO correlations (app, uuid, type, start_us, end_us, metadata, created_us, change_seq)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO correlations (app, uuid, type, start_us, end_us, metadata, created_us, change_seq, object_count)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (app, uuid) DO NOTHING
             """)
         selectByUUID = try database.prepare("SELECT \(Self.columns) FROM correlations WHERE app = ?1 AND uuid = ?2")
@@ -117,10 +118,16 @@ final class CorrelationTable {
             """)
         selectAllMembers = try reader.prepare("SELECT member FROM correlation_members WHERE correlation = ?1 ORDER BY member")
         selectMembersBetween = try reader.prepare("SELECT member FROM correlation_members WHERE member BETWEEN ?1 AND ?2")
+        // On the writer: inside a delete's transaction, after the correlations it has removed already.
+        selectHolder = try database.prepare(
+            "SELECT \(Self.columns) FROM correlations WHERE seq = (SELECT correlation FROM correlation_members WHERE member = ?1)")
     }
 
     /// Inserts a correlation row; its seq, or nil when the app already holds `uuid` (nothing written).
-    func add(uuid: String, typeCode: Int64, startMicros: Int64, endMicros: Int64, metadata: String, appCode: Int64, now: Int64, changeSequence: Int64) throws(BrokerError) -> Int64? {
+    ///
+    /// `objectCount` is how many objects it is saved with (schema version 15): the links can only
+    /// lose rows, so a correlation holding fewer than its count has lost an object.
+    func add(uuid: String, typeCode: Int64, startMicros: Int64, endMicros: Int64, metadata: String, appCode: Int64, now: Int64, changeSequence: Int64, objectCount: Int) throws(BrokerError) -> Int64? {
         try insert.run { statement throws(BrokerError) -> Int64? in
             try statement.bind(appCode, at: 1)
             try statement.bind(storedUUID: uuid, at: 2)
@@ -130,6 +137,7 @@ final class CorrelationTable {
             try statement.bind(metadata == MetadataText.empty ? nil : metadata, at: 6)
             try statement.bind(now, at: 7)
             try statement.bind(changeSequence, at: 8)
+            try statement.bind(Int64(objectCount), at: 9)
             try statement.execute()
             guard database.changedRowCount == 1 else { return nil }
             // seq is the table's rowid: the row just inserted, no lookup by uuid.
@@ -311,6 +319,14 @@ final class CorrelationTable {
         try selectAllMembers.run { statement throws(BrokerError) in
             try statement.bind(sequence, at: 1)
             return Set(try Self.sequences(statement))
+        }
+    }
+
+    /// The correlation holding sample row `member` as one of its objects, or nil (read on the writer).
+    func holder(ofMember member: Int64) throws(BrokerError) -> Row? {
+        try selectHolder.run { statement throws(BrokerError) -> Row? in
+            try statement.bind(member, at: 1)
+            return try statement.step() ? try Self.decode(statement) : nil
         }
     }
 

@@ -33,7 +33,10 @@ public final class Database: @unchecked Sendable {
     /// - Throws: `database_inaccessible` when the file cannot be opened or is not a database.
     ///   - cacheKiB: the page cache's size (`PRAGMA cache_size`); the default suits the writing
     ///     connection, whose random-UUID index inserts otherwise spill SQLite's 2 MiB default.
-    public init(path: String, durability: Durability = .normal, busyTimeoutMilliseconds: Int32 = 5_000, cacheKiB: Int = 65_536) throws(BrokerError) {
+    ///   - newPageSize: the page size a file created by this call gets (`PRAGMA page_size`); an
+    ///     existing file keeps the page size it was made with (only a VACUUM changes it).
+    public init(path: String, durability: Durability = .normal, busyTimeoutMilliseconds: Int32 = 5_000, cacheKiB: Int = 65_536,
+                newPageSize: Int = Database.newPageSize) throws(BrokerError) {
         Self.configureOnce
         self.path = path
         var connection: OpaquePointer?
@@ -48,7 +51,7 @@ public final class Database: @unchecked Sendable {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
         do {
-            try configure(durability, cacheKiB: cacheKiB)
+            try configure(durability, cacheKiB: cacheKiB, newPageSize: newPageSize)
         } catch {
             close()
             throw error
@@ -59,9 +62,19 @@ public final class Database: @unchecked Sendable {
         close()
     }
 
-    /// Sets WAL journaling, the durability level and foreign keys, and registers `stored_uuid` and
-    /// `catalogue_type`.
-    private func configure(_ durability: Durability, cacheKiB: Int) throws(BrokerError) {
+    /// The page size of a new store: 16 KiB rather than SQLite's 4 KiB. A sample row goes into the
+    /// table and six indexes; with 4× larger pages each B-tree is shallower and a batch's commit
+    /// writes fewer, fuller pages (fewer WAL frames, fewer page splits). Re-inserting an imported
+    /// export's 165,248 rows with the sqlite3 shell (10,000 per transaction, WAL): 5.5–6.5 µs of CPU
+    /// per row at 4 KiB against 4.7–6.2 µs at 16 KiB, 8 KiB between (benchmarks/SCENARIOS.md).
+    public static let newPageSize = 16_384
+
+    /// Sets the page size (a new file only), WAL journaling, the durability level and foreign keys,
+    /// and registers `stored_uuid` and `catalogue_type`.
+    private func configure(_ durability: Durability, cacheKiB: Int, newPageSize: Int) throws(BrokerError) {
+        // Before WAL mode: switching to WAL writes the header of an empty file, fixing its page size.
+        // SQLite ignores this on a file that has pages already.
+        try execute("PRAGMA page_size=\(newPageSize)")
         let mode = try withTemporaryStatement("PRAGMA journal_mode=WAL") { statement throws(BrokerError) in
             try statement.step() ? statement.string(at: 0).lowercased() : ""
         }

@@ -15,6 +15,9 @@ public struct DeletedSample: Sendable, Hashable {
     /// For a deleted correlation, the type and end of each object it still held (its objects stay
     /// stored): who may learn of the deletion follows them. Empty for a sample.
     public var objects: [Object] = []
+    /// Whether this is a correlation the delete removed because it removed one of its objects (a
+    /// correlation cannot change), not one the caller named: not counted in the caller's reply.
+    public var deletedWithAnObject = false
 
     /// A deleted correlation's object, as observers of its type are told about it.
     public struct Object: Sendable, Hashable {

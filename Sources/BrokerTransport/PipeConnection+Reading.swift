@@ -156,6 +156,8 @@ extension PipeConnection {
     /// what it was meanwhile (nothing more is queued).
     func cutOffStalledPeer() {
         let error = BrokerError(code: .resourceExhausted, message: "the peer stopped reading replies")
+        // Told now: the close (and its log line) may come up to the grace period later.
+        delegate?.connection(self, cutsOffStalledPeerWith: error)
         if closeWhenFlushed {
             closingError = closingError ?? error
             closeNow()

@@ -9,4 +9,12 @@ public protocol PipeConnectionDelegate: AnyObject {
     func connection(_ connection: PipeConnection, didReceiveFrame payload: Span<UInt8>)
     /// The connection is closed (by either side); `error` is the framing error that closed it, if any.
     func connectionDidClose(_ connection: PipeConnection, error: BrokerError?)
+    /// The connection's peer left replies unread for the stall timeout and is being cut off with
+    /// `error`; the close follows once the final status is written, or after a grace period.
+    func connection(_ connection: PipeConnection, cutsOffStalledPeerWith error: BrokerError)
+}
+
+extension PipeConnectionDelegate {
+    /// Nothing to do by default: `connectionDidClose` reports the error when the connection closes.
+    public func connection(_ connection: PipeConnection, cutsOffStalledPeerWith error: BrokerError) {}
 }

@@ -22,21 +22,46 @@ enum ProtoDifferential {
     /// writer (`Proto.SampleFields`: how the broker writes Query pages from its store rows) writes
     /// those samples to protobuf-c's packing of the frame holding their `Sample.proto`.
     static func compareRowWriter(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let frame = Proto.ServerFrame.unpacked(bytes), case .streamItem(let item)? = frame.response,
-              case .samples(let page)? = item.item, let rows = try? Sample.samples(proto: page.samples) else { return }
+        guard let frame = Proto.ServerFrame.unpacked(bytes), case .streamItem(let item)? = frame.response else { return }
+        if case .anchoredPage(let page)? = item.item {
+            compareAnchoredRowWriter(frame, page)
+            return
+        }
+        guard case .samples(let page)? = item.item, let rows = try? Sample.samples(proto: page.samples) else { return }
         var written: [UInt8] = []
         rows.withUnsafeBufferPointer {
             Proto.ServerFrame.appendFrame(callID: frame.callID, status: frame.status, streamItemSamples: $0, to: &written)
         }
-        var rebuilt = frame
         var samples = Proto.SamplePage()
         samples.samples = Sample.proto(rows)
+        checkWritten(written, equals: frame, holding: .samples(samples), "the generated sample row writer")
+    }
+
+    /// The same for an AnchoredQuery page (`AnchoredPage.appendFrame`, how the broker writes them):
+    /// its added samples through the row writer, its deletions, anchor and done as they came.
+    static func compareAnchoredRowWriter(_ frame: Proto.ServerFrame, _ page: Proto.AnchoredPage) {
+        guard let added = try? Sample.samples(proto: page.added) else { return }
+        var written: [UInt8] = []
+        added.withUnsafeBufferPointer {
+            Proto.ServerFrame.appendFrame(
+                callID: frame.callID, status: frame.status, streamItemAnchoredPage: $0, deletedUUIDs: page.deletedUUIDs,
+                newAnchor: page.newAnchor, done: page.done, deletedSourceAppIDs: page.deletedSourceAppIDs, to: &written)
+        }
+        var rebuiltPage = page
+        rebuiltPage.added = Sample.proto(added)
+        checkWritten(written, equals: frame, holding: .anchoredPage(rebuiltPage), "the generated anchored page row writer")
+    }
+
+    /// Checks that `written` (a frame with its header) is protobuf-c's packing of `frame` carrying
+    /// the stream item `item` rebuilt from the model samples; `writer` names who wrote it.
+    private static func checkWritten(_ written: [UInt8], equals frame: Proto.ServerFrame, holding item: Proto.StreamItem.Item, _ writer: String) {
+        var rebuilt = frame
         var rebuiltItem = Proto.StreamItem()
-        rebuiltItem.item = .samples(samples)
+        rebuiltItem.item = item
         rebuilt.response = .streamItem(rebuiltItem)
         FrameFuzzHarness.check(
             Array(written.dropFirst(FrameDecoder.headerSize)) == rebuilt.repackedByProtobufC(),
-            "the generated sample row writer and protobuf-c's pack wrote different bytes")
+            "\(writer) and protobuf-c's pack wrote different bytes")
     }
 
     /// Compares the strict reader with protobuf-c, and the generated encoder with protobuf-c's pack.

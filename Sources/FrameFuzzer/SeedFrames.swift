@@ -55,6 +55,23 @@ enum SeedFrames {
             value: .workout(WorkoutDetails(activityType: "", durationMicros: 0))),
     ]
 
+    /// Correlations as a Query of a correlation type returns them: each with its objects, one empty.
+    static let correlations: [Sample] = [
+        Sample(
+            uuid: "bp-1", type: .bloodPressure, startMicros: 1_700_000_000_000_000, endMicros: 1_700_000_060_000_000,
+            value: .correlation([
+                Sample(
+                    uuid: "bp-1-sys", type: .bloodPressureSystolic, startMicros: 1_700_000_000_000_000,
+                    endMicros: 1_700_000_060_000_000, value: .quantity(Quantity(121, "mmHg")), sourceAppID: "com.example.cuff"),
+                Sample(
+                    uuid: "bp-1-dia", type: .bloodPressureDiastolic, startMicros: 1_700_000_000_000_000,
+                    endMicros: 1_700_000_060_000_000, value: .quantity(Quantity(79, "mmHg")), metadata: ["arm": "left"],
+                    sourceAppID: "com.example.cuff"),
+            ]),
+            metadata: ["HKWasUserEntered": "1"], sourceAppID: "com.example.cuff", createdMicros: 1_700_000_060_000_001),
+        Sample(uuid: "bp-empty", type: .bloodPressure, startMicros: 0, endMicros: 0, value: .correlation([])),
+    ]
+
     static let apps: [AppInfo] = [
         AppInfo(
             appID: "com.example.steps", name: "Steps 👣", readUsage: "Zählt Schritte", shareUsage: "",
@@ -306,6 +323,13 @@ enum SeedFrames {
         ServerFrame(callID: 43, response: .delete(deleted: 4_000_000_000)),
         ServerFrame(callID: 47, response: .streamItem(.samples(samples))),
         ServerFrame(callID: 47, response: .streamItem(.samples([]))),
+        // A correlation Query's page and a correlation AnchoredQuery's (the row writer writes both).
+        ServerFrame(callID: 48, response: .streamItem(.samples(correlations))),
+        ServerFrame(
+            callID: 51,
+            response: .streamItem(.anchoredPage(AnchoredPage(
+                added: correlations, deletedUUIDs: ["bp-gone"], deletedSourceAppIDs: ["com.example.cuff"],
+                newAnchor: pattern(49, seed: 3), done: true)))),
         ServerFrame(
             callID: 50,
             response: .streamItem(.anchoredPage(AnchoredPage(

@@ -22,13 +22,19 @@ extension HealthStore {
 
     /// Deletes the samples with these uuids, which the app must have saved itself; returns how many were deleted.
     ///
-    /// Another app's sample is PERMISSION_DENIED. An empty list deletes nothing without asking the broker.
+    /// A uuid the app does not hold (another app's, never saved, already deleted) is skipped and not
+    /// counted. A correlation's uuid deletes the correlation, not its objects; an object's uuid deletes
+    /// the object and the correlation holding it (a correlation cannot change), which is reported as
+    /// deleted to the apps that could see it but not counted here. An empty list deletes nothing
+    /// without asking the broker.
     public func delete(_ uuids: [String]) async throws(BrokerError) -> Int {
         guard !uuids.isEmpty else { return 0 }
         return try await runDelete(.with { $0.uuids = uuids })
     }
 
     /// Deletes every sample of `type` matching `predicate` that the app saved itself; returns how many were deleted.
+    ///
+    /// As with `delete(_:)`, a correlation holding a deleted object is deleted too, and not counted.
     public func deleteSamples(of type: ObjectType, predicate: SamplePredicate) async throws(BrokerError) -> Int {
         try await runDelete(.with { $0.type = type.identifier; $0.predicate = predicate.proto })
     }

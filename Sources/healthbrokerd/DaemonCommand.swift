@@ -44,7 +44,7 @@ enum DaemonCommand {
             .option("max-connections-per-uid", value: "N", help: "Open app-socket connections allowed per peer uid.", default: "8192"),
             .option("max-admin-connections", value: "N", help: "Open admin-socket connections allowed (healthctl, consent agents); apart from the app limits, so apps cannot lock the person out.", default: "64"),
             .option("max-queued-authorization-requests", value: "N", help: "Authorization requests one app may have waiting.", default: "16"),
-            .option("max-db-pages", value: "N", help: "Cap the database at N pages (SQLite max_page_count; for testing a full disk). 0: no cap.", default: "0"),
+            .option("max-db-pages", value: "N", help: "Cap the database at N pages (SQLite max_page_count; 16 KiB each in a store made by this version; for testing a full disk). 0: no cap.", default: "0"),
             .option("tombstone-retention-days", value: "DAYS", help: "How long deletions are remembered for anchored queries.", default: "30"),
             .flag("synchronous-full", help: "Acknowledge a write only once it would survive power loss, as SQLite synchronous=FULL would (the WAL is fsynced on a thread of its own before results go out)."),
             .option("restore", value: "FILE", help: "Put the backup FILE in place as the database (the broker must be stopped), then exit."),

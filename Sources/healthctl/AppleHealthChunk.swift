@@ -1,6 +1,6 @@
 /// What the parser hands the importer: a batch of samples, and the sources seen for the first time in it.
 struct AppleHealthChunk: Sendable {
-    /// Samples, each with its `sourceAppID` set.
+    /// One source's samples: the batch's `sourceAppID` is the source's app id (the samples name none).
     var batch: ImportBatch
     /// Sources first seen in this batch: the app id they go in as, and the source's name.
     var newSources: [AppleHealthSourceName] = []

@@ -2,6 +2,7 @@ import Foundation
 
 /// Runs the parser on a thread of its own (XMLParser is synchronous) and hands its chunks to the
 /// async importer, at most `capacity` ahead: memory stays bounded however fast the file reads.
+/// Once the feed is gone (the import stopped early), the parser drops what it reads.
 final class AppleHealthFeed: @unchecked Sendable {
     /// What the feed yields: chunks, then one end.
     enum Item: Sendable {
@@ -14,17 +15,17 @@ final class AppleHealthFeed: @unchecked Sendable {
     /// The items, in order.
     let items: AsyncStream<Item>
     private let continuation: AsyncStream<Item>.Continuation
-    private let room: DispatchSemaphore
+    private let room: AppleHealthFeedRoom
 
     /// A feed that will parse `input` in batches of `batchSize`.
     init(input: AppleHealthInput, batchSize: Int, capacity: Int = 2) {
         (items, continuation) = AsyncStream<Item>.makeStream()
-        room = DispatchSemaphore(value: capacity)
+        room = AppleHealthFeedRoom(capacity: capacity)
         let continuation = self.continuation
         let room = self.room
         let thread = Thread {
             let parser = AppleHealthParser(batchSize: batchSize) { chunk in
-                room.wait()
+                guard room.take() else { return }
                 continuation.yield(.chunk(chunk))
             }
             parser.parse(input.stream)
@@ -37,8 +38,13 @@ final class AppleHealthFeed: @unchecked Sendable {
         thread.start()
     }
 
+    /// Lets the parsing thread go on without anyone taking its chunks (it drops them).
+    deinit {
+        room.close()
+    }
+
     /// Tells the parser a chunk was taken, so it may read on.
     func took() {
-        room.signal()
+        room.give()
     }
 }

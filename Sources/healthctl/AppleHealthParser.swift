@@ -24,69 +24,58 @@ final class AppleHealthParser: XMLSAXHandler {
     }
     /// The parse error, with its line, when the XML is not well formed.
     private(set) var failure: String?
-    private var tally = AppleHealthCounts()
+    // The state the per-record path touches is `@exclusivity(unchecked)`: the parser is used by one
+    // thread and never re-entered (libxml2 calls back one event at a time), and the runtime's check
+    // of each access to a class's stored property cost 2-3% of the parse (perf, 200,000 records).
+    @exclusivity(unchecked) private var tally = AppleHealthCounts()
     private let batchSize: Int
     private let deliver: (AppleHealthChunk) -> Void
-    private var types = AppleHealthTypeCache()
+    @exclusivity(unchecked) private var types = AppleHealthTypeCache()
     /// The sources met, each with the batch being built for it (so every call the importer makes
     /// is one source's full batch) and the uuids in that batch (the broker refuses a repeat in one call).
-    private var sources: [AppleHealthPendingSource] = []
+    @exclusivity(unchecked) private var sources: [AppleHealthPendingSource] = []
     /// Samples in all sources' batches: past `pendingLimit`, the fullest is handed out early.
-    private var pendingSamples = 0
+    @exclusivity(unchecked) private var pendingSamples = 0
     /// Sources first seen since the last chunk was handed out.
     private var newSources: [AppleHealthSourceName] = []
     private var categoryNames: [String: [String: Int64]] = [:]
-    private var depth = 0
+    @exclusivity(unchecked) private var depth = 0
     /// Whether `</HealthData>` was read: the export must not just stop.
     private var sawEnd = false
     /// Whether a Record is being read (between its start and end tags), and its attributes' bytes.
-    private var inRecord = false
-    private var recordText = AppleHealthRecordText()
+    @exclusivity(unchecked) private var inRecord = false
+    @exclusivity(unchecked) private var recordText = AppleHealthRecordText()
     private var pendingWorkout: [String: String]?
     private var workoutStatistics: [String: (sum: String, unit: String)] = [:]
-    private var metadata: [String: String] = [:]
+    @exclusivity(unchecked) private var metadata: [String: String] = [:]
     /// The bytes a record's uuid is hashed from (reused).
-    private var uuidInput: [UInt8] = []
+    @exclusivity(unchecked) private var uuidInput: [UInt8] = []
     /// The Correlation being read: its attributes, metadata and the member samples read so far.
-    private var pendingCorrelation: (attributes: [String: String], metadata: [String: String], members: [Sample])?
+    @exclusivity(unchecked) private var pendingCorrelation: (attributes: [String: String], metadata: [String: String], members: [AppleHealthMember])?
 
     /// A record's uuid: derived from its content alone (so an export imports once), and time-ordered
     /// like HealthStore's version 7 uuids, which the broker's uuid index takes far faster than
     /// random ones. RFC 9562 version 8 layout: 48 bits of the start's Unix milliseconds, then 74 bits
     /// of SHA-1(namespace, content).
     static func uuid(startMicros: Int64, content: String) -> String {
+        uuidKey(startMicros: startMicros, content: content).text
+    }
+
+    /// As `uuid(startMicros:content:)`, as its two words.
+    static func uuidKey(startMicros: Int64, content: String) -> AppleHealthUUID {
         var input = namespace
         input.append(contentsOf: content.utf8)
-        return input.withUnsafeBufferPointer { uuid(startMicros: startMicros, hashing: $0) }
+        return input.withUnsafeBufferPointer { uuidKey(startMicros: startMicros, hashing: $0) }
     }
 
     /// As `uuid(startMicros:content:)`, over the namespace and content bytes already in `input`.
     static func uuid(startMicros: Int64, hashing input: UnsafeBufferPointer<UInt8>) -> String {
-        let digest = SHA1.words(input)
-        let millis = UInt64(max(0, startMicros / 1_000))
-        return String(unsafeUninitializedCapacity: 36) { text in
-            let hex: StaticString = "0123456789abcdef"
-            var bytes: (UInt64, UInt64) = (0, 0)
-            // 16 bytes: the first 16 of the digest, big-endian, with the time and version spliced in.
-            bytes.0 = UInt64(digest.0) << 32 | UInt64(digest.1)
-            bytes.1 = UInt64(digest.2) << 32 | UInt64(digest.3)
-            bytes.0 = millis << 16 | (bytes.0 & 0xFFFF)
-            bytes.0 = bytes.0 & ~UInt64(0xF000) | 0x8000
-            bytes.1 = bytes.1 & ~(UInt64(0xC0) << 56) | (UInt64(0x80) << 56)
-            var position = 0
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    text[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let word = index < 8 ? bytes.0 : bytes.1
-                let byte = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
-                text[position] = hex.utf8Start[Int(byte >> 4)]
-                text[position + 1] = hex.utf8Start[Int(byte & 0x0F)]
-                position += 2
-            }
-            return 36
-        }
+        uuidKey(startMicros: startMicros, hashing: input).text
+    }
+
+    /// As `uuid(startMicros:hashing:)`, as its two words.
+    static func uuidKey(startMicros: Int64, hashing input: UnsafeBufferPointer<UInt8>) -> AppleHealthUUID {
+        AppleHealthUUID(startMicros: startMicros, digest: SHA1.words(input))
     }
 
     /// The namespace of uuids derived from an export's records.
@@ -242,9 +231,10 @@ final class AppleHealthParser: XMLSAXHandler {
         uuidInput.append(0x0A)
         text.appendBytes(text.unit, to: &uuidInput)
         appendMetadata(to: &uuidInput)
-        let uuid = uuidInput.withUnsafeBufferPointer { Self.uuid(startMicros: start, hashing: $0) }
+        let key = uuidInput.withUnsafeBufferPointer { Self.uuidKey(startMicros: start, hashing: $0) }
+        let uuid = key.text
         add(Sample(uuid: uuid, type: descriptor.type, startMicros: start, endMicros: end, value: value, metadata: metadata),
-            typeID: typeID, source: { text.withBytes(text.sourceName) { self.sourceIndex(of: $0) } }) { [self] in
+            key: key, typeID: typeID, source: { text.withBytes(text.sourceName) { self.sourceIndex(of: $0) } }) { [self] in
             // What the broker's rules say about the record as the export gives it (raw unit), for the message.
             var raw = value
             if descriptor.kind == .quantity, let number = Double(text.string(text.value)) {
@@ -287,9 +277,9 @@ final class AppleHealthParser: XMLSAXHandler {
         let sourceName = attributes["sourceName"] ?? ""
         var name = [typeID, sourceName, attributes["startDate"] ?? "", attributes["endDate"] ?? ""] + content
         for key in metadata.keys.sorted() { name.append("\(key.utf8.count):\(key)=\(metadata[key] ?? "")") }
-        let uuid = Self.uuid(startMicros: start, content: name.joined(separator: "\n"))
-        let sample = Sample(uuid: uuid, type: .workout, startMicros: start, endMicros: end, value: .workout(details), metadata: metadata)
-        add(sample, typeID: typeID, source: { Array(sourceName.utf8).withUnsafeBufferPointer { self.sourceIndex(of: $0) } }) { sample }
+        let key = Self.uuidKey(startMicros: start, content: name.joined(separator: "\n"))
+        let sample = Sample(uuid: key.text, type: .workout, startMicros: start, endMicros: end, value: .workout(details), metadata: metadata)
+        add(sample, key: key, typeID: typeID, source: { Array(sourceName.utf8).withUnsafeBufferPointer { self.sourceIndex(of: $0) } }) { sample }
     }
 
     /// A workout total: the attribute when given, else the sum of the first WorkoutStatistics of `statistics`.
@@ -358,8 +348,8 @@ final class AppleHealthParser: XMLSAXHandler {
     /// in `sources`, asked only once the sample passed, so a source of nothing valid is not registered);
     /// when the rules refuse it, the reason is taken from `asWritten` (the record with its unit as the
     /// export gives it), as the broker would word it.
-    private func add(_ sample: Sample, typeID: String, source: () -> Int, asWritten: () -> Sample) {
-        var checked: Sample
+    private func add(_ sample: Sample, key: AppleHealthUUID, typeID: String, source: () -> Int, asWritten: () -> Sample) {
+        let checked: Sample
         do throws(BrokerError) {
             checked = try SampleValidator.validated(sample, earliestPermitted: .min)
         } catch {
@@ -371,21 +361,21 @@ final class AppleHealthParser: XMLSAXHandler {
             }
             return invalid(typeID, reason)
         }
+        // The sample's source is its batch's (`ImportBatch.sourceAppID`): the sample itself names none.
         let index = source()
-        checked.sourceAppID = sources[index].appID
         if pendingCorrelation != nil {
             // A Record inside a Correlation: one of its objects, batched with it when it ends.
-            pendingCorrelation?.members.append(checked)
+            pendingCorrelation?.members.append(AppleHealthMember(sample: checked, key: key, source: index))
             return
         }
-        append(checked, to: index)
+        append(checked, key: key, to: index)
     }
 
     /// Batches a checked sample in source `index`'s batch (a repeat in that batch is counted, not batched).
-    private func append(_ sample: Sample, to index: Int) {
+    private func append(_ sample: Sample, key: AppleHealthUUID, to index: Int) {
         // One look-up in the common case (a new uuid); a repeat puts back what was there.
-        if let earlier = sources[index].seen.updateValue(sources[index].batch.samples.count, forKey: sample.uuid) {
-            sources[index].seen[sample.uuid] = earlier
+        if let earlier = sources[index].seen.updateValue(sources[index].batch.samples.count, forKey: key) {
+            sources[index].seen[key] = earlier
             sources[index].batch.repeats += 1
             tally.repeats += 1
             return
@@ -416,19 +406,22 @@ final class AppleHealthParser: XMLSAXHandler {
     /// an earlier call it is already stored and the correlation links it. A Correlation of a type the
     /// broker does not know, or one its rules refuse, is counted as such and its objects imported as
     /// plain samples.
-    private func correlation(_ attributes: [String: String], metadata: [String: String], members: [Sample]) {
-        guard !members.isEmpty else { return }
+    private func correlation(_ attributes: [String: String], metadata: [String: String], members pending: [AppleHealthMember]) {
+        guard !pending.isEmpty else { return }
+        let members = pending.map(\.sample)
         let typeID = attributes["type"] ?? ""
         let type = ObjectType(typeID)
         let sourceName = attributes["sourceName"] ?? ""
         let index = Array(sourceName.utf8).withUnsafeBufferPointer { sourceIndex(of: $0) }
         var sample: Sample?
+        var key = AppleHealthUUID(startMicros: 0, digest: (0, 0, 0, 0, 0))
         if TypeCatalogue.descriptor(for: type)?.kind == .correlation,
            let start = attributes["startDate"].flatMap(AppleHealthDate.micros), let end = attributes["endDate"].flatMap(AppleHealthDate.micros) {
             var name = [typeID, sourceName, String(start), String(end)] + members.map(\.uuid).sorted()
             for key in metadata.keys.sorted() { name.append("\(key.utf8.count):\(key)=\(metadata[key] ?? "")") }
+            key = Self.uuidKey(startMicros: start, content: name.joined(separator: "\n"))
             let raw = Sample(
-                uuid: Self.uuid(startMicros: start, content: name.joined(separator: "\n")), type: type,
+                uuid: key.text, type: type,
                 startMicros: min(start, members.map(\.startMicros).min() ?? start), endMicros: max(end, members.map(\.endMicros).max() ?? end),
                 value: .correlation(members), metadata: metadata)
             do throws(BrokerError) {
@@ -441,32 +434,31 @@ final class AppleHealthParser: XMLSAXHandler {
         } else {
             invalid(typeID, "startDate or endDate is not YYYY-MM-DD HH:MM:SS ±HHMM")
         }
-        guard var correlation = sample else {
-            for member in members { append(member, to: sourceIndex(ofAppID: member.sourceAppID) ?? index) }
+        guard let correlation = sample else {
+            for member in pending { append(member.sample, key: member.key, to: member.source) }
             return
         }
-        correlation.sourceAppID = sources[index].appID
         if sources[index].sendCount > 0, sources[index].size + 1 + members.count > batchSize {
             flush(index)
         }
-        guard sources[index].seen[correlation.uuid] == nil else {
+        guard sources[index].seen[key] == nil else {
             sources[index].batch.repeats += 1
             tally.repeats += 1
             return
         }
-        sources[index].seen[correlation.uuid] = -1
+        sources[index].seen[key] = -1
         // Objects this batch already holds as plain samples leave it: the correlation holds them.
         // They are only marked here and taken out when the batch is handed out (one pass per batch,
         // not one per correlation). Inside a correlation (-1), a top-level repeat later in this
         // batch is skipped as a repeat.
         var removed = 0
-        for member in members {
-            if let position = sources[index].seen[member.uuid] {
+        for member in pending {
+            if let position = sources[index].seen[member.key] {
                 guard position >= 0 else { continue }
                 sources[index].dropped.append(position)
                 removed += 1
             }
-            sources[index].seen[member.uuid] = -1
+            sources[index].seen[member.key] = -1
         }
         if removed > 0 {
             sources[index].batch.repeats += removed
@@ -514,11 +506,6 @@ final class AppleHealthParser: XMLSAXHandler {
         return sources.count - 1
     }
 
-    /// The index of the source whose app id is `appID`, if one was met.
-    private func sourceIndex(ofAppID appID: String?) -> Int? {
-        sources.firstIndex { $0.appID == appID }
-    }
-
     /// The raw value of a category value as the export writes it (`HKCategoryValueSleepAnalysisAsleepCore`, or a number).
     private func categoryValue(_ text: String, of type: ObjectType) -> Int64? {
         if let number = Int64(text) { return number }
@@ -545,6 +532,7 @@ final class AppleHealthParser: XMLSAXHandler {
         sources[index].removeDropped()
         var chunk = AppleHealthChunk(batch: ImportBatch())
         swap(&chunk.batch, &sources[index].batch)
+        chunk.batch.sourceAppID = sources[index].appID
         chunk.newSources = newSources
         newSources = []
         pendingSamples -= chunk.batch.samples.count + sources[index].batchedObjects
@@ -578,7 +566,7 @@ struct AppleHealthPendingSource {
     var batch = ImportBatch()
     /// The uuids in `batch` (correlations' objects included): each plain sample's position in
     /// `batch.samples`, -1 for a correlation or one of its objects.
-    var seen: [String: Int] = [:]
+    var seen: [AppleHealthUUID: Int] = [:]
     /// Positions in `batch.samples` of plain samples a later correlation of the batch holds: taken
     /// out when the batch is handed out.
     var dropped: [Int] = []
@@ -606,4 +594,14 @@ struct AppleHealthPendingSource {
         batch.samples.removeLast(batch.samples.count - kept)
         dropped.removeAll(keepingCapacity: true)
     }
+}
+
+/// A Record read inside a Correlation: the checked sample, its uuid's words and its source's index.
+struct AppleHealthMember {
+    /// The checked sample (its source is its batch's).
+    let sample: Sample
+    /// Its uuid as words.
+    let key: AppleHealthUUID
+    /// Its source's index in the parser's sources.
+    let source: Int
 }

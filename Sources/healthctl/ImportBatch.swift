@@ -10,6 +10,10 @@ struct ImportBatch: Equatable {
     var firstLine = 0
     /// Lines that repeated a sample already in the batch (same UUID, same content): counted as already present.
     var repeats = 0
+    /// The app every sample of the batch goes in as, when the batch is one source's (an Apple Health
+    /// export's): its samples then name no source of their own and are sent as they are, without a
+    /// copy per sample. Nil: each sample's own `sourceAppID` says (`import --keep-sources`).
+    var sourceAppID: String?
 
     /// The line of the sample at `index`, when the samples came from lines.
     func line(ofSampleAt index: Int) -> Int? {

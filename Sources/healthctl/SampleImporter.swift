@@ -51,6 +51,14 @@ final class SampleImporter {
             tally.alreadyPresent += batch.repeats
             return
         }
+        if keepSources, let source = batch.sourceAppID {
+            // One source's batch whose samples name no source: sent as it is (no copy per sample).
+            let admin = self.admin
+            let batchID = self.batchID
+            let appID = source.isEmpty ? self.appID : source
+            inFlight.append((batch, Task { try await admin.importSamples(batch.samples, as: appID, batchID: batchID) }))
+            return
+        }
         for (appID, part) in split(batch) {
             while inFlight.count >= maxInFlight { try await awaitOldest() }
             let admin = self.admin
@@ -69,7 +77,7 @@ final class SampleImporter {
     /// unless `keepSources`); the batch's repeats count with the first part.
     private func split(_ batch: ImportBatch) -> [(appID: String, batch: ImportBatch)] {
         guard keepSources else { return [(appID, batch)] }
-        // One source (the Apple Health import hands out one source's batch at a time): no copy.
+        // One source (every sample names the same app): no split.
         if let first = batch.samples.first?.sourceAppID, batch.samples.allSatisfy({ $0.sourceAppID == first }) {
             return [(first.isEmpty ? appID : first, batch)]
         }

@@ -14,6 +14,9 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
     case reqstatus
     /// Any unary app method, with the request `--request METHOD=JSON` gives.
     case custom
+    /// An AnchoredQuery without an anchor over the query's range: streams the same `--query-samples`
+    /// samples as AnchoredPage items, the last with the new anchor.
+    case anchored
 
     /// The operation's slot in per-operation arrays.
     var index: Int {
@@ -25,6 +28,7 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
         case .save: 4
         case .reqstatus: 5
         case .custom: 6
+        case .anchored: 7
         }
     }
 
@@ -38,6 +42,7 @@ enum LoadOperation: String, CaseIterable, Sendable, Codable, Comparable {
         case .save: "Save"
         case .reqstatus: "RequestStatus"
         case .custom: "the --request method"
+        case .anchored: "AnchoredQuery"
         }
     }
 

@@ -42,7 +42,7 @@ struct LoadSetup {
         if options.needsAuthorization {
             try await authorize(credentials, admin: admin)
         }
-        if options.mix.contains(.query) {
+        if options.mix.contains(.query) || options.mix.contains(.anchored) {
             try await seed(credentials, admin: admin)
         }
         return credentials

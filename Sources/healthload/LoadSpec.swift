@@ -19,7 +19,7 @@ enum LoadSpec {
             connection (default 1024).
             --op takes one operation or a weighted mix, e.g. 'ping:8,easd:1,status:1,query:1,save:1': \
             ping, easd (EarliestAuthorizedSampleDate), status (AuthorizationStatus), query (streams \
-            --query-samples samples), save (a batch of --batch new samples), reqstatus (RequestStatus for the types setup asked for), custom (the unary app method and request \
+            --query-samples samples), save (a batch of --batch new samples), reqstatus (RequestStatus for the types setup asked for), anchored (an AnchoredQuery without an anchor streaming the --query-samples samples), custom (the unary app method and request \
             --request gives, as JSON in protobuf's JSON mapping, e.g. \
             'EarliestAuthorizedSampleDate={"types":["HKQuantityTypeIdentifierStepCount"]}' or METHOD=@FILE).
             Setup goes through the admin socket: apps healthload.1 … healthload.N are registered (or \
@@ -39,7 +39,7 @@ enum LoadSpec {
             .option("duration", value: "SECONDS", help: "How long to measure.", default: "10"),
             .option("warmup", value: "SECONDS", help: "How long to run before measuring.", default: "1"),
             .option("rate", value: "R", help: "Open loop: calls a second in all, at a constant pace."),
-            .option("op", value: "MIX", help: "Operation or weighted mix: ping, easd, status, query, save, reqstatus, custom (e.g. ping:8,save:1).", default: "ping"),
+            .option("op", value: "MIX", help: "Operation or weighted mix: ping, easd, status, query, save, reqstatus, anchored, custom (e.g. ping:8,save:1).", default: "ping"),
             .option("request", value: "METHOD=JSON", help: "The custom op's call: a unary app method and its request as JSON, or METHOD=@FILE."),
             .option("payload-bytes", value: "N", help: "Ping payload size.", default: "0"),
             .option("query-samples", value: "K", help: "Samples each query streams (seeded at setup).", default: "100"),

@@ -70,6 +70,13 @@ struct LoadWorkload: Sendable {
                            limit: UInt32(querySamples))
     }
 
+    /// The AnchoredQuery each anchored call sends: no anchor (every sample of the query's range the
+    /// app may read), at most `querySamples`.
+    var anchoredQuery: AnchoredQuery {
+        let query = self.query
+        return AnchoredQuery(type: query.type, predicate: query.predicate, limit: query.limit)
+    }
+
     /// Stream credit for a query: every page at once, so no Credit frames are needed.
     var queryCredit: UInt32 {
         UInt32(clamping: (querySamples + Self.queryPageSize - 1) / Self.queryPageSize + 1)
@@ -117,6 +124,8 @@ struct LoadWorkload: Sendable {
             return try CallTemplate(operation: .status, request: .authorizationStatus(.with { $0.type = Self.statusType.identifier }), timeoutMicros: callTimeoutMicros)
         case .query:
             return try CallTemplate(operation: .query, request: .query(query.proto), timeoutMicros: callTimeoutMicros, initialCredit: queryCredit)
+        case .anchored:
+            return try CallTemplate(operation: .anchored, request: .anchoredQuery(anchoredQuery.proto), timeoutMicros: callTimeoutMicros, initialCredit: queryCredit)
         case .save:
             return try CallTemplate(operation: .save, request: .save(.with { $0.samples = saveSamples.map(\.proto) }), timeoutMicros: callTimeoutMicros, uuids: saveUUIDs)
         case .custom:

@@ -13,6 +13,10 @@ struct ReplyVerifier: Sendable {
 
     /// The samples in a Query stream item, or nil when the item is not a page of samples.
     func samples(inItem frame: Proto.ServerFrame, operation: LoadOperation) -> Int? {
+        if operation == .anchored, case .streamItem(let item)? = frame.response, case .anchoredPage(let page)? = item.item,
+           (try? AnchoredPage(proto: page)) != nil {
+            return page.added.count
+        }
         guard operation == .query, case .streamItem(let item)? = frame.response, case .samples(let page)? = item.item,
               (try? Sample.samples(proto: page.samples)) != nil
         else { return nil }
@@ -27,7 +31,7 @@ struct ReplyVerifier: Sendable {
         case (.easd, .earliestAuthorizedSampleDate(let dates)?): !TypeDates(proto: dates).isEmpty
         case (.status, .authorizationStatus(let answer)?): AuthorizationStatus(rawValue: answer.status.rawValue) == .sharingAuthorized
         case (.save, .save(let saved)?): Int(saved.saved + saved.unchanged) == saveBatch
-        case (.query, nil): frame.status?.code == .ok && streamedSamples == querySamples
+        case (.query, nil), (.anchored, nil): frame.status?.code == .ok && streamedSamples == querySamples
         case (.reqstatus, .requestStatus(let answer)?): RequestStatus(rawValue: answer.status.rawValue) == .unnecessary
         case (.custom, _): frame.status == nil || frame.status?.code == .ok
         default: false

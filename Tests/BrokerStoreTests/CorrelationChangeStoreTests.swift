@@ -166,16 +166,21 @@ struct CorrelationChangeStoreTests {
                 VALUES (1, 41, '\(F.uuid(1))', 42, 10, 20, NULL, 5), (2, 41, '\(F.uuid(2))', 42, 30, 40, NULL, 6);
                 UPDATE change_sequence SET last_seq = 7 WHERE id = 1;
                 """)
+            #expect(try Migrations(steps: Array(BrokerSchema.migrations.steps.prefix(14))).apply(to: database) == 1)
+            #expect(try SchemaUpgradeTests.texts(database, "SELECT change_seq FROM correlations ORDER BY seq") == [Array("8".utf8), Array("9".utf8)])
+            #expect(try SchemaUpgradeTests.texts(database, "SELECT last_seq FROM change_sequence") == [Array("9".utf8)])
             database.close()
         }
         let store = try BrokerStore(dataDirectory: directory.path)
         defer { store.close() }
-        #expect(store.migration?.fromVersion == 13)
-        #expect(try store.currentSequence() == 9)
-        // A correlation with no object is shown to no one; saved after the upgrade, one takes the next position.
+        #expect(store.migration?.fromVersion == 14)
+        // Version 15 deletes both (a correlation holds at least one object), at positions 10 and 11;
+        // with no object, they were shown to no one and their deletions are told to no one.
+        #expect(try store.currentSequence() == 11)
+        // Saved after the upgrade, a correlation takes the next position (after its two objects').
         _ = try store.saveSamples([C.pressure(3, F.base)], sourceAppID: F.app, now: 8)
         let page = try Self.changes(store, C.bothScopes(.from(.min), .from(.min)), after: 9)
-        #expect(page.added.map(\.uuid) == [F.uuid(3)])
-        #expect(page.lastSequence == (try store.currentSequence()) && page.lastSequence == 12)
+        #expect(page.added.map(\.uuid) == [F.uuid(3)] && page.deleted.isEmpty)
+        #expect(page.lastSequence == (try store.currentSequence()) && page.lastSequence == 14)
     }
 }

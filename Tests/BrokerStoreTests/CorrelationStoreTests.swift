@@ -50,10 +50,6 @@ struct CorrelationStoreTests {
             #expect(try Self.read(store, Self.bothScopes(.from(.min), .notDetermined)).map(Self.memberUUIDs) == [[F.uuid(11)], [F.uuid(21)]])
             #expect(try Self.read(store, Self.bothScopes(.ownSamplesOnly, .ownSamplesOnly), appID: F.other).isEmpty)
             #expect(try Self.read(store, Self.bothScopes(.from(F.base + F.hour), .ownSamplesOnly), appID: F.other).map(\.uuid) == [F.uuid(2)])
-            // Deleting a correlation keeps its members; deleting a member leaves the correlation with the other.
-            #expect(try store.deleteSamples(uuids: [F.uuid(1), F.uuid(22)], appID: F.app, now: 7).count == 2)
-            #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(21)]])
-            #expect(try F.readAll(store, type: .bloodPressureSystolic).map(\.uuid) == [F.uuid(11), F.uuid(21)])
             // Other content under a stored correlation uuid, or a member already in another correlation.
             #expect(throws: BrokerError.self) { try store.saveSamples([Self.pressure(2, F.base + 2 * F.hour)], sourceAppID: F.app, now: 8) }
             var reuse = Self.pressure(3, F.base + F.hour)
@@ -66,6 +62,17 @@ struct CorrelationStoreTests {
             #expect(taken?.code == .alreadyExists)
             // Another app may use the same uuids: its own namespace.
             #expect(try store.saveSamples([Self.pressure(2, F.base)], sourceAppID: F.other, now: 9).saved == 3)
+            // Deleting a correlation keeps its objects. Deleting an object deletes the correlation
+            // holding it too (a correlation cannot change), marked as deleted with it, not its other object.
+            let gone = try store.deleteSamples(uuids: [F.uuid(1), F.uuid(22)], appID: F.app, now: 10)
+            #expect(gone.map(\.uuid) == [F.uuid(1), F.uuid(2), F.uuid(22)])
+            #expect(gone.map(\.deletedWithAnObject) == [false, true, false])
+            #expect(gone[1].objects.map(\.type) == [.bloodPressureSystolic, .bloodPressureDiastolic])
+            // The other app's correlation under the same uuids is its own: untouched.
+            #expect(try Self.read(store, full).map(\.sourceAppID) == [F.other])
+            let own = ReadScope.ownSamplesOnly
+            #expect(try F.readAll(store, type: .bloodPressureSystolic, scope: own).map(\.uuid) == [F.uuid(11), F.uuid(21)])
+            #expect(try F.readAll(store, type: .bloodPressureDiastolic, scope: own).map(\.uuid) == [F.uuid(12)])
         }
     }
 
@@ -88,13 +95,19 @@ struct CorrelationStoreTests {
             // By end date (another app reading from a date): each link carries its member's end.
             let floor = F.base + F.hour
             #expect(try Self.read(store, Self.bothScopes(.from(floor), .from(floor)), appID: F.other).map(Self.memberUUIDs) == [[F.uuid(21), F.uuid(22)]])
-            // Deleting a member inserted by the batch unlinks it, as for one stored before.
-            #expect(try store.deleteSamples(uuids: [F.uuid(12), F.uuid(21)], appID: F.app, now: 3).count == 2)
-            #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(11)], [F.uuid(22)]])
+            // Deleting a member inserted by the batch deletes its correlation, as one stored before does.
+            let gone = try store.deleteSamples(uuids: [F.uuid(12), F.uuid(21)], appID: F.app, now: 3)
+            #expect(gone.map(\.uuid) == [F.uuid(1), F.uuid(2), F.uuid(12), F.uuid(21)])
+            #expect(try Self.read(store, full).isEmpty)
             // A later batch with a stored sample and a new correlation: only the new rows are linked.
             let again = try store.saveSamples([step, Self.pressure(3, F.base + 5 * F.hour)], sourceAppID: F.app, now: 4)
             #expect(again.saved == 3 && again.unchanged == 1)
-            #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(11)], [F.uuid(22)], [F.uuid(31), F.uuid(32)]])
+            #expect(try Self.read(store, full).map(Self.memberUUIDs) == [[F.uuid(31), F.uuid(32)]])
+            // A delete by type and predicate of a member type deletes the correlations holding what it deletes.
+            let byType = try store.deleteSamples(type: .bloodPressureDiastolic, predicate: SamplePredicate(startMicros: F.base + 4 * F.hour, endMicros: F.base + 6 * F.hour), appID: F.app, now: 5)
+            #expect(byType.map(\.uuid) == [F.uuid(3), F.uuid(32)] && byType.map(\.deletedWithAnObject) == [true, false])
+            #expect(try Self.read(store, full).isEmpty)
+            #expect(try F.readAll(store, type: .bloodPressureSystolic).map(\.uuid).contains(F.uuid(31)))
         }
     }
 

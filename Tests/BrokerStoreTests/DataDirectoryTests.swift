@@ -79,7 +79,9 @@ struct DataDirectoryTests {
         let lockPath = DataDirectory.lockPath(in: temporary.path)
         #expect(readText(lockPath) == "\(getpid())\n")
         #expect(permissionBits(lockPath) == 0o600)
-        // flock conflicts between two opens even in one process, as it does between two daemons.
+        // A second store in one process is refused (DataDirectoryLock's registry), as a second daemon
+        // is (the kernel's record lock). readText above opened and closed the lock file, which drops
+        // this process's record lock: the registry, not the kernel, refuses here.
         let error = #expect(throws: BrokerError.self) { try BrokerStore(dataDirectory: temporary.path) }
         #expect(error?.code == .failedPrecondition)
         #expect(error?.message.contains("in use by process \(getpid())") == true)

@@ -56,6 +56,30 @@ struct SampleChunkedSaveTests {
         }
     }
 
+    /// Every row's uuid (16 bytes, or text when not canonical), unit and metadata of its own length
+    /// come back as saved, in 200-row, 50-row and row-by-row inserts alike (the bindings of a
+    /// multi-row INSERT are per row: none may leak into the next).
+    @Test func eachRowsUUIDUnitAndMetadataComeBackAsSavedWhateverTheirLengths() throws {
+        try F.withStore { store, _ throws in
+            let long = String(repeating: "ü", count: 600)
+            let samples = (0..<263).map { n in
+                var sample = F.steps(n, F.base + Int64(n) * F.minute, F.base + Int64(n + 1) * F.minute, count: Double(n),
+                                     metadata: n % 2 == 0 ? ["note": String(repeating: "x", count: n % 37), "big": n % 10 == 0 ? long : ""] : [:])
+                if n % 7 == 0 { sample.uuid = "legacy-\(n)" }
+                return sample
+            }
+            // Row 5 stored first: its 200-row chunk falls back to 50-row chunks, its own 50 rows go in
+            // row by row; rows 200-262 (63) are a 50-row chunk and 13 single rows.
+            _ = try store.saveSamples([samples[5]], sourceAppID: F.app, now: 1)
+            let outcome = try store.saveSamples(samples, sourceAppID: F.app, now: 2)
+            #expect(outcome.saved == 262)
+            let read = try F.readAll(store)
+            let expected = samples.enumerated().map { F.stored($0.element, by: F.app, at: $0.offset == 5 ? 1 : 2) }
+            #expect(read.count == expected.count)
+            #expect(Dictionary(uniqueKeysWithValues: read.map { ($0.uuid, $0) }) == Dictionary(uniqueKeysWithValues: expected.map { ($0.uuid, $0) }))
+        }
+    }
+
     @Test func aStoredUUIDInsideA200RowChunkSendsOnlyItsOwn50RowsRowByRow() throws {
         try F.withStore { store, _ throws in
             let samples = Self.batch(0..<475)

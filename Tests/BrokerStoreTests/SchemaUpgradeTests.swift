@@ -45,7 +45,7 @@ struct SchemaUpgradeTests {
     }
 
     @Test func releasedStepsAreUnchanged() {
-        #expect(BrokerSchema.migrations.steps.count == 14)
+        #expect(BrokerSchema.migrations.steps.count == 15)
         #expect(BrokerSchema.migrations.steps.first == Self.releasedVersion1)
     }
 
@@ -450,8 +450,9 @@ struct SchemaUpgradeTests {
                 Fixture.steps(3, -1, 0, count: 2), Fixture.steps(4, -hour, -hour, count: 3),
             ], sourceAppID: "com.example.a", now: 1)
             _ = try store.saveSamples([Fixture.steps(5, 10 * hour + 5, 10 * hour + 6, count: 11)], sourceAppID: "com.example.b", now: 1)
-            // As a version 12 store left it: no rollups (nor version 14's correlation positions).
+            // As a version 12 store left it: no rollups (nor version 14's correlation positions, nor version 15's object counts).
             try store.database.execute("DROP TABLE hour_rollups")
+            try store.database.execute("ALTER TABLE correlations DROP COLUMN object_count")
             try store.database.execute("ALTER TABLE correlations DROP COLUMN change_seq")
             try store.database.execute("DROP TABLE correlation_tombstone_members")
             try store.database.execute("DROP TABLE correlation_prune_marks")

@@ -2,9 +2,10 @@ import BrokerModel
 import Testing
 @testable import BrokerWire
 
-/// The generated row writer (`Proto.SampleFields`, Proto+Fields.pb.swift) writes a Query page
-/// straight from the model samples the store hands the broker: its bytes must be exactly what
-/// protobuf-c packs for the page of their `Sample.proto`, whatever fields are set.
+/// The generated row writer (`Proto.SampleFields`, Proto+Fields.pb.swift) writes Query,
+/// correlation Query and AnchoredQuery pages straight from the model samples the store hands the
+/// broker: their bytes must be exactly what protobuf-c packs for the page of their `Sample.proto`
+/// (and, for an AnchoredPage, its deletions, anchor and done), whatever fields are set.
 @Suite("Sample row writer against protobuf-c")
 struct SampleRowWriterTests {
     private static let callIDs: [UInt64] = [0, 1, 300, .max]
@@ -118,5 +119,99 @@ struct SampleRowWriterTests {
             return
         }
         #expect(try Sample.samples(proto: page.samples) == Samples.healthSamples)
+    }
+
+    /// The built frame of an AnchoredPage (its `proto`) and protobuf-c's packing of it.
+    private func anchoredReference(callID: UInt64, status: Proto.Status?, page: AnchoredPage) -> (built: [UInt8], packed: [UInt8]?) {
+        var item = Proto.StreamItem()
+        item.item = .anchoredPage(page.proto)
+        var message = Proto.ServerFrame()
+        message.callID = callID
+        message.status = status
+        message.response = .streamItem(item)
+        var built: [UInt8] = []
+        message.appendFrame(to: &built)
+        return (built, message.repackedByProtobufC())
+    }
+
+    /// AnchoredQuery pages: the added rows of every page above with deletions of none, one and many
+    /// entries (NUL-holding, unicode, empty uuids and source app ids; as many source app ids as
+    /// uuids, fewer and more), no anchor, a 49-byte one and odd ones, done or not.
+    private static var anchoredPages: [AnchoredPage] {
+        let deletions: [([String], [String])] = [
+            ([], []), (["6f9619ff-8b86-d011-b42d-00c04fc964ff"], ["com.example.other"]), (strings, strings.reversed()),
+            (["a", "b"], []), ([], ["only.source"]), ((0..<600).map { "uuid-\($0)" }, (0..<600).map { "app.\($0 % 7)" }),
+        ]
+        let anchors: [[UInt8]] = [[], Array(0..<49), [0], [UInt8](repeating: 0xFF, count: 300)]
+        var result: [AnchoredPage] = []
+        var index = 0
+        for rows in [[], [matrix[0]], matrix, Array(Samples.bigPage.prefix(600))] + matrix.map({ [$0] }) {
+            for (uuids, sources) in deletions where index % 2 == 0 || rows.count < 2 {
+                result.append(AnchoredPage(
+                    added: rows, deletedUUIDs: uuids, deletedSourceAppIDs: sources,
+                    newAnchor: anchors[index % anchors.count], done: index % 3 != 1))
+                index += 1
+            }
+            index += 1
+        }
+        return result
+    }
+
+    @Test func anchoredPagesMatchProtobufC() {
+        let statuses: [Proto.Status?] = [nil, Status(code: .aborted, message: "odd but encodable").proto]
+        for callID in Self.callIDs {
+            for (number, page) in Self.anchoredPages.enumerated() {
+                for status in statuses {
+                    let (built, packed) = anchoredReference(callID: callID, status: status, page: page)
+                    #expect(packed != nil)
+                    var appended: [UInt8] = [7, 7]  // appending after existing output
+                    page.added.withUnsafeBufferPointer {
+                        Proto.ServerFrame.appendFrame(
+                            callID: callID, status: status, streamItemAnchoredPage: $0, deletedUUIDs: page.deletedUUIDs,
+                            newAnchor: page.newAnchor, done: page.done, deletedSourceAppIDs: page.deletedSourceAppIDs, to: &appended)
+                    }
+                    let ours = Array(appended.dropFirst(2))
+                    let what = "anchored page \(number) (\(page.added.count) added, \(page.deletedUUIDs.count) deleted), call \(callID), status \(status != nil)"
+                    #expect(ours == built, "\(what)")
+                    #expect(Array(ours.dropFirst(FrameDecoder.headerSize)) == packed, "\(what)")
+                }
+            }
+        }
+    }
+
+    /// The broker's entry point for AnchoredQuery pages (`AnchoredPage.appendFrame`, what `send`
+    /// writes) gives the same frame, and the strict reader reads the page back as it was.
+    @Test func anchoredPageEntryPointMatches() throws {
+        for page in Self.anchoredPages {
+            var appended: [UInt8] = []
+            page.appendFrame(callID: 42, to: &appended)
+            let (built, _) = anchoredReference(callID: 42, status: nil, page: page)
+            #expect(appended == built)
+        }
+        let page = AnchoredPage(
+            added: Samples.healthSamples, deletedUUIDs: ["gone-1", "gone-2"], deletedSourceAppIDs: ["com.example.a", "com.example.b"],
+            newAnchor: Array(0..<49), done: true)
+        var appended: [UInt8] = []
+        page.appendFrame(callID: 9, to: &appended)
+        let frame = try #require(appended.dropFirst(FrameDecoder.headerSize).withUnsafeBufferPointer { ProtoReference.strictServerFrame($0) })
+        guard case .streamItem(let item)? = frame.response, case .anchoredPage(let read)? = item.item else {
+            Issue.record("not an anchored page")
+            return
+        }
+        #expect(try AnchoredPage(proto: read) == page)
+    }
+
+    /// A correlation Query's page (correlations holding their visible objects) through the row
+    /// writer: protobuf-c's packing of the built page.
+    @Test func correlationPagesMatchProtobufC() {
+        let correlations = Self.matrix.filter { if case .correlation = $0.value { true } else { false } }
+        #expect(!correlations.isEmpty)
+        for rows in [correlations, Array(correlations.prefix(1)), correlations.reversed()] {
+            var appended: [UInt8] = []
+            rows.withUnsafeBufferPointer { Sample.appendPage(callID: 5, rows: $0, to: &appended) }
+            let (built, packed) = reference(callID: 5, status: nil, rows: rows)
+            #expect(appended == built)
+            #expect(Array(appended.dropFirst(FrameDecoder.headerSize)) == packed)
+        }
     }
 }

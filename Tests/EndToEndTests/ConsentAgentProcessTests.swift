@@ -79,14 +79,12 @@ struct ConsentAgentProcessTests {
         /// Types `line` and a newline.
         func type(_ line: String) { keyboard.write(Data((line + "\n").utf8)) }
 
-        /// Waits until the output holds `needle` `count` times; false on timeout.
+        /// Waits until the output holds `needle` `count` times; false after `timeout` of this task's
+        /// scheduled time (`ScheduledDeadline`).
         func waitFor(_ needle: String, count: Int = 1, timeout: TimeInterval = 5) async throws -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if output.components(separatedBy: needle).count - 1 >= count { return true }
-                try await Task.sleep(for: .milliseconds(20))
+            await pollUntil(within: .milliseconds(Int64(timeout * 1_000)), every: .milliseconds(20)) {
+                output.components(separatedBy: needle).count - 1 >= count
             }
-            return false
         }
 
         /// Ends the agent without waiting for it here: `waitUntilExit()` on a cooperative thread can
@@ -114,9 +112,8 @@ struct ConsentAgentProcessTests {
         agent.type("full")
         // The decision reaches the broker (the app's request completes) with no further line.
         let done = Task { try await request.value }
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, try await store.authorizationStatus(for: .stepCount) != .sharingAuthorized {
-            try await Task.sleep(for: .milliseconds(20))
+        _ = try await pollUntil(within: .seconds(5), every: .milliseconds(20)) {
+            try await store.authorizationStatus(for: .stepCount) == .sharingAuthorized
         }
         #expect(try await store.authorizationStatus(for: .stepCount) == .sharingAuthorized, "\(agent.output)")
         try await done.value
@@ -145,13 +142,8 @@ struct ConsentAgentProcessTests {
         #expect(try await Self.exited(agent), "Ctrl-D with no prompt pending stops the agent: \(agent.output)")
     }
 
-    /// Waits up to five seconds for the agent to exit.
+    /// Waits up to five seconds of this task's scheduled time for the agent to exit.
     static func exited(_ agent: Agent) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            if !agent.process.isRunning { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        await agent.process.exited(within: .seconds(5))
     }
 }

@@ -19,14 +19,9 @@ struct ConsentAgentTerminalTests {
         return (daemon, agent)
     }
 
-    /// Polls `condition` for up to five seconds.
+    /// Polls `condition` for up to five seconds of this task's scheduled time (`ScheduledDeadline`).
     static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        try await pollUntil(within: .seconds(5), every: .milliseconds(20), condition)
     }
 
     @Test func allowAllTypedInPiecesAnswersEveryQuestionOfAThreeTypePrompt() async throws {

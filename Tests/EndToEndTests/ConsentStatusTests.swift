@@ -35,14 +35,15 @@ struct ConsentStatusTests {
         }
     }
 
-    /// Polls the status until `condition` holds (a request reaches the broker a little after the call starts).
+    /// Polls the status until `condition` holds (a request reaches the broker a little after the call
+    /// starts), for up to 10 s of this task's scheduled time (`ScheduledDeadline`).
     static func waitForStatus(_ daemon: DaemonProcess, _ condition: (BrokerInfo) -> Bool) async throws -> BrokerInfo {
         let admin = try await daemon.admin()
         defer { admin.close() }
-        let deadline = Date().addingTimeInterval(10)
+        var deadline = ScheduledDeadline(.seconds(10))
         while true {
             let info = try await admin.brokerInfo()
-            if condition(info) || Date() > deadline { return info }
+            if condition(info) || deadline.hasPassed() { return info }
             try await Task.sleep(for: .milliseconds(50))
         }
     }

@@ -136,11 +136,15 @@ struct CorrelationTests {
         // Deleting by type and predicate deletes the app's own correlations in range.
         #expect(try await store.deleteSamples(of: .food, predicate: afternoon) == 1)
         #expect(try await collect(store.samples(of: .food)).map(\.uuid) == [lunch.uuid])
-        // A member deleted by its uuid leaves the correlation with the rest.
+        // A member deleted by its uuid deletes the correlation holding it (a correlation cannot
+        // change); the count is of what the call named. The other member stays, a sample of its type.
         let lunchMembers = Self.members(lunch)
         #expect(try await store.delete([lunchMembers[1].uuid]) == 1)
-        let left = try await collect(store.samples(of: .food))
-        #expect(Self.members(left.first).map(\.uuid) == [lunchMembers[0].uuid])
+        #expect(try await collect(store.samples(of: .food)).isEmpty)
+        // (Dinner's objects stayed when its correlation was deleted by type above.)
+        let dinnerMembers = Self.members(dinner)
+        #expect(Set(try await collect(store.samples(of: .dietaryEnergyConsumed)).map(\.uuid)) == [lunchMembers[0].uuid, dinnerMembers[0].uuid])
+        #expect(try await collect(store.samples(of: .dietaryProtein)).map(\.uuid) == [dinnerMembers[1].uuid])
     }
 
     @Test func savingChecksMembersAndShareForEachMemberType() async throws {

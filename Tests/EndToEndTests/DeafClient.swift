@@ -79,29 +79,81 @@ final class DeafClient {
         var leftover = 0
         /// True when the broker closed the connection.
         var closed = false
+        /// How long the read took, from its start to the close or the give-up.
+        var readTime = Duration.zero
     }
 
-    /// Reads until the broker closes the connection (or `seconds` pass), decoding every frame.
+    /// Reads until the broker closes the connection (or `seconds` of this task's scheduled time pass,
+    /// `ScheduledDeadline`), decoding every frame.
     func readToEnd(seconds: Double = 10, maxFrameBytes: Int = 8 << 20) async throws -> Transcript {
         var transcript = Transcript()
         var decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        let started = Date()
-        while Date().timeIntervalSince(started) < seconds {
+        var deadline = ScheduledDeadline(seconds: seconds)
+        while true {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
                 transcript.closed = true
                 break
             }
-            if count < 0 {
-                try await Task.sleep(for: .milliseconds(2))
-                continue
+            if count > 0 {
+                buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                while let frame = try decoder.nextFrame() { transcript.frames.append(try WireCodec.decodeServerFrame(frame)) }
             }
-            buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            while let frame = try decoder.nextFrame() { transcript.frames.append(try WireCodec.decodeServerFrame(frame)) }
+            if deadline.hasPassed() { break }
+            if count < 0 { try await Task.sleep(for: .milliseconds(2)) }
         }
         transcript.leftover = decoder.bufferedByteCount
         return transcript
+    }
+
+    /// On a thread of its own: waits until `ready` holds (polled every 10 ms, for up to `readyWithin`
+    /// seconds), then reads until the broker closes the connection (or `seconds` pass). Returns the
+    /// transcript and whether `ready` held.
+    ///
+    /// For a read that must begin soon after an event in the broker (within a grace period the
+    /// broker gives a stalled peer, say): a task of the cooperative pool can sit behind the parallel
+    /// suite's CPU-bound tests for longer than that, a thread of its own cannot.
+    func readToEndOnOwnThread(
+        when ready: @escaping @Sendable () -> Bool, readyWithin: Double = 60, seconds: Double = 10, maxFrameBytes: Int = 8 << 20
+    ) async throws -> (transcript: Transcript, wasReady: Bool) {
+        let fd = fd
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                var wasReady = ready()
+                let readyBy = Date().addingTimeInterval(readyWithin)
+                while !wasReady, Date() < readyBy {
+                    usleep(10_000)
+                    wasReady = ready()
+                }
+                var transcript = Transcript()
+                var decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                let giveUp = Date().addingTimeInterval(seconds)
+                let started = ContinuousClock.now
+                do {
+                    while Date() < giveUp {
+                        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                        _ = poll(&descriptor, 1, 10)
+                        let count = recv(fd, &buffer, buffer.count, 0)
+                        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                            transcript.closed = true
+                            break
+                        }
+                        guard count > 0 else { continue }
+                        buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                        while let frame = try decoder.nextFrame() { transcript.frames.append(try WireCodec.decodeServerFrame(frame)) }
+                    }
+                    transcript.leftover = decoder.bufferedByteCount
+                    transcript.readTime = ContinuousClock.now - started
+                    continuation.resume(returning: (transcript, wasReady))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "deaf client reader"
+            thread.start()
+        }
     }
 
     /// Reads what is there now (waiting up to `seconds` for more), decoding whole frames.
@@ -111,27 +163,25 @@ final class DeafClient {
 
     /// Reads until `enough` holds for the frames read (then `settle` seconds more, so that frames
     /// beyond it show) or `seconds` pass: a count waited for this way does not depend on how busy
-    /// the machine is, and one too many is still seen.
+    /// the machine is, and one too many is still seen. Both count this task's scheduled time
+    /// (`ScheduledDeadline`), so a settle is not over before the task has looked again.
     func read(
         decoder: inout FrameDecoder, seconds: Double = 20, settle: Double = 0.2, until enough: ([ServerFrame]) -> Bool
     ) async throws -> [ServerFrame] {
         var frames: [ServerFrame] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        let started = Date()
-        var deadline = started.addingTimeInterval(seconds)
-        var settling = false
-        while Date() < deadline {
-            if !settling, enough(frames) {
-                settling = true
-                deadline = min(deadline, Date().addingTimeInterval(settle))
-            }
+        var deadline = ScheduledDeadline(seconds: seconds)
+        var settleDeadline: ScheduledDeadline?
+        while true {
+            if settleDeadline == nil, enough(frames) { settleDeadline = ScheduledDeadline(seconds: settle) }
             let count = recv(fd, &buffer, buffer.count, 0)
-            if count <= 0 {
-                try await Task.sleep(for: .milliseconds(2))
-                continue
+            if count > 0 {
+                buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                while let frame = try decoder.nextFrame() { frames.append(try WireCodec.decodeServerFrame(frame)) }
             }
-            buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            while let frame = try decoder.nextFrame() { frames.append(try WireCodec.decodeServerFrame(frame)) }
+            let settled = settleDeadline?.hasPassed() ?? false
+            if deadline.hasPassed() || settled { break }
+            if count <= 0 { try await Task.sleep(for: .milliseconds(2)) }
         }
         return frames
     }

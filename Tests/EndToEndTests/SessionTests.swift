@@ -98,11 +98,13 @@ struct SessionTests {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `seconds`; fails the test when it never holds.
+/// Polls `condition` every 10 ms for up to `seconds` of this task's scheduled time
+/// (`ScheduledDeadline`); fails the test when it never holds.
 func waitUntil(seconds: Double = 30, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
+    var deadline = ScheduledDeadline(seconds: seconds)
     while !condition() {
-        if Date() > deadline {
+        if deadline.hasPassed() {
+            if condition() { return }
             Issue.record("condition did not hold within \(seconds) s", sourceLocation: sourceLocation)
             return
         }

@@ -263,7 +263,10 @@ import Testing
         #expect(Set(samples.map(\.uuid)).count == 2)
         // Time-ordered: the start's Unix milliseconds lead (1557874329000 = 0x016ab88bc5a8), version 8.
         #expect(samples.allSatisfy { $0.uuid.hasPrefix("016ab88b-c5a8-8") }, "\(samples.map(\.uuid))")
-        #expect(samples.map(\.sourceAppID) == [AppleHealthSource.appID(for: "Anna’s iPhone"), AppleHealthSource.appID(for: "Anna’s Apple Watch")])
+        // Each chunk is one source's: the batch names the app, its samples name none.
+        #expect(first.chunks.flatMap { chunk in chunk.batch.samples.map { _ in chunk.batch.sourceAppID } }
+            == [AppleHealthSource.appID(for: "Anna’s iPhone"), AppleHealthSource.appID(for: "Anna’s Apple Watch")])
+        #expect(samples.allSatisfy { $0.sourceAppID.isEmpty })
         #expect(first.chunks.first?.newSources.map(\.name) == ["Anna’s iPhone", "Anna’s Apple Watch"])
         #expect(AppleHealthSource.appID(for: "Anna’s iPhone").hasPrefix("apple-health.anna-s-iphone."))
         #expect(AppleHealthSource.appID(for: "Anna’s iPhone") != AppleHealthSource.appID(for: "Anna's iPhone"))

@@ -59,10 +59,10 @@ import Testing
             body += Export.record("HKQuantityTypeIdentifierStepCount", "\(minute)", source: "Watch", start: stamp, end: stamp)
         }
         let result = Export.parse(body, batchSize: 3)
-        #expect(result.chunks.allSatisfy { Set($0.batch.samples.map(\.sourceAppID)).count == 1 })
+        #expect(result.chunks.allSatisfy { $0.batch.sourceAppID != nil && $0.batch.samples.allSatisfy { $0.sourceAppID.isEmpty } })
         #expect(result.chunks.map(\.batch.samples.count) == [3, 3, 3, 3])
         #expect(result.chunks.first?.newSources.map(\.name) == ["Phone", "Watch"])
-        let phone = result.chunks.filter { $0.batch.samples.first?.sourceAppID == AppleHealthSource.appID(for: "Phone") }
+        let phone = result.chunks.filter { $0.batch.sourceAppID == AppleHealthSource.appID(for: "Phone") }
         #expect(phone.map { $0.batch.samples.map(\.type) } == [[.stepCount, .activeEnergyBurned, .stepCount], [.activeEnergyBurned, .stepCount, .activeEnergyBurned]])
         for chunk in result.chunks {
             for (earlier, later) in zip(chunk.batch.samples, chunk.batch.samples.dropFirst()) {

@@ -109,18 +109,22 @@ public final class ActivatedDaemon: @unchecked Sendable {
         pid = child
     }
 
-    /// The next notification datagram, or nil when none comes within `timeout` or the daemon exits.
+    /// The next notification datagram, or nil when none comes within `timeout` of this task's
+    /// scheduled time (`ScheduledDeadline`) or the daemon exits.
+    ///
+    /// A wall-clock deadline failed all four systemd tests in a full run beside two CPU hogs: the
+    /// daemon had notified READY at once, but the task sat behind CPU-bound suites for over a
+    /// minute and then gave up without looking.
     public func nextNotification(timeout: Duration = .seconds(DaemonProcess.startTimeout)) async throws -> String? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        var deadline = ScheduledDeadline(timeout)
+        while true {
             var buffer = [UInt8](repeating: 0, count: 4_096)
             let count = recv(notifyDescriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count >= 0 { return String(decoding: buffer[..<count], as: UTF8.self) }
-            if !isRunning { return nil }
+            if !isRunning || deadline.hasPassed() { return nil }
             // Sleep without blocking a cooperative thread: other tests run meanwhile.
             try await Task.sleep(for: .milliseconds(5))
         }
-        return nil
     }
 
     /// Whether the daemon is still running (reaps it once it has exited).
@@ -133,12 +137,13 @@ public final class ActivatedDaemon: @unchecked Sendable {
         return false
     }
 
-    /// Sends `signal` and waits for the daemon to exit; returns its exit status (128 + signal if killed).
+    /// Sends `signal` and waits for the daemon to exit, for up to `timeout` of this task's scheduled
+    /// time (`ScheduledDeadline`); returns its exit status (128 + signal if killed).
     public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(15)) async throws -> Int32 {
         if isRunning { kill(pid, signal) }
-        let deadline = ContinuousClock.now + timeout
+        var deadline = ScheduledDeadline(timeout)
         while isRunning {
-            if ContinuousClock.now > deadline {
+            if deadline.hasPassed(), isRunning {
                 kill(pid, SIGKILL)
                 throw DaemonError("daemon did not exit within \(timeout) after signal \(signal):\n\(log())")
             }

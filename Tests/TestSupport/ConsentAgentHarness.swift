@@ -52,22 +52,28 @@ public final class ConsentAgentHarness: @unchecked Sendable {
     }
 
     /// Waits for the `index`-th raised prompt (0-based).
+    ///
+    /// `timeout` counts this task's scheduled time (`ScheduledDeadline`).
     public func prompt(_ index: Int = 0, timeout: TimeInterval = 10) async throws -> Prompt {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var deadline = ScheduledDeadline(seconds: timeout)
+        while true {
             let prompts = raisedPrompts
             if prompts.count > index { return prompts[index] }
             if let failure = lock.withLock({ failure }) { throw failure }
+            if deadline.hasPassed() { break }
             try await Task.sleep(for: .milliseconds(5))
         }
         throw DaemonError("no prompt #\(index) within \(timeout) s; events: \(received)")
     }
 
     /// Waits until `promptID` is resolved and returns how.
+    ///
+    /// `timeout` counts this task's scheduled time (`ScheduledDeadline`).
     public func resolution(of promptID: UInt64, timeout: TimeInterval = 10) async throws -> PromptResolution {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var deadline = ScheduledDeadline(seconds: timeout)
+        while true {
             if let resolution = resolutions[promptID] { return resolution }
+            if deadline.hasPassed() { break }
             try await Task.sleep(for: .milliseconds(5))
         }
         throw DaemonError("prompt \(promptID) not resolved within \(timeout) s")

@@ -20,14 +20,14 @@ public final class DaemonProcess: @unchecked Sendable {
     public let extraArguments: [String]
     /// Whether the daemon starts with every signal at its default action.
     public let defaultSignals: Bool
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     /// Starts a daemon in a fresh temporary folder and waits until both sockets answer.
     ///
     /// `policy` is the text of a consent policy file the daemon decides prompts with. With
-    /// `defaultSignals` the daemon starts through `env --default-signal` with every signal at its
-    /// default action, as from a shell: a test runner may ignore SIGHUP, and an ignored signal
-    /// stays ignored across exec, which would hide what SIGHUP does to a daemon.
+    /// `defaultSignals` the daemon starts with every signal at its default action and none blocked,
+    /// as from a shell: a test runner may ignore SIGHUP, and an ignored signal stays ignored across
+    /// exec, which would hide what SIGHUP does to a daemon.
     public init(extraArguments: [String] = [], policy: String? = nil, defaultSignals: Bool = false) async throws {
         self.defaultSignals = defaultSignals
         var template = Array("/tmp/hb-test-XXXXXX".utf8CString)
@@ -48,62 +48,45 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     deinit {
-        // No waiting here: deinit may run on a cooperative thread, and blocking in
-        // `waitUntilExit()` there can starve the threads Foundation needs to see the exit (a hang
-        // when two tests end at once). Foundation reaps the killed process on its own.
+        // No waiting here: deinit may run on a cooperative thread. `SpawnedProcess` reaps the
+        // killed process on a thread of its own.
         if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            kill(process.pid, SIGKILL)
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// The process id of the running daemon.
-    public var pid: Int32 { process?.processIdentifier ?? 0 }
+    public var pid: Int32 { process?.pid ?? 0 }
 
     /// Whether the daemon process is still running.
     public var isRunning: Bool { process?.isRunning ?? false }
 
     /// Starts (or restarts) the daemon on the same paths and waits for its sockets.
+    ///
+    /// Started with `posix_spawn` (`SpawnedProcess`), not Foundation's `Process`, whose `run()`
+    /// crashed a full parallel run (an over-read of `/proc/self/fd` entries in Swift 6.3.1).
     public func start(arguments extra: [String] = []) async throws {
-        let process = Process()
         let binary = try Self.binaryPath()
         let arguments = [
             "--socket", appSocket, "--admin-socket", adminSocket, "--data-dir", dataDirectory, "--log-level", "debug",
         ] + extraArguments + extra
-        if defaultSignals {
-            // env execs the daemon, so the pid is the daemon's.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["--default-signal", binary] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        }
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        process.standardError = log
-        process.standardOutput = log
-        try process.run()
-        self.process = process
+        process = try SpawnedProcess(executable: binary, arguments: arguments, outputPath: logPath, defaultSignals: defaultSignals)
         try await waitForSockets()
     }
 
     /// Sends `signal` and waits for the daemon to exit; returns its exit status.
+    ///
+    /// `timeout` counts only this task's scheduled time (`Process.exited(within:)`): the pool sitting
+    /// behind CPU-bound suites does not fail a daemon that exited meanwhile.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) async throws -> Int32 {
         guard let process else { throw DaemonError("daemon not started") }
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                await process.exited()
-                throw DaemonError("daemon did not exit within \(timeout) s after signal \(signal)")
-            }
-            // Sleep without blocking a cooperative thread: other tests run meanwhile.
-            try await Task.sleep(for: .milliseconds(5))
+        if process.isRunning { kill(process.pid, signal) }
+        guard await process.exited(within: .milliseconds(Int64(timeout * 1_000))) else {
+            kill(process.pid, SIGKILL)
+            _ = await process.exited(within: .seconds(60))
+            throw DaemonError("daemon did not exit within \(timeout) s after signal \(signal)")
         }
         return process.terminationStatus
     }
@@ -131,24 +114,33 @@ public final class DaemonProcess: @unchecked Sendable {
         return try await HealthStore.connect(socketPath: appSocket, appID: appID, appToken: credentials.token)
     }
 
-    /// How long a start may take before the test gives up. The full parallel suite on two cores
-    /// starts dozens of daemons at once; a daemon that had logged "broker started" was once not seen
-    /// by its test within 20 s, so this only bounds a start that never comes.
+    /// How long a start may take, in the waiting task's scheduled time (`ScheduledDeadline`), before
+    /// the test gives up. The full parallel suite on two cores starts dozens of daemons at once; a
+    /// daemon that had logged "broker started" was once not seen by its test within 20 s, so this
+    /// only bounds a start that never comes.
     public static let startTimeout: TimeInterval = 60
 
+    /// Waits until both sockets accept; fails at once if the daemon exits, and after `startTimeout`
+    /// of this task's scheduled time if they never do.
+    ///
+    /// A wall-clock deadline failed 161 starts in one full-suite run at load 10-17: the waiting task
+    /// sat behind CPU-bound suites on the cooperative pool, and the first look after that found the
+    /// minute gone, without checking the sockets once more. Counted in scheduled time, a daemon
+    /// that hangs before listening still fails the test after about a minute of polling.
     private func waitForSockets() async throws {
-        let deadline = Date().addingTimeInterval(Self.startTimeout)
-        while Date() < deadline {
+        var deadline = ScheduledDeadline(.seconds(Self.startTimeout))
+        while true {
             if let process, !process.isRunning {
                 throw DaemonError("daemon exited with status \(process.terminationStatus) at start:\n\(log())")
             }
             if Self.accepts(appSocket), Self.accepts(adminSocket) { return }
+            if deadline.hasPassed() { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         // The test gives up on this daemon: end it, or it outlives the test run (seen when a
         // starved suite timed out here: the daemons stayed behind, orphaned).
-        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        throw DaemonError("daemon sockets did not appear within \(Int(Self.startTimeout)) s:\n\(log())")
+        if let process, process.isRunning { kill(process.pid, SIGKILL) }
+        throw DaemonError("daemon sockets did not appear within \(Int(Self.startTimeout)) s of polling:\n\(log())")
     }
 
     /// True when something accepts connections on the Unix socket at `path`.

@@ -373,13 +373,17 @@ extension Proto.ServerFrame {
                 size += 1 + ProtoWriter.varintSize(count) + count
             }
         }
-        if let base = rows.baseAddress {
-            for index in 0..<rows.count {
-                let slot = sizes.reserve()
-                let count = Proto.Sample.measure(fields: base + index, &sizes)
-                sizes[slot] = count
-                page += 1 + ProtoWriter.varintSize(count) + count
+        do {
+            var size = 0
+            if let base = rows.baseAddress {
+                for index in 0..<rows.count {
+                    let slot = sizes.reserve()
+                    let count = Proto.Sample.measure(fields: base + index, &sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
             }
+            page = size
         }
         item = 2 + ProtoWriter.varintSize(page) + page
         size += 1 + ProtoWriter.varintSize(item) + item
@@ -397,6 +401,83 @@ extension Proto.ServerFrame {
                 for index in 0..<rows.count {
                     writer.byte(0x0A); writer.varint(UInt64(sizes.next())); Proto.Sample.write(fields: base + index, &writer, &sizes)
                 }
+            }
+        }
+    }
+}
+
+extension Proto.ServerFrame {
+    /// Appends a ServerFrame frame whose response is a stream_item holding `anchored_page`: its added `rows`, each written
+    /// through `Proto.Sample.write(fields:)`, and its other fields as given, byte for byte as the
+    /// appender of the built item.
+    package static func appendFrame<Source: Proto.SampleFields>(callID: UInt64, status: Proto.Status?, streamItemAnchoredPage rows: UnsafeBufferPointer<Source>, deletedUUIDs: [String], newAnchor: [UInt8], done: Bool, deletedSourceAppIDs: [String], to buffer: inout [UInt8]) {
+        var sizes = ProtoSizes()
+        var size = 0
+        var page = 0
+        var item = 0
+        if callID != 0 {
+            size += 1 + ProtoWriter.varintSize(UInt64(callID))
+        }
+        if let present = status {
+            do {
+                let slot = sizes.reserve()
+                let count = present.measure(&sizes)
+                sizes[slot] = count
+                size += 1 + ProtoWriter.varintSize(count) + count
+            }
+        }
+        do {
+            var size = 0
+            if let base = rows.baseAddress {
+                for index in 0..<rows.count {
+                    let slot = sizes.reserve()
+                    let count = Proto.Sample.measure(fields: base + index, &sizes)
+                    sizes[slot] = count
+                    size += 1 + ProtoWriter.varintSize(count) + count
+                }
+            }
+            for element in deletedUUIDs {
+                do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
+            }
+            if !newAnchor.isEmpty {
+                size += 1 + ProtoWriter.varintSize(newAnchor.count) + newAnchor.count
+            }
+            if done {
+                size += 1 + 1
+            }
+            for element in deletedSourceAppIDs {
+                do { let count = ProtoWriter.cStringCount(element); sizes.push(count); size += 1 + ProtoWriter.varintSize(count) + count }
+            }
+            page = size
+        }
+        item = 2 + ProtoWriter.varintSize(page) + page
+        size += 1 + ProtoWriter.varintSize(item) + item
+        ProtoEncoding.appendFrame(size: size, to: &buffer) { writer in
+            sizes.rewind()
+            if callID != 0 {
+                writer.byte(0x08); writer.varint(UInt64(callID))
+            }
+            if let present = status {
+                writer.byte(0x12); writer.varint(UInt64(sizes.next())); present.write(&writer, &sizes)
+            }
+            writer.byte(0x1A); writer.varint(UInt64(item))
+            writer.byte(0xAA); writer.byte(0x03); writer.varint(UInt64(page))
+            if let base = rows.baseAddress {
+                for index in 0..<rows.count {
+                    writer.byte(0x0A); writer.varint(UInt64(sizes.next())); Proto.Sample.write(fields: base + index, &writer, &sizes)
+                }
+            }
+            for element in deletedUUIDs {
+                writer.byte(0x12); writer.cString(element, count: sizes.next())
+            }
+            if !newAnchor.isEmpty {
+                writer.byte(0x1A); writer.varint(UInt64(newAnchor.count)); writer.bytes(newAnchor)
+            }
+            if done {
+                writer.byte(0x20); writer.byte(done ? 1 : 0)
+            }
+            for element in deletedSourceAppIDs {
+                writer.byte(0x2A); writer.cString(element, count: sizes.next())
             }
         }
     }

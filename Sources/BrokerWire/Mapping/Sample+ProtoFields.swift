@@ -2,7 +2,8 @@ package import BrokerModel
 
 // The model samples the store hands the broker, read in place by the generated row writer
 // (Proto+Fields.pb.swift): a Query page is written from its rows without a `Proto.Sample` per row,
-// to the bytes `Sample.proto` would pack (SamplePageEncodingTests compares them with protobuf-c).
+// to the bytes `Sample.proto` would pack (SampleRowWriterTests compares them with protobuf-c); so are
+// AnchoredQuery pages, and the correlation Query's and AdminExport's pages.
 extension Sample: Proto.SampleFields {
     package typealias QuantitySource = Quantity
     package typealias WorkoutSource = WorkoutDetails

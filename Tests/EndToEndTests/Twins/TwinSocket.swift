@@ -36,9 +36,10 @@ final class TwinSocket: @unchecked Sendable {
         }
     }
 
-    /// The next frame from the broker, or nil when none arrives within `timeout` seconds.
+    /// The next frame from the broker, or nil when none arrives within `timeout` seconds of this
+    /// task's scheduled time (`ScheduledDeadline`).
     func nextFrame(timeout: Double) async throws -> ServerFrame? {
-        let deadline = Date().addingTimeInterval(timeout)
+        var deadline = ScheduledDeadline(seconds: timeout)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             if let payload = try decoder.nextFrame() { return try WireCodec.decodeServerFrame(payload) }
@@ -49,20 +50,23 @@ final class TwinSocket: @unchecked Sendable {
             }
             if count == 0 { throw DaemonError("the broker closed the connection") }
             if errno != EAGAIN && errno != EINTR { throw DaemonError("recv failed: errno \(errno)") }
-            if Date() > deadline { return nil }
+            if deadline.hasPassed() { return nil }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
 
-    /// Sends a call and returns every frame of it up to the one that ends it.
+    /// Sends a call and returns every frame of it up to the one that ends it, within `timeout` seconds
+    /// of this task's scheduled time (`ScheduledDeadline`).
     ///
     /// After each stream item `grant` more items are granted, so a stream longer than its window
     /// keeps flowing (and small windows exercise credit).
     func call(_ callID: UInt64, _ request: Proto.Call.Request, credit: UInt32 = 0, grant: UInt32 = 1, timeout: Double = 30) async throws -> [ServerFrame] {
         try send(.call(Call(callID: callID, initialCredit: credit, request: request)))
         var frames: [ServerFrame] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        // A pass may wait 0.2 s in `nextFrame`: it counts up to 0.3 s, so a call that never ends still
+        // fails after about `timeout`.
+        var deadline = ScheduledDeadline(.milliseconds(Int64(timeout * 1_000)), longestPass: .milliseconds(300))
+        while !deadline.hasPassed() {
             guard let frame = try await nextFrame(timeout: 0.2) else { continue }
             guard frame.callID == callID else {
                 stashed[frame.callID, default: []].append(frame)
@@ -81,14 +85,15 @@ final class TwinSocket: @unchecked Sendable {
     }
 
     /// The frames received for `callID` once at least `atLeast` have arrived (within `timeout`
-    /// seconds) and `settle` more seconds have passed, so late extra frames are seen too.
+    /// seconds) and `settle` more seconds have passed, so late extra frames are seen too. Both count
+    /// this task's scheduled time (`ScheduledDeadline`).
     func take(_ callID: UInt64, atLeast: Int = 0, settle: Double, timeout: Double = 10) async throws -> [ServerFrame] {
-        let giveUp = Date().addingTimeInterval(timeout)
-        while (stashed[callID]?.count ?? 0) < atLeast && Date() < giveUp {
+        var giveUp = ScheduledDeadline(seconds: timeout)
+        while (stashed[callID]?.count ?? 0) < atLeast && !giveUp.hasPassed() {
             if let frame = try await nextFrame(timeout: 0.01) { stashed[frame.callID, default: []].append(frame) }
         }
-        let deadline = Date().addingTimeInterval(settle)
-        while Date() < deadline {
+        var deadline = ScheduledDeadline(seconds: settle)
+        while !deadline.hasPassed() {
             if let frame = try await nextFrame(timeout: 0.01) { stashed[frame.callID, default: []].append(frame) }
         }
         return stashed.removeValue(forKey: callID) ?? []
