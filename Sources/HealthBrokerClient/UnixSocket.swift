@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -84,11 +83,9 @@ enum UnixSocket {
     /// Waits up to `nanoseconds` (0: just looks) for `one`'s events: `poll(2)` with a nanosecond
     /// timeout (the kernel may add the thread's timer slack, 50 µs by default, to a wait that times
     /// out; a wait that an event ends is not delayed). Returns what `ppoll` returns (-1 with errno).
-    static let noTimer = ProcessInfo.processInfo.environment["EXPERIMENT_NO_TIMER"] != nil
     static func pollOne(_ one: inout pollfd, nanoseconds: Int64) -> Int32 {
         var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         guard let ppoll = ppollFunction else { return poll(&one, 1, nanoseconds > 0 ? 1 : 0) }
-        if Self.noTimer, nanoseconds > 0 { return poll(&one, 1, -1) }
         return ppoll(&one, 1, &timeout, nil)
     }
 
