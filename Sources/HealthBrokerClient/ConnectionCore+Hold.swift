@@ -8,17 +8,21 @@ import Synchronization
 ///
 /// Why: a reply read by the loop's thread costs two thread wake-ups (the loop's, then the
 /// cooperative-pool thread's that runs the resumed task); the C echo, one. When a call is the only
-/// one in flight, its caller becomes the socket's reader, waits in `poll` on the socket for
-/// a short, adaptive time (`HoldBudget`: at most 50 µs), reads the reply itself and goes on without
-/// suspending, so the kernel wakes exactly the thread that wants the reply.
+/// one in flight and the broker answers it at once (`Proto.Call.Request.repliesAtOnce`: Ping,
+/// AuthorizationStatus, RequestStatus, EASD), its caller becomes the socket's reader, waits in
+/// `poll` on the socket, reads the reply itself and goes on without suspending, so the kernel
+/// wakes exactly the thread that wants the reply.
 ///
-/// Why a hold may block a cooperative thread: it is bounded (≤ 50 µs plus the kernel's timer slack
-/// when it times out), sleeps in the kernel rather than spinning (the CPU stays free for the broker
-/// and the loop), and happens only when nothing else is in flight on the connection and no task the
-/// connection resumed is still queued to run (`resumedTasks`: with many tasks calling at once, the
-/// others are queued behind this one and would start calls of their own; holding then would keep
-/// this thread from them, and every call would look solo, as on the spinning branch `p50`). A hold
-/// is as long as a few system calls, not a wait.
+/// Why a hold may block a cooperative thread: it happens only for such a call, only while its
+/// replies have been quick (`HoldBudget`: a typical wait ≤ 40 µs), when nothing else is in flight
+/// on the connection and no task the connection resumed is still queued to run (`resumedTasks`:
+/// with many tasks calling at once, the others are queued behind this one and would start calls of
+/// their own; holding then would keep this thread from them, and every call would look solo, as on
+/// the spinning branch `p50`). It sleeps in the kernel rather than spinning. Its wait is bounded at
+/// `HoldBudget.waitBoundNanos` (10 ms), not at the budget: a timeout of tens of microseconds made
+/// every wake-up 4–10 µs slower on this project's VMs, more than the hold saves (PROFILE.md, "The
+/// hold's near timer"), and a call the broker answers at once waits that long only when the
+/// broker is stalled. A cancellation or a deadline during a hold takes effect when the hold ends.
 ///
 /// Why not `Task.yield()` first, to let queued tasks start their calls: measured, the yield (a trip
 /// through the global executor's queue, which also wakes another pool thread) cost 5–8 µs per call,
@@ -27,7 +31,7 @@ import Synchronization
 /// While holding, the caller is the connection's reader: it reads and routes every frame as the
 /// loop would (other calls' replies, stream items, a connection-level error, EOF), and ends its hold
 /// when its call is finished (its reply, a cancellation, a deadline or the connection's end, all
-/// seen through the call table) or its budget is spent. The loop meanwhile does not poll the socket
+/// seen through the call table) or its wait bound passes. The loop meanwhile does not poll the socket
 /// for `POLLIN` and keeps expiring deadlines and writing the outbox.
 ///
 /// Who reads is the call table's `reader` (`CallTable+Reader`, which states the rule that keeps every
@@ -51,7 +55,7 @@ extension ConnectionCore {
     }
 
     /// Reads the socket while call `id`'s caller holds it, until the call is finished (returning its
-    /// result) or the budget is spent (returning nil); the hold is over either way. Does not wait
+    /// result) or its wait bound passes (returning nil); the hold is over either way. Does not wait
     /// (only ends the hold) without a budget, or when other calls were registered meanwhile or a
     /// resumed task waits.
     func hold(_ id: UInt64) -> CallEvent? {
@@ -60,7 +64,7 @@ extension ConnectionCore {
         if alone && budgetNanos > 0 && resumedTasks.load(ordering: .relaxed) <= 0 {
             readerToken.holds.add(1, ordering: .relaxed)
             if holdHookSet.load(ordering: .acquiring), let hook = holdHook.withLock({ $0 }) { hook(id) }
-            let until = HoldBudget.now() + budgetNanos
+            let until = HoldBudget.now() + holdBudget.waitNanos(budgetNanos: budgetNanos)
             var one = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
             var polled = false
             while true {

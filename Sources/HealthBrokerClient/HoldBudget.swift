@@ -4,22 +4,30 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// How long the caller of a solo unary call may wait in `poll(2)` for its own reply before its task
-/// suspends (a "hold", see `ConnectionCore+Hold`), adapted per connection from a running median of
-/// how long solo calls waited for their replies.
+/// Whether the caller of a solo unary call may wait in `poll(2)` for its own reply (a "hold",
+/// see `ConnectionCore+Hold`), learnt per connection from a running median of how long solo calls
+/// waited for their replies.
 ///
-/// A hold pays only when the reply comes within about the time a suspended task takes to be woken on
-/// another thread, so the budget is twice the typical wait, at most `maxBudgetNanos`, and there is
-/// no hold at all while the typical wait exceeds `maxTypicalNanos` (a slow call holds not at all;
-/// the median is still learnt from every solo call, holding or not, so holds come back when calls
-/// get quick again). The first solo calls of a connection do not hold: there is nothing learnt yet.
+/// A hold pays only when the reply comes within about the time a suspended task takes to be woken
+/// on another thread, so there is no hold at all while the typical wait exceeds `maxTypicalNanos`
+/// (the median is still learnt from every solo call, holding or not, so holds come back when calls
+/// get quick again). The first solo calls of a connection do not hold: there is nothing learnt
+/// yet. `nanos`, twice the typical wait, is the budget: > 0 lets a call hold; tests may force it,
+/// and then it is also how long a hold waits. Otherwise a hold waits up to `waitBoundNanos`.
 final class HoldBudget: Sendable {
-    /// The longest hold, ns.
+    /// The largest budget, ns.
     static let maxBudgetNanos: Int64 = 50_000
-    /// The shortest hold once holding pays, ns (a fast broker's median is noisy).
+    /// The smallest budget once holding pays, ns (a fast broker's median is noisy).
     static let minBudgetNanos: Int64 = 10_000
     /// No holds once the median solo wait is longer than this, ns.
     static let maxTypicalNanos: Int64 = 40_000
+    /// How long a hold may wait for its reply before its task suspends, ns, unless a test forces a
+    /// budget. Not the budget itself: a thread that sleeps with a timer due within a few
+    /// milliseconds was woken 4–10 µs late on this project's VMs (and stayed on its CPU), which
+    /// cost a hold more than it saved; a 10 ms timeout cost nothing (`benchmarks/timer-wake`,
+    /// PROFILE.md "The hold's near timer"). Holds are only for calls the broker answers at once
+    /// (`Proto.Call.Request.repliesAtOnce`), so only a stalled broker makes one wait this long.
+    static let waitBoundNanos: Int64 = 10_000_000
 
     /// The running median of solo calls' waits, ns; 0 until the first is recorded.
     private let typical = Atomic<Int64>(0)
@@ -52,6 +60,12 @@ final class HoldBudget: Sendable {
         let typical = typical.load(ordering: .relaxed)
         guard typical > 0, typical <= Self.maxTypicalNanos else { return 0 }
         return min(Self.maxBudgetNanos, max(Self.minBudgetNanos, 2 * typical))
+    }
+
+    /// How long a hold whose budget is `budgetNanos` (> 0) waits for its reply at most, ns: the
+    /// forced budget in tests, `waitBoundNanos` otherwise.
+    func waitNanos(budgetNanos: Int64) -> Int64 {
+        forcedNanos.load(ordering: .relaxed) >= 0 ? budgetNanos : Self.waitBoundNanos
     }
 
     /// The current median estimate, ns (0: none yet); for tests and figures.
