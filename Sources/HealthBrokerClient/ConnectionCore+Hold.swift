@@ -83,6 +83,10 @@ extension ConnectionCore {
                 if ready > 0 {
                     // False: the connection ended (EOF, an error, a bad frame); the table says how.
                     _ = readReady(onLoop: false)
+                    // It resumed other calls' tasks: many are calling, and they wait for a pool
+                    // thread this one keeps from them; the loop reads on (after a last look for its
+                    // own reply, below).
+                    if resumedTasks.load(ordering: .relaxed) > 0 { break }
                 } else if ready < 0 && errno != EINTR {
                     break
                 }
