@@ -13,8 +13,8 @@ extension BrokerConnection {
         if Task.isCancelled { throw .callCancelled }
         // The usual call finds the link up: no suspension point, no async frame for `liveCore`.
         let (core, left) = if let up = liveUpCore { (up, timeout) } else { try await liveCore(timeout: timeout) }
-        let id = try await core.startUnary(request, timeout: left)
-        switch await core.awaitUnary(id) {
+        let (id, holds, solo) = try await core.startUnary(request, timeout: left, mayHold: request.repliesAtOnce)
+        switch await core.awaitUnary(id, holds: holds, solo: solo) {
         case .response(let response): return response
         case .failure(let error): throw error
         case .item, .end: throw .unexpectedResponse(request.method.name)

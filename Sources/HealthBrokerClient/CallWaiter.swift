@@ -6,7 +6,8 @@ enum CallWaiter: Sendable {
     /// removes the waiter; its tests cover each path), and a checked continuation costs an
     /// allocation and two atomic operations on every call.
     case task(UnsafeContinuation<CallEvent, Never>)
-    /// A callback; it runs on the thread that delivers (the loop thread), so it must not block.
+    /// A callback; it runs on the thread that delivers (the loop thread, or a solo call's caller
+    /// holding the reader token), so it must not block.
     case callback(@Sendable (CallEvent) -> Void)
 
     /// Hands `event` over. Never call this while holding a lock.

@@ -17,9 +17,11 @@ extension ConnectionCore {
     /// passes, or the connection ends: the call table then holds the call's outcome).
     ///
     /// Task cancellation while suspended takes the frame back unsent: the call is forgotten and
-    /// CANCELLED thrown, and the broker never hears of it.
-    func send(_ frame: Proto.ClientFrame.Kind, callID: UInt64, deadline: Int64?) async throws(BrokerError) {
+    /// CANCELLED thrown, and the broker never hears of it. `beforeParking` runs first when the frame
+    /// must park (the task may then suspend).
+    func send(_ frame: Proto.ClientFrame.Kind, callID: UInt64, deadline: Int64?, beforeParking: (() -> Void)? = nil) async throws(BrokerError) {
         guard let bytes = submit(frame, control: false) else { return }
+        beforeParking?()
         let proceed = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<Bool, Never>) in
                 switch withOutbox({ $0.park(bytes, callID: callID, deadline: deadline, waiter: waiter) }) {
@@ -36,7 +38,7 @@ extension ConnectionCore {
             self.withOutbox { $0.cancelParked(callID) }??.resume(returning: false)
         }
         guard proceed else {
-            table.withLock { $0.discard(callID) }
+            if table.withLock({ $0.discard(callID) }) { wakeLoop() }
             throw .callCancelled
         }
         withOutbox { $0.forgetCancellation(callID) }

@@ -9,8 +9,9 @@ import BrokerWire
 /// One socket connection's shared machinery: the socket, the call table, the outbox, and the loop
 /// that reads it.
 ///
-/// Threads: the loop's thread (`ClientLoop`) is the only one that reads the socket, expires
-/// deadlines, and resumes most waiters. Callers' threads register calls and hand their frames to
+/// Threads: the loop's thread (`ClientLoop`) expires deadlines, and reads the socket and resumes
+/// most waiters, except while the caller of a solo unary call reads it for its own reply (a hold:
+/// `CallTable+Reader`, `ConnectionCore+Hold`). Callers' threads register calls and hand their frames to
 /// the `outbox`: a frame is written at once (non-blocking) only when nothing is queued and the
 /// socket takes it whole; the rest is written by the loop when the socket is writable. The socket
 /// is non-blocking, so no thread ever waits in `send(2)`, and the loop reads however full the
@@ -38,8 +39,8 @@ final class ConnectionCore: Sendable {
     let loop: ClientLoop
     /// The read side's buffers, used on the loop's thread only.
     let reader = ReaderState()
-    /// Every call in flight.
-    let table = Locked(CallTable<CallWaiter>())
+    /// Every call in flight, and who reads the socket (`CallTable+Reader`).
+    let table: Locked<CallTable<CallWaiter>>
     /// Frames waiting for the socket, and callers waiting for room (see `ConnectionCore+Sending`).
     /// Change it only through `withOutbox`, which keeps `outboxNeedsLoop` current.
     let outbox = Locked(Outbox<RoomWaiter>())
@@ -48,12 +49,27 @@ final class ConnectionCore: Sendable {
     let outboxNeedsLoop = Atomic<Bool>(false)
     /// Who to tell, once, that the connection ended (see `onClose`).
     let closeHook = Locked(CloseHook.unset)
+    /// Who reads the socket now, readable without the lock (the table's `reader`, published).
+    let readerToken: ReaderToken
+    /// How long a solo call's caller may wait in `poll(2)` for its reply (see `ConnectionCore+Hold`).
+    let holdBudget = HoldBudget()
+    /// Tests only: runs on the holder's thread once a hold has taken the token, before it polls.
+    let holdHook = Locked<(@Sendable (UInt64) -> Void)?>(nil)
+    /// Whether `holdHook` is set (so a hold takes no lock for it otherwise).
+    let holdHookSet = Atomic<Bool>(false)
+    /// Tasks this connection resumed (their call's event delivered) that have not run on since: the
+    /// sign that a call is not really solo (those tasks are queued to run and will likely start calls
+    /// of their own), without a yield to find out. See `ConnectionCore+Hold`.
+    let resumedTasks = Atomic<Int>(0)
 
     /// Takes ownership of the connected `socketFD`.
     init(socketPath: String, socketFD: Int32, loop: ClientLoop) {
         self.socketPath = socketPath
         self.socketFD = socketFD
         self.loop = loop
+        let token = ReaderToken()
+        readerToken = token
+        table = Locked(CallTable(readerToken: token))
     }
 
     deinit {
@@ -94,6 +110,13 @@ final class ConnectionCore: Sendable {
         loop.thread.wake()
     }
 
+    /// Hands `delivery` to its waiter (outside every lock), counting the tasks it resumes.
+    @inline(__always)
+    func resume(_ delivery: CallTable<CallWaiter>.Delivery) {
+        if case .task = delivery.waiter { resumedTasks.add(1, ordering: .relaxed) }
+        delivery.waiter.deliver(delivery.event)
+    }
+
     /// Closes the connection from the client side: pending calls fail with UNAVAILABLE.
     func close(reason: String) {
         let error = BrokerError.connectionClosed(socketPath, reason)
@@ -106,7 +129,7 @@ final class ConnectionCore: Sendable {
         let closedNow = table.withLock {
             $0.close(failingPendingWith: pendingError, laterCallsWith: laterError, into: &deliveries)
         }
-        for delivery in deliveries { delivery.waiter.deliver(delivery.event) }
+        for delivery in deliveries { resume(delivery) }
         guard closedNow else { return }
         closeOutbox()
         _ = Glibc.shutdown(socketFD, Int32(SHUT_RDWR))

@@ -81,7 +81,7 @@ public final class HealthStore: Sendable {
     /// Sends Hello on `core` (a fresh connection no call has used) and returns what the broker said.
     private static func openSession(_ hello: HelloRequest, on core: ConnectionCore) async throws(BrokerError) -> SessionInfo {
         if Task.isCancelled { throw .callCancelled }
-        let id = try await core.startUnary(.hello(hello.proto), timeout: helloTimeout)
+        let id = try await core.startUnary(.hello(hello.proto), timeout: helloTimeout).id
         switch await core.awaitUnary(id) {
         case .response(.hello(let answer)): return SessionInfo(HelloResponse(proto: answer))
         case .failure(let error): throw error

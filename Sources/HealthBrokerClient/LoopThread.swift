@@ -6,8 +6,8 @@ import Synchronization
 import BrokerModel
 import BrokerSupport
 
-/// The client loop's thread: `poll(2)` over a wake pipe and the attached sockets, reads, the
-/// writes callers queued (`Outbox`: polled for `POLLOUT` while it has a backlog), deadlines, and the
+/// The client loop's thread: `poll(2)` over a wake pipe and the attached sockets, reads (whenever
+/// it is a socket's reader, `CallTable+Reader`), the writes callers queued (`Outbox`: polled for `POLLOUT` while it has a backlog), deadlines, and the
 /// executor's jobs.
 ///
 /// Confinement: `cores`, `pollSet` and `running` are touched only by the loop's own thread (`run`);
@@ -184,8 +184,16 @@ final class LoopThread: @unchecked Sendable {
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
         for core in cores {
-            let events = Int16(POLLIN) | (core.wantsWritable ? Int16(POLLOUT) : 0)
-            pollSet.append(pollfd(fd: core.socketFD, events: events, revents: 0))
+            // POLLIN only while the loop is the socket's reader (`CallTable+Reader`): a reply then
+            // wakes only the solo caller that holds it. With nobody reading (nothing in flight),
+            // `poll` still reports a hang-up or an error, and the loop then reads (`loopMayRead`).
+            // While a caller holds, the socket is left out unless the outbox needs it (the holder
+            // sees a hang-up itself, and the loop is woken when the hold ends).
+            let reader = core.readerToken.current
+            let writes = core.wantsWritable
+            let events = (reader == .loop ? Int16(POLLIN) : 0) | (writes ? Int16(POLLOUT) : 0)
+            let watched = reader != .held || writes
+            pollSet.append(pollfd(fd: watched ? core.socketFD : -1, events: events, revents: 0))
         }
         let ready = poll(&pollSet, nfds_t(pollSet.count), timeout)
         let code = errno
@@ -208,8 +216,9 @@ final class LoopThread: @unchecked Sendable {
         var ended: [ObjectIdentifier] = []
         for (index, core) in cores.enumerated() where pollSet[index + 1].revents != 0 {
             let revents = pollSet[index + 1].revents
-            // Read first: replies free the broker to read what the outbox writes next.
-            if revents & ~Int16(POLLOUT) != 0, !core.readReady() {
+            // Read first: replies free the broker to read what the outbox writes next. A hang-up
+            // while a solo caller holds the socket is the holder's to read (within its short hold).
+            if revents & ~Int16(POLLOUT) != 0, core.loopMayRead(), !core.readReady(onLoop: true) {
                 ended.append(ObjectIdentifier(core))
                 continue
             }

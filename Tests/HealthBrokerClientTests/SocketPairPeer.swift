@@ -87,6 +87,11 @@ final class SocketPairPeer: @unchecked Sendable {
         }
     }
 
+    /// Hangs up: shuts the broker's end down both ways (the client reads EOF).
+    func hangUp() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Answers every Call among `frames` that is a ping by echoing its payload.
     func echoPings(in frames: [ClientFrame]) {
         for case .call(let call) in frames {
