@@ -19,10 +19,10 @@ import Synchronization
 /// with many tasks calling at once, the others are queued behind this one and would start calls of
 /// their own; holding then would keep this thread from them, and every call would look solo, as on
 /// the spinning branch `p50`). It sleeps in the kernel rather than spinning. Its wait is bounded at
-/// `HoldBudget.waitBoundNanos` (10 ms), not at the budget: a timeout of tens of microseconds made
-/// every wake-up 4–10 µs slower on this project's VMs, more than the hold saves (PROFILE.md, "The
-/// hold's near timer"), and a call the broker answers at once waits that long only when the
-/// broker is stalled. A cancellation or a deadline during a hold takes effect when the hold ends.
+/// `HoldBudget.waitBoundNanos` (10 ms), not at a multiple of the typical wait: a timeout of tens
+/// of microseconds made every wake-up 4–10 µs slower on this project's VMs, more than the hold
+/// saves (PROFILE.md, "The hold's near timer"), and a call the broker answers at once waits that
+/// long only when the broker is stalled. A cancellation or a deadline during a hold takes effect when the hold ends.
 ///
 /// Why not `Task.yield()` first, to let queued tasks start their calls: measured, the yield (a trip
 /// through the global executor's queue, which also wakes another pool thread) cost 5–8 µs per call,
@@ -45,7 +45,7 @@ extension ConnectionCore {
     /// holding would keep this thread from them). Such a call, alone when registered, is solo: its
     /// wait teaches the budget (`HoldBudget`), which must also be > 0 for it to hold.
     func mayHoldNow() -> Bool {
-        holdBudget.enabled.load(ordering: .relaxed) && UnixSocket.hasFinePoll && !loop.isCurrent
+        holdBudget.enabled.load(ordering: .relaxed) && !loop.isCurrent
             && resumedTasks.load(ordering: .relaxed) <= 0
     }
 
@@ -64,7 +64,7 @@ extension ConnectionCore {
         if alone && budgetNanos > 0 && resumedTasks.load(ordering: .relaxed) <= 0 {
             readerToken.holds.add(1, ordering: .relaxed)
             if holdHookSet.load(ordering: .acquiring), let hook = holdHook.withLock({ $0 }) { hook(id) }
-            let until = HoldBudget.now() + holdBudget.waitNanos(budgetNanos: budgetNanos)
+            let until = HoldBudget.now() + budgetNanos
             var one = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
             var polled = false
             while true {

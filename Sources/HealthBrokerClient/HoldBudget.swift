@@ -4,29 +4,25 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// Whether the caller of a solo unary call may wait in `poll(2)` for its own reply (a "hold",
-/// see `ConnectionCore+Hold`), learnt per connection from a running median of how long solo calls
-/// waited for their replies.
+/// How long the caller of a solo unary call may wait in `poll(2)` for its own reply (a "hold", see
+/// `ConnectionCore+Hold`), if at all: learnt per connection from a running median of how long solo
+/// calls waited for their replies.
 ///
 /// A hold pays only when the reply comes within about the time a suspended task takes to be woken
 /// on another thread, so there is no hold at all while the typical wait exceeds `maxTypicalNanos`
 /// (the median is still learnt from every solo call, holding or not, so holds come back when calls
-/// get quick again). The first solo calls of a connection do not hold: there is nothing learnt
-/// yet. `nanos`, twice the typical wait, is the budget: > 0 lets a call hold; tests may force it,
-/// and then it is also how long a hold waits. Otherwise a hold waits up to `waitBoundNanos`.
+/// get quick again). The first solo calls of a connection do not hold: there is nothing learnt yet.
+/// Once holds pay, a hold waits up to `waitBoundNanos`, not a multiple of the typical wait.
 final class HoldBudget: Sendable {
-    /// The largest budget, ns.
-    static let maxBudgetNanos: Int64 = 50_000
-    /// The smallest budget once holding pays, ns (a fast broker's median is noisy).
-    static let minBudgetNanos: Int64 = 10_000
     /// No holds once the median solo wait is longer than this, ns.
     static let maxTypicalNanos: Int64 = 40_000
-    /// How long a hold may wait for its reply before its task suspends, ns, unless a test forces a
-    /// budget. Not the budget itself: a thread that sleeps with a timer due within a few
-    /// milliseconds was woken 4–10 µs late on this project's VMs (and stayed on its CPU), which
-    /// cost a hold more than it saved; a 10 ms timeout cost nothing (`benchmarks/timer-wake`,
-    /// PROFILE.md "The hold's near timer"). Holds are only for calls the broker answers at once
-    /// (`Proto.Call.Request.repliesAtOnce`), so only a stalled broker makes one wait this long.
+    /// How long a hold may wait for its reply before its task suspends, ns (unless a test forces
+    /// another budget). Not a multiple of the typical wait: a thread that sleeps with a timer due
+    /// within a few milliseconds was woken 4–10 µs late on this project's VMs (and stayed on its
+    /// CPU), which cost a hold more than it saved; a 10 ms timeout cost nothing
+    /// (`benchmarks/timer-wake`, PROFILE.md "The hold's near timer"). Holds are only for calls the
+    /// broker answers at once (`Proto.Call.Request.repliesAtOnce`), so only a stalled broker makes
+    /// one wait this long.
     static let waitBoundNanos: Int64 = 10_000_000
 
     /// The running median of solo calls' waits, ns; 0 until the first is recorded.
@@ -42,30 +38,23 @@ final class HoldBudget: Sendable {
     static let enabledByEnvironment = ProcessInfo.processInfo.environment["HEALTHBROKER_CLIENT_HOLDS"] != "0"
     /// A budget (ns) that replaces the adaptive one when ≥ 0 (tests; 0 turns holds off).
     let forcedNanos = Atomic<Int64>(HoldBudget.environmentNanos)
-    /// `HEALTHBROKER_CLIENT_HOLD_NANOS` when set (≥ 0, at most `maxBudgetNanos`): a fixed budget
+    /// `HEALTHBROKER_CLIENT_HOLD_NANOS` when set (≥ 0, at most `waitBoundNanos`): a fixed budget
     /// for every connection, so a whole test suite runs with every solo call holding (or, with 0,
     /// none); -1 otherwise.
     static let environmentNanos: Int64 = {
         guard let text = ProcessInfo.processInfo.environment["HEALTHBROKER_CLIENT_HOLD_NANOS"], let value = Int64(text), value >= 0 else { return -1 }
-        return min(value, maxBudgetNanos)
+        return min(value, waitBoundNanos)
     }()
 
     /// Creates a budget with nothing learnt.
     init() {}
 
-    /// The next solo call's hold budget, ns (0: no hold).
+    /// How long the next solo call may hold, ns (0: no hold).
     var nanos: Int64 {
         let forced = forcedNanos.load(ordering: .relaxed)
         if forced >= 0 { return forced }
         let typical = typical.load(ordering: .relaxed)
-        guard typical > 0, typical <= Self.maxTypicalNanos else { return 0 }
-        return min(Self.maxBudgetNanos, max(Self.minBudgetNanos, 2 * typical))
-    }
-
-    /// How long a hold whose budget is `budgetNanos` (> 0) waits for its reply at most, ns: the
-    /// forced budget in tests, `waitBoundNanos` otherwise.
-    func waitNanos(budgetNanos: Int64) -> Int64 {
-        forcedNanos.load(ordering: .relaxed) >= 0 ? budgetNanos : Self.waitBoundNanos
+        return typical > 0 && typical <= Self.maxTypicalNanos ? Self.waitBoundNanos : 0
     }
 
     /// The current median estimate, ns (0: none yet); for tests and figures.

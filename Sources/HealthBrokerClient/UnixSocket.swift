@@ -68,25 +68,12 @@ enum UnixSocket {
         }
     }
 
-    /// `ppoll(2)`, looked up once: Glibc's Swift module does not declare it, and `poll(2)` counts its
-    /// timeout in milliseconds, 20 to 100 times a hold's budget. Nil if the C library lacks it (holds
-    /// are then off).
-    private static let ppollFunction: PPoll? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0) /* RTLD_DEFAULT */, "ppoll") else { return nil }
-        return unsafeBitCast(symbol, to: PPoll.self)
-    }()
-    private typealias PPoll = @convention(c) (UnsafeMutablePointer<pollfd>?, nfds_t, UnsafePointer<timespec>?, UnsafeRawPointer?) -> Int32
-
-    /// True when `pollOne(_:nanoseconds:)` can wait for less than a millisecond.
-    static var hasFinePoll: Bool { ppollFunction != nil }
-
-    /// Waits up to `nanoseconds` (0: just looks) for `one`'s events: `poll(2)` with a nanosecond
-    /// timeout (the kernel may add the thread's timer slack, 50 µs by default, to a wait that times
-    /// out; a wait that an event ends is not delayed). Returns what `ppoll` returns (-1 with errno).
+    /// Waits up to `nanoseconds` (0: just looks) for `one`'s events, in `poll(2)` with the timeout
+    /// rounded up to whole milliseconds (a hold waits up to 10 ms, `HoldBudget.waitBoundNanos`;
+    /// a finer timeout only made wake-ups slower here). Returns what `poll` returns (-1 with errno).
     static func pollOne(_ one: inout pollfd, nanoseconds: Int64) -> Int32 {
-        var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        guard let ppoll = ppollFunction else { return poll(&one, 1, nanoseconds > 0 ? 1 : 0) }
-        return ppoll(&one, 1, &timeout, nil)
+        let milliseconds = nanoseconds <= 0 ? 0 : Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
+        return poll(&one, 1, milliseconds)
     }
 
     /// `strerror` text for `code`.

@@ -27,10 +27,14 @@ struct HoldEligibilityTests {
     @Test func aHoldWaitsUpToTheFarBoundUnlessABudgetIsForced() {
         let budget = HoldBudget()
         budget.forcedNanos.store(-1, ordering: .relaxed)
-        #expect(budget.waitNanos(budgetNanos: 20_000) == HoldBudget.waitBoundNanos)
+        #expect(budget.nanos == 0, "nothing learnt yet: no hold")
+        budget.record(waitedNanos: 20_000, takenInHold: false)
+        #expect(budget.nanos == HoldBudget.waitBoundNanos)
         #expect(HoldBudget.waitBoundNanos >= 10_000_000, "a nearer timeout made every wake-up slower (PROFILE.md)")
+        for _ in 0..<200 { budget.record(waitedNanos: 500_000, takenInHold: false) }
+        #expect(budget.nanos == 0, "replies too slow for a hold to pay")
         budget.forcedNanos.store(50_000, ordering: .relaxed)
-        #expect(budget.waitNanos(budgetNanos: 50_000) == 50_000)
+        #expect(budget.nanos == 50_000)
     }
 
     @Test func aCallTheBrokerDoesNotAnswerAtOnceDoesNotHold() async throws {
