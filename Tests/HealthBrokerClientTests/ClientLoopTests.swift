@@ -134,20 +134,29 @@ struct ClientLoopSharedWriterTests {
         #expect(results.fromPool == Array(repeating: payload.count, count: 6))
     }
 
-    /// Runs `work`; if it has not finished within `seconds`, closes `store` (every blocked write then
-    /// fails, so the work ends) and says so. Wedged writers can hold every thread of the cooperative
-    /// pool, so the watchdog is a thread of its own.
+    /// Runs `work`; if it has not finished within `seconds` of starting, closes `store` (every blocked
+    /// write then fails, so the work ends) and says so. Wedged writers can hold every thread of the
+    /// cooperative pool, so the watchdog is a thread of its own. Its clock starts when `work` does:
+    /// the task running it needs the pool to start, and in a full parallel run CPU-bound suites kept
+    /// the pool for over 30 s, so a watchdog counting from here closed the store before the first
+    /// call (every call then failed, -1 for each size, as if wedged).
     static func finishing<T: Sendable>(_ store: HealthStore, within seconds: Int, _ work: @escaping @Sendable () async -> T) async -> (value: T, wedged: Bool) {
+        let started = Shared(false)
         let done = Shared(false)
         let wedged = Shared(false)
         let watchdog = Thread {
+            // Up to 10 minutes for the pool to start the work (within about a minute in every full run seen).
+            for _ in 0..<6_000 where !started.current && !done.current { usleep(100_000) }
             for _ in 0..<(seconds * 10) where !done.current { usleep(100_000) }
             guard !done.current else { return }
             wedged.withLock { $0 = true }
             store.close()
         }
         watchdog.start()
-        let value = await Task { await work() }.value
+        let value = await Task {
+            started.withLock { $0 = true }
+            return await work()
+        }.value
         done.withLock { $0 = true }
         return (value, wedged.current)
     }
